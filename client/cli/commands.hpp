@@ -1,0 +1,34 @@
+// The CLI's subcommands. Each returns a process exit code (see ExitCode).
+#pragma once
+
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace permanode::cli
+{
+
+// Documented exit codes of the `permanode` command.
+enum ExitCode : int
+{
+    kOk = 0,
+    kFailure = 1,     // anything not covered below
+    kUsage = 2,       // bad command line
+    kDatabase = 3,    // the database reported an error (message carries the SQLSTATE)
+    kBadInput = 4,    // an input file is malformed (message names file:line)
+    kEnvironment = 5, // the embedded cluster or a program it needs is unavailable
+    kInterrupted = 130,
+};
+
+// Options every subcommand shares.
+struct CommonOptions
+{
+    std::string dsn; // empty: the embedded cluster
+    std::string dir; // the embedded cluster's directory; empty: the default
+};
+
+void RegisterClusterCommands(CLI::App &app, CommonOptions &common);
+void RegisterStatusCommand(CLI::App &app, CommonOptions &common);
+void RegisterDemoCommand(CLI::App &app, CommonOptions &common);
+
+} // namespace permanode::cli

@@ -1,0 +1,197 @@
+// The embedded default cluster.
+#include "embedded_cluster.hpp"
+
+#include "process.hpp"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <pqxx/pqxx>
+
+namespace fs = std::filesystem;
+
+namespace permanode::cli
+{
+namespace
+{
+
+std::string PgBinary(const std::string &name)
+{
+    const char *bindir = std::getenv("PERMANODE_PG_BINDIR");
+    return fs::path(bindir ? bindir : PERMANODE_PG_BINDIR) / name;
+}
+
+bool PortIsFree(int port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return false;
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<uint16_t>(port));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bool free = bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) == 0;
+    close(fd);
+    return free;
+}
+
+// Settings appended to postgresql.conf once, at creation.
+constexpr const char *kConfig = R"(
+# --- permanode embedded cluster ---
+listen_addresses = '127.0.0.1'
+unix_socket_directories = ''
+shared_preload_libraries = 'permanode'
+max_connections = 100
+shared_buffers = 512MB
+work_mem = 32MB
+maintenance_work_mem = 512MB
+max_wal_size = 4GB
+checkpoint_timeout = 15min
+log_line_prefix = '%m [%p] %q%u@%d '
+)";
+
+} // namespace
+
+EmbeddedCluster::EmbeddedCluster(fs::path root)
+    : root_(fs::absolute(std::move(root)).lexically_normal()), data_(root_ / "data")
+{
+}
+
+fs::path EmbeddedCluster::DefaultRoot()
+{
+    if (const char *home = std::getenv("PERMANODE_HOME"); home && *home)
+        return home;
+    return fs::current_path() / ".permanode";
+}
+
+std::string EmbeddedCluster::RunAs() const
+{
+    return IsRoot() ? kServerUser : "";
+}
+
+int EmbeddedCluster::Port() const
+{
+    std::ifstream in(root_ / "port");
+    int port = 0;
+    if (!(in >> port))
+        throw std::runtime_error(fmt::format(
+            "no embedded cluster at {} (run `permanode cluster start`)", root_.string()));
+    return port;
+}
+
+std::string EmbeddedCluster::Dsn(const std::string &database) const
+{
+    return fmt::format("host=127.0.0.1 port={} user=postgres dbname={}", Port(), database);
+}
+
+int EmbeddedCluster::ChoosePort() const
+{
+    std::ifstream in(root_ / "port");
+    int previous = 0;
+    if (in >> previous && PortIsFree(previous))
+        return previous;
+    for (int port = 54320; port < 54520; ++port)
+        if (PortIsFree(port))
+            return port;
+    throw std::runtime_error("no free TCP port in 54320-54519 for the embedded cluster");
+}
+
+void EmbeddedCluster::InitDb()
+{
+    fs::create_directories(root_ / "log");
+    if (IsRoot())
+    {
+        unsigned uid = 0, gid = 0;
+        EnsureSystemUser(kServerUser, uid, gid);
+        for (const fs::path &p : {root_, root_ / "log"})
+            if (chown(p.c_str(), uid, gid) != 0)
+                throw std::runtime_error("cannot chown " + p.string());
+        if (RunProgram({"test", "-w", root_.string()}, kServerUser) != 0)
+            throw std::runtime_error(fmt::format(
+                "user {} cannot write {}: a parent directory is not searchable by other users; "
+                "choose --dir under /tmp or another world-searchable place",
+                kServerUser, root_.string()));
+    }
+    std::string log = (root_ / "log" / "initdb.log").string();
+    int rc = RunProgram({PgBinary("initdb"), "-D", data_.string(), "-U", "postgres", "-A", "trust",
+                         "-E", "UTF8", "--locale=C", "--no-instructions"},
+                        RunAs(), log);
+    if (rc != 0)
+        throw std::runtime_error(fmt::format("initdb failed (exit {}); see {}", rc, log));
+    std::ofstream conf(data_ / "postgresql.conf", std::ios::app);
+    conf << kConfig;
+    if (!conf)
+        throw std::runtime_error("cannot write " + (data_ / "postgresql.conf").string());
+}
+
+bool EmbeddedCluster::IsRunning() const
+{
+    if (!fs::exists(data_ / "PG_VERSION"))
+        return false;
+    return RunProgram({PgBinary("pg_ctl"), "status", "-D", data_.string()}, RunAs(), "/dev/null") ==
+           0;
+}
+
+void EmbeddedCluster::Start(bool fast)
+{
+    if (!fs::exists(data_ / "PG_VERSION"))
+        InitDb();
+    if (!IsRunning())
+    {
+        int port = ChoosePort();
+        {
+            std::ofstream out(root_ / "port", std::ios::trunc);
+            out << port << "\n";
+        }
+        std::string options = fmt::format("-p {}", port);
+        if (fast)
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off";
+        int rc = RunProgram({PgBinary("pg_ctl"), "start", "-w", "-t", "120", "-D", data_.string(),
+                             "-l", LogFile().string(), "-o", options},
+                            RunAs(), (root_ / "log" / "pg_ctl.log").string());
+        if (rc != 0)
+            throw std::runtime_error(
+                fmt::format("the server did not start (exit {}); see {}", rc, LogFile().string()));
+    }
+    EnsureDatabase();
+}
+
+void EmbeddedCluster::EnsureDatabase()
+{
+    {
+        pqxx::connection admin(Dsn("postgres"));
+        pqxx::nontransaction tx(admin);
+        if (tx.exec_params("SELECT 1 FROM pg_database WHERE datname = $1", kDatabase).empty())
+            tx.exec0(fmt::format("CREATE DATABASE {}", tx.quote_name(kDatabase)));
+    }
+    pqxx::connection db(Dsn());
+    pqxx::nontransaction tx(db);
+    tx.exec0("CREATE EXTENSION IF NOT EXISTS permanode CASCADE");
+}
+
+void EmbeddedCluster::Stop()
+{
+    if (!IsRunning())
+        return;
+    int rc = RunProgram(
+        {PgBinary("pg_ctl"), "stop", "-w", "-t", "120", "-m", "fast", "-D", data_.string()},
+        RunAs(), (root_ / "log" / "pg_ctl.log").string());
+    if (rc != 0)
+        throw std::runtime_error(fmt::format("pg_ctl stop failed (exit {})", rc));
+}
+
+void EmbeddedCluster::Destroy()
+{
+    if (IsRunning())
+        throw std::runtime_error("the cluster is running; stop it first");
+    fs::remove_all(root_);
+}
+
+} // namespace permanode::cli

@@ -1,0 +1,104 @@
+/*
+ * guard.hpp
+ *	  The boundary between C++ and PostgreSQL, shared by both extensions.
+ *
+ *	  PostgreSQL reports errors with longjmp, which must never cross a live C++ frame, and a
+ *	  C++ exception must never unwind into PostgreSQL's C frames. So:
+ *	  - every exported function body runs inside Guarded(), which catches every exception and
+ *	    calls ereport() only after the catch block has destroyed the C++ objects;
+ *	  - C++ code that calls into PostgreSQL does so through CallPg(), which turns an ereport
+ *	    into a PgError exception that keeps the SQLSTATE.
+ *	  Include only from .cpp files that include postgres.h (inside extern "C").
+ */
+#ifndef PERMANODE_PGCPP_GUARD_HPP
+#define PERMANODE_PGCPP_GUARD_HPP
+
+#include <exception>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace permanode::pg
+{
+
+/* An error that carries a SQLSTATE (as made by MAKE_SQLSTATE) and optional detail and hint. */
+class PgError : public std::runtime_error
+{
+  public:
+    PgError(int sqlstate, const std::string &message, std::string detail = {},
+            std::string hint = {})
+        : std::runtime_error(message), sqlstate_(sqlstate), detail_(std::move(detail)),
+          hint_(std::move(hint))
+    {
+    }
+    int sqlstate() const { return sqlstate_; }
+    const std::string &detail() const { return detail_; }
+    const std::string &hint() const { return hint_; }
+
+  private:
+    int sqlstate_;
+    std::string detail_;
+    std::string hint_;
+};
+
+/* Runs body() and reports any exception as a PostgreSQL ERROR with fallback_sqlstate. */
+template <typename Body> Datum Guarded(Body &&body, int fallback_sqlstate = ERRCODE_INTERNAL_ERROR)
+{
+    int sqlstate = fallback_sqlstate;
+    char *message = nullptr;
+    char *detail = nullptr;
+    char *hint = nullptr;
+    try
+    {
+        return body();
+    }
+    catch (const PgError &e)
+    {
+        sqlstate = e.sqlstate();
+        message = pstrdup(e.what());
+        detail = e.detail().empty() ? nullptr : pstrdup(e.detail().c_str());
+        hint = e.hint().empty() ? nullptr : pstrdup(e.hint().c_str());
+    }
+    catch (const std::bad_alloc &)
+    {
+        sqlstate = ERRCODE_OUT_OF_MEMORY;
+        message = pstrdup("out of memory");
+    }
+    catch (const std::exception &e)
+    {
+        message = pstrdup(e.what());
+    }
+    catch (...)
+    {
+        message = pstrdup("unknown C++ exception");
+    }
+    ereport(ERROR, (errcode(sqlstate), errmsg("%s", message), detail ? errdetail("%s", detail) : 0,
+                    hint ? errhint("%s", hint) : 0));
+    pg_unreachable();
+}
+
+/* Runs fn(), a call into PostgreSQL that may ereport, and rethrows its error as a PgError. */
+template <typename Fn> auto CallPg(Fn &&fn) -> decltype(fn())
+{
+    MemoryContext caller_context = CurrentMemoryContext;
+    ErrorData *edata = nullptr;
+    PG_TRY();
+    {
+        return fn();
+    }
+    PG_CATCH();
+    {
+        MemoryContextSwitchTo(caller_context);
+        edata = CopyErrorData();
+        FlushErrorState();
+    }
+    PG_END_TRY();
+    PgError error(edata->sqlerrcode, edata->message ? edata->message : "",
+                  edata->detail ? edata->detail : "", edata->hint ? edata->hint : "");
+    FreeErrorData(edata);
+    throw error;
+}
+
+} // namespace permanode::pg
+
+#endif /* PERMANODE_PGCPP_GUARD_HPP */
