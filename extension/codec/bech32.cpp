@@ -1,0 +1,187 @@
+#include "codec/bech32.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace permanode::codec
+{
+namespace
+{
+
+constexpr char kCharset[] = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
+constexpr std::size_t kChecksumLength = 6;
+constexpr std::size_t kMaxLength = 90; // BIP-173
+
+using Kind = Bech32Error::Kind;
+
+int CharValue(char c)
+{
+    for (int i = 0; i < 32; ++i)
+        if (kCharset[i] == c)
+            return i;
+    return -1;
+}
+
+std::uint32_t PolyMod(const std::vector<std::uint8_t> &values)
+{
+    constexpr std::uint32_t kGenerator[] = {0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd,
+                                            0x2a1462b3};
+    std::uint32_t checksum = 1;
+    for (std::uint8_t value : values)
+    {
+        std::uint8_t top = static_cast<std::uint8_t>(checksum >> 25);
+        checksum = (checksum & 0x1ffffff) << 5 ^ value;
+        for (int i = 0; i < 5; ++i)
+            if ((top >> i) & 1)
+                checksum ^= kGenerator[i];
+    }
+    return checksum;
+}
+
+std::vector<std::uint8_t> ExpandHrp(std::string_view hrp)
+{
+    std::vector<std::uint8_t> expanded;
+    expanded.reserve(hrp.size() * 2 + 1);
+    for (char c : hrp)
+        expanded.push_back(static_cast<std::uint8_t>(c) >> 5);
+    expanded.push_back(0);
+    for (char c : hrp)
+        expanded.push_back(static_cast<std::uint8_t>(c) & 31);
+    return expanded;
+}
+
+// Regroups bits; `pad` adds zero bits when encoding, otherwise leftover bits must be zero padding.
+std::vector<std::uint8_t> ConvertBits(const std::uint8_t *data, std::size_t size, int from, int to,
+                                      bool pad)
+{
+    std::vector<std::uint8_t> out;
+    std::uint32_t accumulator = 0;
+    int bits = 0;
+    const std::uint32_t max_value = (1u << to) - 1;
+    for (std::size_t i = 0; i < size; ++i)
+    {
+        accumulator = (accumulator << from) | data[i];
+        bits += from;
+        while (bits >= to)
+        {
+            bits -= to;
+            out.push_back(static_cast<std::uint8_t>((accumulator >> bits) & max_value));
+        }
+    }
+    if (pad)
+    {
+        if (bits > 0)
+            out.push_back(static_cast<std::uint8_t>((accumulator << (to - bits)) & max_value));
+    }
+    else if (bits >= from || ((accumulator << (to - bits)) & max_value) != 0)
+    {
+        throw Bech32Error(Kind::kBadPadding, "bech32: invalid padding in data part");
+    }
+    return out;
+}
+
+} // namespace
+
+std::string Bech32Encode(std::string_view hrp, ByteSpan data)
+{
+    std::vector<std::uint8_t> values = ConvertBits(data.data, data.size, 8, 5, true);
+    std::vector<std::uint8_t> checked = ExpandHrp(hrp);
+    checked.insert(checked.end(), values.begin(), values.end());
+    checked.insert(checked.end(), kChecksumLength, 0);
+    std::uint32_t checksum = PolyMod(checked) ^ 1;
+
+    std::string text(hrp);
+    text.push_back('1');
+    for (std::uint8_t value : values)
+        text.push_back(kCharset[value]);
+    for (std::size_t i = 0; i < kChecksumLength; ++i)
+        text.push_back(kCharset[(checksum >> (5 * (5 - i))) & 31]);
+    return text;
+}
+
+Bech32Data Bech32Decode(std::string_view text)
+{
+    if (text.size() > kMaxLength)
+        throw Bech32Error(Kind::kBadLength, "bech32: string of " + std::to_string(text.size()) +
+                                                " characters exceeds " +
+                                                std::to_string(kMaxLength));
+    bool has_lower = false;
+    bool has_upper = false;
+    for (char c : text)
+    {
+        if (c < 33 || c > 126)
+            throw Bech32Error(Kind::kInvalidCharacter, "bech32: non-printable character");
+        has_lower |= c >= 'a' && c <= 'z';
+        has_upper |= c >= 'A' && c <= 'Z';
+    }
+    if (has_lower && has_upper)
+        throw Bech32Error(Kind::kMixedCase, "bech32: mixed upper and lower case");
+
+    std::string lowered(text);
+    for (char &c : lowered)
+        if (c >= 'A' && c <= 'Z')
+            c = static_cast<char>(c - 'A' + 'a');
+
+    std::size_t separator = lowered.rfind('1');
+    if (separator == std::string::npos || separator == 0)
+        throw Bech32Error(Kind::kMissingSeparator, "bech32: missing separator '1' after the HRP");
+    if (lowered.size() - separator - 1 < kChecksumLength)
+        throw Bech32Error(Kind::kBadLength, "bech32: data part shorter than the checksum");
+
+    Bech32Data result;
+    result.hrp = lowered.substr(0, separator);
+    std::vector<std::uint8_t> values;
+    for (std::size_t i = separator + 1; i < lowered.size(); ++i)
+    {
+        int value = CharValue(lowered[i]);
+        if (value < 0)
+            throw Bech32Error(Kind::kInvalidCharacter,
+                              std::string("bech32: invalid character '") + lowered[i] + "'");
+        values.push_back(static_cast<std::uint8_t>(value));
+    }
+    std::vector<std::uint8_t> checked = ExpandHrp(result.hrp);
+    checked.insert(checked.end(), values.begin(), values.end());
+    if (PolyMod(checked) != 1)
+        throw Bech32Error(Kind::kBadChecksum, "bech32: checksum does not verify");
+
+    std::vector<std::uint8_t> data =
+        ConvertBits(values.data(), values.size() - kChecksumLength, 5, 8, false);
+    result.data.assign(data.begin(), data.end());
+    return result;
+}
+
+bool IsKnownHrp(std::string_view hrp)
+{
+    return hrp == "iota" || hrp == "atoi" || hrp == "smr" || hrp == "rms";
+}
+
+std::string AddressToBech32(const Address &address, std::string_view hrp)
+{
+    if (!IsKnownHrp(hrp))
+        throw Bech32Error(Kind::kWrongHrp, "bech32: unknown HRP \"" + std::string(hrp) + "\"");
+    AddressBytes bytes = ToBytes(address);
+    return Bech32Encode(hrp, ByteSpan(bytes.data(), bytes.size()));
+}
+
+Address AddressFromBech32(std::string_view text, std::string_view expected_hrp)
+{
+    Bech32Data decoded = Bech32Decode(text);
+    if (!expected_hrp.empty() && decoded.hrp != expected_hrp)
+        throw Bech32Error(Kind::kWrongHrp, "bech32: HRP \"" + decoded.hrp + "\", expected \"" +
+                                               std::string(expected_hrp) + "\"");
+    if (expected_hrp.empty() && !IsKnownHrp(decoded.hrp))
+        throw Bech32Error(Kind::kWrongHrp, "bech32: unknown HRP \"" + decoded.hrp + "\"");
+    if (decoded.data.size() != 33)
+        throw Bech32Error(Kind::kBadLength, "bech32: address payload has " +
+                                                std::to_string(decoded.data.size()) +
+                                                " bytes, expected 33");
+    if (!IsKnownAddressType(decoded.data[0]))
+        throw Bech32Error(Kind::kUnknownAddressType,
+                          "bech32: unknown address type " + std::to_string(decoded.data[0]));
+    Address address;
+    address.type = static_cast<AddressType>(decoded.data[0]);
+    std::copy(decoded.data.begin() + 1, decoded.data.end(), address.id.begin());
+    return address;
+}
+
+} // namespace permanode::codec

@@ -1,0 +1,112 @@
+// Milestone payload (TIP-29) with its receipt (TIP-34) and protocol parameters options.
+#pragma once
+
+#include "codec/address.hpp"
+#include "codec/no_postgres.hpp"
+#include "codec/reader.hpp"
+#include "codec/transaction.hpp"
+#include "codec/treasury.hpp"
+#include "codec/types.hpp"
+#include "codec/writer.hpp"
+
+#include <array>
+#include <cstdint>
+#include <variant>
+#include <vector>
+
+namespace permanode::codec
+{
+
+constexpr std::uint32_t kMilestonePayloadType = 7;
+
+struct MigratedFundsEntry
+{
+    std::array<std::uint8_t, 49> tail_transaction_hash{}; // t5b1-encoded legacy hash
+    Address address;                                      // always Ed25519
+    std::uint64_t deposit = 0;
+    bool operator==(const MigratedFundsEntry &o) const
+    {
+        return tail_transaction_hash == o.tail_transaction_hash && address == o.address &&
+               deposit == o.deposit;
+    }
+};
+
+struct ReceiptMilestoneOption
+{
+    std::uint32_t migrated_at = 0;
+    bool final = false;
+    std::vector<MigratedFundsEntry> funds;
+    TreasuryTransactionPayload transaction;
+    bool operator==(const ReceiptMilestoneOption &o) const
+    {
+        return migrated_at == o.migrated_at && final == o.final && funds == o.funds &&
+               transaction == o.transaction;
+    }
+};
+
+struct ProtocolParamsMilestoneOption
+{
+    std::uint32_t target_milestone_index = 0;
+    std::uint8_t protocol_version = 0;
+    Bytes params; // TIP-32 protocol parameters, kept in their serialized form
+    bool operator==(const ProtocolParamsMilestoneOption &o) const
+    {
+        return target_milestone_index == o.target_milestone_index &&
+               protocol_version == o.protocol_version && params == o.params;
+    }
+};
+
+// Variant index equals the wire type byte.
+using MilestoneOption = std::variant<ReceiptMilestoneOption, ProtocolParamsMilestoneOption>;
+
+inline std::uint8_t TypeOf(const MilestoneOption &option)
+{
+    return static_cast<std::uint8_t>(option.index());
+}
+
+struct MilestoneEssence
+{
+    std::uint32_t index = 0;
+    std::uint32_t timestamp = 0;
+    std::uint8_t protocol_version = 0;
+    MilestoneId previous_milestone_id{};
+    std::vector<BlockId> parents;
+    Hash32 inclusion_merkle_root{};
+    Hash32 applied_merkle_root{};
+    Bytes metadata;
+    std::vector<MilestoneOption> options;
+    bool operator==(const MilestoneEssence &o) const
+    {
+        return index == o.index && timestamp == o.timestamp &&
+               protocol_version == o.protocol_version &&
+               previous_milestone_id == o.previous_milestone_id && parents == o.parents &&
+               inclusion_merkle_root == o.inclusion_merkle_root &&
+               applied_merkle_root == o.applied_merkle_root && metadata == o.metadata &&
+               options == o.options;
+    }
+};
+
+struct MilestonePayload
+{
+    MilestoneEssence essence;
+    std::vector<Ed25519Signature> signatures;
+    bool operator==(const MilestonePayload &o) const
+    {
+        return essence == o.essence && signatures == o.signatures;
+    }
+};
+
+// Serialized size of one signature entry (type byte, public key, signature).
+constexpr std::size_t kEd25519SignatureSize = 1 + 32 + 64;
+
+// Reads 1..8 parents that are sorted and unique (shared with blocks).
+std::vector<BlockId> DecodeParents(ByteReader &reader, const char *field);
+
+// Reads the body that follows the u32 payload type.
+MilestonePayload DecodeMilestoneBody(ByteReader &reader);
+// Writes the payload including its u32 type.
+void EncodeMilestone(ByteWriter &writer, const MilestonePayload &payload);
+// Writes only the essence: the bytes a milestone ID hashes and its signatures sign.
+void EncodeMilestoneEssence(ByteWriter &writer, const MilestoneEssence &essence);
+
+} // namespace permanode::codec

@@ -1,0 +1,94 @@
+// Loads the real Shimmer blocks from shared/fixtures/shimmer (MongoDB extended JSON).
+// Header-only so the tests, the tools and the benchmark share one loader.
+#pragma once
+
+#include "codec/types.hpp"
+
+#include <nlohmann/json.hpp>
+#include <sodium.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace permanode::codec::fixtures
+{
+
+// PERMANODE_FIXTURES overrides the directory chosen at configure time.
+inline std::string Directory()
+{
+    if (const char *env = std::getenv("PERMANODE_FIXTURES"); env && *env)
+        return env;
+#ifdef PERMANODE_FIXTURES_DEFAULT
+    return PERMANODE_FIXTURES_DEFAULT;
+#else
+    throw std::runtime_error("set PERMANODE_FIXTURES to the shimmer fixtures directory");
+#endif
+}
+
+inline nlohmann::json LoadJson(const std::string &name)
+{
+    std::string path = Directory() + "/" + name;
+    std::ifstream in(path);
+    if (!in)
+        throw std::runtime_error("cannot open fixture " + path);
+    return nlohmann::json::parse(in);
+}
+
+// Decodes {"$binary": {"base64": "..."}}.
+inline Bytes Binary(const nlohmann::json &value)
+{
+    const std::string &text = value.at("$binary").at("base64").get_ref<const std::string &>();
+    Bytes bytes(text.size());
+    std::size_t length = 0;
+    if (sodium_base642bin(bytes.data(), bytes.size(), text.data(), text.size(), nullptr, &length,
+                          nullptr, sodium_base64_VARIANT_ORIGINAL) != 0)
+        throw std::runtime_error("bad base64 in fixture");
+    bytes.resize(length);
+    return bytes;
+}
+
+inline Hash32 Binary32(const nlohmann::json &value)
+{
+    Bytes bytes = Binary(value);
+    if (bytes.size() != 32)
+        throw std::runtime_error("fixture value is not 32 bytes");
+    Hash32 out;
+    std::copy(bytes.begin(), bytes.end(), out.begin());
+    return out;
+}
+
+struct Block
+{
+    std::string name; // e.g. "17340/cone/5" or "2418187/12"
+    Bytes raw;
+    BlockId block_id{};
+    nlohmann::json metadata;
+};
+
+// The cone blocks of in_memory_data.json (milestone order, then white-flag order) and all blocks of
+// blocks_ms_2418187.json.
+inline std::vector<Block> AllBlocks()
+{
+    std::vector<Block> blocks;
+    nlohmann::json in_memory = LoadJson("in_memory_data.json");
+    for (auto &[milestone, data] : in_memory.items())
+    {
+        const auto &cone = data.at("cone");
+        for (std::size_t i = 0; i < cone.size(); ++i)
+        {
+            const auto &entry = cone.at(std::to_string(i));
+            blocks.push_back({milestone + "/cone/" + std::to_string(i), Binary(entry.at("raw")),
+                              Binary32(entry.at("block_id")), entry.at("metadata")});
+        }
+    }
+    nlohmann::json later = LoadJson("blocks_ms_2418187.json");
+    for (std::size_t i = 0; i < later.size(); ++i)
+        blocks.push_back({"2418187/" + std::to_string(i), Binary(later[i].at("raw")),
+                          Binary32(later[i].at("_id")), later[i].at("metadata")});
+    return blocks;
+}
+
+} // namespace permanode::codec::fixtures
