@@ -1,18 +1,43 @@
 /*
  * permanode.c
- *	  Module entry point of the permanode extension: module magic and GUC registration.
+ *	  Module entry point of the permanode extension: module magic and settings.
  */
 #include "postgres.h"
 
 #include "fmgr.h"
 #include "utils/guc.h"
 
+#include "permanode.h"
+
 PG_MODULE_MAGIC;
 
 void _PG_init(void);
 
-/* Registers the extension's settings; later components add theirs here. */
-void _PG_init(void)
+/* permanode.bech32_hrp: the network's human-readable part for address text I/O. */
+char *permanode_bech32_hrp = NULL;
+
+static bool
+CheckBech32Hrp(char **newval, void **extra, GucSource source)
 {
+    if (permanode_is_known_hrp(*newval))
+        return true;
+    GUC_check_errdetail("Known human-readable parts are iota, atoi, smr and rms.");
+    return false;
+}
+
+void
+_PG_init(void)
+{
+    DefineCustomStringVariable("permanode.bech32_hrp",
+                               "Human-readable part of bech32 addresses (the network).",
+                               "permanode.init() sets it on the database: smr for Shimmer, iota "
+                               "for IOTA, rms and atoi for their test networks.",
+                               &permanode_bech32_hrp, "smr", PGC_USERSET, 0, CheckBech32Hrp, NULL,
+                               NULL);
+    DefineCustomBoolVariable("permanode.partition_hints",
+                             "Use the hint and locator tables to prune partitions of keyed lookups.",
+                             "Turn off only to compare plans: lookups then probe every partition.",
+                             &permanode_partition_hints, true, PGC_USERSET, 0, NULL, NULL, NULL);
     MarkGUCPrefixReserved("permanode");
+    permanode_install_partition_hints();
 }

@@ -173,7 +173,13 @@ void EmbeddedCluster::EnsureDatabase()
     }
     pqxx::connection db(Dsn());
     pqxx::nontransaction tx(db);
-    tx.exec0("CREATE EXTENSION IF NOT EXISTS permanode CASCADE");
+    if (tx.exec("SELECT 1 FROM pg_extension WHERE extname = 'permanode'").empty())
+    {
+        // A new archive: the extensions, then the network (Shimmer unless `permanode init`
+        // says otherwise) and the search path that makes our types' operators visible.
+        tx.exec0("CREATE EXTENSION permanode CASCADE");
+        tx.exec1("SELECT permanode.init('shimmer')");
+    }
 }
 
 void EmbeddedCluster::Stop()

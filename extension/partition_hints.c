@@ -1,0 +1,484 @@
+/*
+ * partition_hints.c
+ *	  A planner hook that lets a keyed lookup touch only the partitions holding its key.
+ *
+ *	  Ledger tables are range-partitioned on ms_range_id, but most lookups are by another key:
+ *	  an ID, an address, a tag. Without help, PostgreSQL probes the index of every partition.
+ *	  The seed's answer is hint tables (which ranges hold a key); ours is to apply them in the
+ *	  planner: for a query with `key = constant` (or a bound parameter of a custom plan) on a
+ *	  column listed in permanode.partition_hints, this hook runs that column's hint query and adds
+ *	  `ms_range_id = ANY('{...}')` to the query, which plan-time partition pruning then uses.
+ *	  Queries through a lookup view work too: the view is a subquery over its table at this
+ *	  point, and the qual is added inside it.
+ *
+ *	  Rules that keep results exact:
+ *	  - a query that already constrains ms_range_id is left alone (the user knows the range);
+ *	  - only constants and parameters flagged PARAM_FLAG_CONST are used, so a generic plan never
+ *	    bakes in one value's ranges;
+ *	  - a plan that used hints is marked transient, so a cached plan is rebuilt once newer
+ *	    transactions (new milestones) are visible, instead of missing their ranges.
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_operator.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/planner.h"
+#include "parser/parsetree.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/inval.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+
+#include "permanode.h"
+
+/* One row of permanode.partition_hints, resolved. */
+typedef struct HintEntry
+{
+    Oid relid;             /* the partitioned ledger table */
+    AttrNumber key_attnum; /* the keyed column */
+    Oid key_type;          /* its type, the hint query's $1 */
+    AttrNumber range_attnum; /* the table's ms_range_id column */
+    char *hint_query;      /* returns the ranges holding $1 */
+    SPIPlanPtr plan;       /* prepared on first use, kept */
+} HintEntry;
+
+static planner_hook_type previous_planner_hook = NULL;
+static HintEntry *hint_entries = NULL; /* in CacheMemoryContext */
+static int hint_count = 0;
+static Oid hints_relid = InvalidOid; /* permanode.partition_hints the entries came from */
+static bool hints_valid = false;
+static bool in_hint_query = false;
+
+bool permanode_partition_hints = true;
+
+/* Forget the cached entries when the hints catalog, or everything, is invalidated. */
+static void
+InvalidateHints(Datum arg, Oid relid)
+{
+    if (relid == InvalidOid || relid == hints_relid)
+        hints_valid = false;
+}
+
+static void
+FreeHints(void)
+{
+    for (int i = 0; i < hint_count; i++)
+    {
+        if (hint_entries[i].plan != NULL)
+            SPI_freeplan(hint_entries[i].plan);
+        pfree(hint_entries[i].hint_query);
+    }
+    if (hint_entries != NULL)
+        pfree(hint_entries);
+    hint_entries = NULL;
+    hint_count = 0;
+}
+
+/* The oid of permanode.partition_hints in this database, or InvalidOid without the extension. */
+static Oid
+LookupHintsRelid(void)
+{
+    Oid nsp = get_namespace_oid("permanode", true);
+
+    return OidIsValid(nsp) ? get_relname_relid("partition_hints", nsp) : InvalidOid;
+}
+
+/* (Re)loads permanode.partition_hints into the cache. */
+static void
+LoadHints(Oid relid)
+{
+    MemoryContext old;
+    int ret;
+
+    FreeHints();
+    hints_relid = relid;
+    if (!OidIsValid(relid))
+    {
+        hints_valid = true;
+        return;
+    }
+    /* The catalog query is planned too: keep the hook out of it. */
+    in_hint_query = true;
+    PG_TRY();
+    {
+        SPI_connect();
+        ret = SPI_execute(
+            "SELECT format('permanode.%I', h.table_name)::regclass::oid, a.attnum, "
+            "a.atttypid, r.attnum, h.hint_query "
+            "FROM permanode.partition_hints h "
+            "JOIN pg_attribute a ON a.attrelid = format('permanode.%I', h.table_name)::regclass "
+            " AND a.attname = h.column_name "
+            "JOIN pg_attribute r ON r.attrelid = a.attrelid AND r.attname = 'ms_range_id'",
+            true, 0);
+        if (ret != SPI_OK_SELECT)
+            elog(ERROR, "cannot read permanode.partition_hints: %s", SPI_result_code_string(ret));
+        old = MemoryContextSwitchTo(CacheMemoryContext);
+        hint_entries = palloc0(sizeof(HintEntry) * Max(SPI_processed, 1));
+        for (uint64 i = 0; i < SPI_processed; i++)
+        {
+            HeapTuple tuple = SPI_tuptable->vals[i];
+            TupleDesc desc = SPI_tuptable->tupdesc;
+            bool isnull;
+            HintEntry *e = &hint_entries[hint_count++];
+
+            e->relid = DatumGetObjectId(SPI_getbinval(tuple, desc, 1, &isnull));
+            e->key_attnum = DatumGetInt16(SPI_getbinval(tuple, desc, 2, &isnull));
+            e->key_type = DatumGetObjectId(SPI_getbinval(tuple, desc, 3, &isnull));
+            e->range_attnum = DatumGetInt16(SPI_getbinval(tuple, desc, 4, &isnull));
+            e->hint_query = TextDatumGetCString(SPI_getbinval(tuple, desc, 5, &isnull));
+            e->plan = NULL;
+        }
+        MemoryContextSwitchTo(old);
+        SPI_finish();
+    }
+    PG_FINALLY();
+    {
+        in_hint_query = false;
+    }
+    PG_END_TRY();
+    hints_valid = true;
+}
+
+static HintEntry *
+FindHint(Oid relid, AttrNumber attnum)
+{
+    for (int i = 0; i < hint_count; i++)
+        if (hint_entries[i].relid == relid && hint_entries[i].key_attnum == attnum)
+            return &hint_entries[i];
+    return NULL;
+}
+
+static bool
+HasHintsFor(Oid relid)
+{
+    for (int i = 0; i < hint_count; i++)
+        if (hint_entries[i].relid == relid)
+            return true;
+    return false;
+}
+
+/*
+ * Follows a Var of `query` to a column of a base table: directly, or through a simple view (a
+ * subquery whose target entry is a plain column of its table). On success sets *target_query
+ * and *target_rti to where the table's range-table entry lives and *attnum to the column.
+ */
+static bool
+ResolveColumn(Query *query, Var *var, Query **target_query, Index *target_rti, AttrNumber *attnum)
+{
+    RangeTblEntry *rte;
+
+    if (var->varlevelsup != 0 || var->varattno <= 0)
+        return false;
+    rte = rt_fetch(var->varno, query->rtable);
+    if (rte->rtekind == RTE_RELATION)
+    {
+        *target_query = query;
+        *target_rti = var->varno;
+        *attnum = var->varattno;
+        return true;
+    }
+    if (rte->rtekind == RTE_SUBQUERY && rte->subquery != NULL &&
+        rte->subquery->commandType == CMD_SELECT && rte->subquery->setOperations == NULL &&
+        !rte->subquery->hasAggs && !rte->subquery->hasWindowFuncs &&
+        rte->subquery->groupClause == NIL && rte->subquery->limitCount == NULL &&
+        rte->subquery->limitOffset == NULL)
+    {
+        TargetEntry *tle = get_tle_by_resno(rte->subquery->targetList, var->varattno);
+
+        if (tle != NULL && IsA(tle->expr, Var))
+            return ResolveColumn(rte->subquery, (Var *) tle->expr, target_query, target_rti,
+                                 attnum);
+    }
+    return false;
+}
+
+/* The hint entry for a Var of query, with where its table lives; NULL when not hinted. */
+static HintEntry *
+ResolveKeyVar(Query *query, Var *var, Query **target_query, Index *target_rti)
+{
+    AttrNumber attnum;
+
+    if (!ResolveColumn(query, var, target_query, target_rti, &attnum))
+        return NULL;
+    return FindHint(rt_fetch(*target_rti, (*target_query)->rtable)->relid, attnum);
+}
+
+/* The value of a Const or of a constant bound parameter; false when there is none. */
+static bool
+ValueOf(Node *node, ParamListInfo params, Datum *value, bool *isnull)
+{
+    while (IsA(node, RelabelType))
+        node = (Node *) ((RelabelType *) node)->arg;
+    if (IsA(node, Const))
+    {
+        *value = ((Const *) node)->constvalue;
+        *isnull = ((Const *) node)->constisnull;
+        return true;
+    }
+    if (IsA(node, Param) && params != NULL && ((Param *) node)->paramkind == PARAM_EXTERN)
+    {
+        Param *param = (Param *) node;
+        ParamExternData workspace;
+        ParamExternData *prm;
+
+        if (param->paramid <= 0 || param->paramid > params->numParams)
+            return false;
+        prm = params->paramFetch != NULL
+                  ? params->paramFetch(params, param->paramid, false, &workspace)
+                  : &params->params[param->paramid - 1];
+        if (prm == NULL || !(prm->pflags & PARAM_FLAG_CONST) || prm->ptype != param->paramtype)
+            return false;
+        *value = prm->value;
+        *isnull = prm->isnull;
+        return true;
+    }
+    return false;
+}
+
+/*
+ * Whether a conjunct of quals of query restricts the range column of (target_query, rti),
+ * through views too. IS NOT NULL tests, as in the lookup views, do not count.
+ */
+static bool
+MentionsRange(Query *query, Node *quals, Query *target_query, Index rti, AttrNumber range_attnum)
+{
+    ListCell *lc;
+
+    if (quals == NULL)
+        return false;
+    foreach (lc, make_ands_implicit((Expr *) quals))
+    {
+        Node *conjunct = lfirst(lc);
+        List *vars;
+        ListCell *vc;
+
+        if (IsA(conjunct, NullTest))
+            continue;
+        vars = pull_var_clause(conjunct, PVC_RECURSE_AGGREGATES | PVC_RECURSE_WINDOWFUNCS |
+                                             PVC_RECURSE_PLACEHOLDERS);
+        foreach (vc, vars)
+        {
+            Query *q;
+            Index r;
+            AttrNumber attnum;
+
+            if (ResolveColumn(query, lfirst(vc), &q, &r, &attnum) && q == target_query &&
+                r == rti && attnum == range_attnum)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Runs the hint query for value and returns the ranges as an int4[] constant. */
+static Const *
+HintedRanges(HintEntry *e, Datum value)
+{
+    MemoryContext caller = CurrentMemoryContext;
+    Datum *ranges;
+    ArrayType *array;
+    int n = 0;
+    int ret;
+
+    in_hint_query = true;
+    PG_TRY();
+    {
+        SPI_connect();
+        if (e->plan == NULL)
+        {
+            SPIPlanPtr plan = SPI_prepare(e->hint_query, 1, &e->key_type);
+
+            if (plan == NULL)
+                elog(ERROR, "cannot prepare partition hint query \"%s\": %s", e->hint_query,
+                     SPI_result_code_string(SPI_result));
+            SPI_keepplan(plan);
+            e->plan = plan;
+        }
+        ret = SPI_execute_plan(e->plan, &value, NULL, true, 0);
+        if (ret != SPI_OK_SELECT)
+            elog(ERROR, "partition hint query failed: %s", SPI_result_code_string(ret));
+        ranges = MemoryContextAlloc(caller, sizeof(Datum) * Max(SPI_processed, 1));
+        for (uint64 i = 0; i < SPI_processed; i++)
+        {
+            bool isnull;
+            Datum d = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
+
+            if (!isnull)
+                ranges[n++] = d;
+        }
+        SPI_finish();
+    }
+    PG_FINALLY();
+    {
+        in_hint_query = false;
+    }
+    PG_END_TRY();
+    array = construct_array(ranges, n, INT4OID, sizeof(int32), true, TYPALIGN_INT);
+    return makeConst(INT4ARRAYOID, -1, InvalidOid, -1, PointerGetDatum(array), false, false);
+}
+
+/* Adds `ms_range_id = ANY(ranges)` to the WHERE clause of query for range-table entry rti. */
+static void
+AddRangeQual(Query *query, Index rti, AttrNumber range_attnum, Const *ranges)
+{
+    ScalarArrayOpExpr *saop = makeNode(ScalarArrayOpExpr);
+    Var *range_var = makeVar(rti, range_attnum, INT4OID, -1, InvalidOid, 0);
+
+    saop->opno = Int4EqualOperator;
+    saop->opfuncid = F_INT4EQ;
+    saop->useOr = true;
+    saop->inputcollid = InvalidOid;
+    saop->args = list_make2(range_var, ranges);
+    saop->location = -1;
+    query->jointree->quals =
+        (Node *) make_and_qual(query->jointree->quals, (Node *) saop);
+}
+
+/* Applies hints to one query level and its subqueries; returns whether any was applied. */
+static bool ApplyHints(Query *query, ParamListInfo params);
+
+static bool
+ApplyHintsToQuals(Query *query, ParamListInfo params)
+{
+    List *conjuncts;
+    ListCell *lc;
+    bool applied = false;
+
+    if (query->jointree == NULL || query->jointree->quals == NULL)
+        return false;
+    conjuncts = make_ands_implicit((Expr *) copyObject(query->jointree->quals));
+    foreach (lc, conjuncts)
+    {
+        OpExpr *op = lfirst(lc);
+        Node *left, *right;
+        Var *var;
+        Node *other;
+        Query *target_query;
+        Index target_rti;
+        HintEntry *e;
+        Datum value;
+        bool isnull;
+
+        if (!IsA(op, OpExpr) || list_length(op->args) != 2 || get_oprrest(op->opno) != F_EQSEL)
+            continue;
+        left = strip_implicit_coercions(linitial(op->args));
+        right = strip_implicit_coercions(lsecond(op->args));
+        if (IsA(left, Var))
+            var = (Var *) left, other = right;
+        else if (IsA(right, Var))
+            var = (Var *) right, other = left;
+        else
+            continue;
+        e = ResolveKeyVar(query, var, &target_query, &target_rti);
+        if (e == NULL || !ValueOf(other, params, &value, &isnull) || isnull)
+            continue;
+        /* The value's type must be the column's (or a domain over the same base). */
+        if (getBaseType(exprType(other)) != getBaseType(e->key_type))
+            continue;
+        if (MentionsRange(query, query->jointree->quals, target_query, target_rti,
+                          e->range_attnum) ||
+            (target_query != query &&
+             MentionsRange(target_query, target_query->jointree->quals, target_query, target_rti,
+                           e->range_attnum)))
+            continue;
+        AddRangeQual(target_query, target_rti, e->range_attnum, HintedRanges(e, value));
+        applied = true;
+    }
+    return applied;
+}
+
+static bool
+ApplyHints(Query *query, ParamListInfo params)
+{
+    bool applied = false;
+    ListCell *lc;
+
+    if (query->commandType != CMD_SELECT && query->commandType != CMD_UPDATE &&
+        query->commandType != CMD_DELETE)
+        return false;
+    applied |= ApplyHintsToQuals(query, params);
+    foreach (lc, query->rtable)
+    {
+        RangeTblEntry *rte = lfirst(lc);
+
+        if (rte->rtekind == RTE_SUBQUERY && rte->subquery != NULL)
+            applied |= ApplyHints(rte->subquery, params);
+    }
+    foreach (lc, query->cteList)
+    {
+        CommonTableExpr *cte = lfirst(lc);
+
+        if (IsA(cte->ctequery, Query))
+            applied |= ApplyHints((Query *) cte->ctequery, params);
+    }
+    return applied;
+}
+
+/* Whether any range-table entry, at any level, is a hinted table. */
+static bool
+TouchesHintedTable(Query *query)
+{
+    ListCell *lc;
+
+    foreach (lc, query->rtable)
+    {
+        RangeTblEntry *rte = lfirst(lc);
+
+        if (rte->rtekind == RTE_RELATION && HasHintsFor(rte->relid))
+            return true;
+        if (rte->rtekind == RTE_SUBQUERY && rte->subquery != NULL &&
+            TouchesHintedTable(rte->subquery))
+            return true;
+    }
+    foreach (lc, query->cteList)
+    {
+        CommonTableExpr *cte = lfirst(lc);
+
+        if (IsA(cte->ctequery, Query) && TouchesHintedTable((Query *) cte->ctequery))
+            return true;
+    }
+    return false;
+}
+
+static PlannedStmt *
+PartitionHintsPlanner(Query *parse, const char *query_string, int cursor_options,
+                      ParamListInfo bound_params)
+{
+    bool applied = false;
+    PlannedStmt *result;
+
+    if (permanode_partition_hints && !in_hint_query && IsTransactionState())
+    {
+        Oid relid = LookupHintsRelid();
+
+        if (!hints_valid || relid != hints_relid)
+            LoadHints(relid);
+        if (hint_count > 0 && TouchesHintedTable(parse))
+            applied = ApplyHints(parse, bound_params);
+    }
+    if (previous_planner_hook)
+        result = previous_planner_hook(parse, query_string, cursor_options, bound_params);
+    else
+        result = standard_planner(parse, query_string, cursor_options, bound_params);
+    /* Hints are data: a cached plan that used them is rebuilt once newer rows are visible. */
+    if (applied)
+        result->transientPlan = true;
+    return result;
+}
+
+void
+permanode_install_partition_hints(void)
+{
+    previous_planner_hook = planner_hook;
+    planner_hook = PartitionHintsPlanner;
+    CacheRegisterRelcacheCallback(InvalidateHints, (Datum) 0);
+}

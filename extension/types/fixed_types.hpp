@@ -1,0 +1,22 @@
+/*
+ * fixed_types.hpp
+ *	  Shared helpers of the fixed-length identifier types (fixed_types.cpp, address.cpp).
+ */
+#ifndef PERMANODE_TYPES_FIXED_TYPES_HPP
+#define PERMANODE_TYPES_FIXED_TYPES_HPP
+
+#include <cstddef>
+
+namespace permanode::types
+{
+
+constexpr std::size_t kAddressLength = 33;
+
+/* memcmp of two pass-by-reference values of the given length. */
+int CompareFixed(Datum a, Datum b, std::size_t length);
+
+} // namespace permanode::types
+
+extern "C" Datum permanode_address_hex_in(PG_FUNCTION_ARGS);
+
+#endif

@@ -1,0 +1,105 @@
+-- Partition lifecycle, chunk sizes, the pending tier, partition hints and roles.
+CREATE EXTENSION IF NOT EXISTS permanode CASCADE;
+SET search_path = public, permanode;
+
+-- EXPLAIN without costs, and the partitions a plan touches.
+CREATE FUNCTION pg_temp.plan(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || query LOOP
+        RETURN NEXT line;
+    END LOOP;
+END
+$$;
+CREATE FUNCTION pg_temp.scanned(query text) RETURNS text LANGUAGE sql AS $$
+    SELECT coalesce(string_agg(m[1], ' ' ORDER BY m[1]), '(none)')
+    FROM pg_temp.plan(query) line, regexp_matches(line, ' on ([a-z_]+_(r[0-9]+|pending))') m
+$$;
+
+-- Every table that grows with history is range-partitioned on ms_range_id; none has a DEFAULT.
+SELECT t.table_name, pg_get_partkeydef(format('permanode.%I', t.table_name)::regclass) AS partition_key
+FROM ledger_tables t ORDER BY 1;
+SELECT count(*) AS default_partitions
+FROM pg_partitioned_table p JOIN pg_class c ON c.oid = p.partrelid
+WHERE c.relnamespace = 'permanode'::regnamespace AND p.partdefid <> 0;
+-- The pending tier exists from the start for the tables that take pending rows.
+SELECT partition FROM partitions WHERE ms_range_id = pending_range() ORDER BY 1;
+
+-- Chunk sizes are per table and can change only while the table is empty.
+SELECT count(set_chunk_size(table_name, 100)) AS tables_resized FROM ledger_tables;
+SELECT set_chunk_size('basic_outputs', 0);
+SELECT set_chunk_size('no_such_table', 100);
+
+-- premake creates partitions for a milestone range ahead of ingest; it is idempotent.
+SELECT premake(1000, 1250, 1) AS created;
+SELECT premake(1000, 1250, 1) AS created_again;
+SELECT partition, ms_range_id, tier FROM partitions
+WHERE table_name = 'permanode.basic_outputs'::regclass ORDER BY ms_range_id;
+SELECT ms_range_id('basic_outputs', 1234) AS range_of_1234;
+-- Each hot partition has its own unique key index (a foreign partition forbids one on the parent).
+SELECT indexrelid::regclass AS unique_index FROM pg_index
+WHERE indrelid = 'permanode.basic_outputs_r000012'::regclass AND indisunique;
+SELECT premake(10, 5);
+SELECT create_partition('basic_outputs', -1);
+
+-- Now the table has data: the chunk size is fixed.
+INSERT INTO basic_outputs (output_id, ms_range_id, milestone_index, ms_timestamp, address, amount)
+VALUES ('0x03ea6c370ebc0f0c36f4431d2f51d6ea84891658a70876946627dd20ad726ee00000', 12, 1234,
+        '2022-09-28 17:25:06+00', 'smr1qrxfvp68v58uy2p9x4pjaayr0muxss775z6pstvwpqyw75ttmxnhvz0054z', 1000);
+SELECT set_chunk_size('basic_outputs', 1000);
+UPDATE ledger_tables SET chunk_size = 7 WHERE table_name = 'basic_outputs';
+SELECT chunk_size FROM ledger_tables WHERE table_name = 'basic_outputs';
+-- A row outside every partition is refused (no DEFAULT partition to swallow it).
+INSERT INTO basic_outputs (output_id, ms_range_id, milestone_index, ms_timestamp)
+VALUES ('0x03ea6c370ebc0f0c36f4431d2f51d6ea84891658a70876946627dd20ad726ee00100', 99, 9999, now());
+
+-- The pending tier (seed 002: ms_range_id 2147483647, USING TTL 86400) expires after the TTL.
+INSERT INTO basic_outputs (output_id, ms_range_id, ms_timestamp, milestone_index) VALUES
+    ('0x03ea6c370ebc0f0c36f4431d2f51d6ea84891658a70876946627dd20ad726ee00200', 2147483647, now() - interval '2 days', 1300),
+    ('0x03ea6c370ebc0f0c36f4431d2f51d6ea84891658a70876946627dd20ad726ee00300', 2147483647, now(), 1300);
+SELECT expire_pending(interval '1 day') AS expired;
+SELECT output_id FROM basic_outputs_pending;
+
+-- Partition hints: a keyed lookup touches only the ranges its hint names.
+INSERT INTO basic_outputs (output_id, ms_range_id, milestone_index, ms_timestamp, address, tag, amount)
+SELECT ('0x' || lpad(to_hex(g), 64, '0') || '0000')::output_id, 10 + g % 3, 1000 + (g % 3) * 100 + g % 100,
+       timestamptz '2022-09-28 00:00:00+00' + g * interval '1 minute',
+       ('0x00' || lpad(to_hex(g % 5), 64, '0'))::address, convert_to('tag' || g % 4, 'UTF8'), g
+FROM generate_series(1, 300) g;
+INSERT INTO addresses_hints (address, output_kind, variant, ms_range_id)
+SELECT DISTINCT address, 'extended', 'address', ms_range_id FROM basic_outputs WHERE address IS NOT NULL
+ON CONFLICT DO NOTHING;
+INSERT INTO tag_hints (tag, table_kind, ms_range_id)
+SELECT DISTINCT tag, 'basic_output', ms_range_id FROM basic_outputs WHERE tag IS NOT NULL;
+INSERT INTO output_locator (output_id, ms_range_id) SELECT output_id, ms_range_id FROM basic_outputs;
+-- Every tag is in ranges 10-12; keep only range 11 in tag1's hint: its lookup must touch that range alone.
+SELECT tag, array_agg(ms_range_id ORDER BY ms_range_id) AS ranges FROM tag_hints GROUP BY tag ORDER BY tag;
+DELETE FROM tag_hints WHERE tag = 'tag1' AND ms_range_id <> 11;
+SELECT pg_temp.scanned($$SELECT * FROM basic_outputs_by_tag WHERE tag = 'tag1' ORDER BY ms_timestamp DESC LIMIT 5$$) AS by_tag;
+SELECT pg_temp.scanned($$SELECT * FROM basic_outputs WHERE output_id = '0x00000000000000000000000000000000000000000000000000000000000000070000'$$) AS by_output_id;
+SELECT pg_temp.scanned($$SELECT * FROM basic_outputs WHERE output_id = '0x00000000000000000000000000000000000000000000000000000000000fffff0000'$$) AS unknown_output_id;
+-- A query that names its range is left alone; so is one without a key.
+SELECT pg_temp.scanned($$SELECT * FROM basic_outputs_by_tag WHERE tag = 'tag1' AND ms_range_id = 12$$) AS explicit_range;
+SELECT pg_temp.scanned($$SELECT count(*) FROM basic_outputs WHERE amount > 5$$) AS no_key;
+-- Through a prepared statement (custom plans carry the parameter's value).
+PREPARE by_address(address) AS SELECT count(*) FROM basic_outputs_by_address WHERE address = $1;
+EXECUTE by_address('0x000000000000000000000000000000000000000000000000000000000000000001');
+DELETE FROM addresses_hints WHERE ms_range_id = 12;
+SELECT pg_temp.scanned($$EXECUTE by_address('0x000000000000000000000000000000000000000000000000000000000000000001')$$) AS prepared;
+SET permanode.partition_hints = off;
+SELECT pg_temp.scanned($$SELECT * FROM basic_outputs_by_tag WHERE tag = 'tag1'$$) AS hints_off;
+RESET permanode.partition_hints;
+
+-- Roles: readers read, only writers ingest, only admins run maintenance.
+SELECT rolname FROM pg_roles WHERE rolname LIKE 'permanode\_%' ORDER BY 1;
+CREATE ROLE regress_reader LOGIN IN ROLE permanode_reader;
+SET ROLE regress_reader;
+SELECT count(*) > 0 AS reader_can_read FROM basic_outputs;
+INSERT INTO tag_hints VALUES ('x', 'message', 1);
+SELECT premake(0, 1);
+RESET ROLE;
+DROP ROLE regress_reader;
+
+DROP EXTENSION permanode;
+DROP EXTENSION permanode_fdw;
