@@ -414,6 +414,7 @@ MilestoneOption MilestoneOptionAt(const json &value, const std::string &path)
             UnsignedField<std::uint32_t>(value, path, "targetMilestoneIndex");
         option.protocol_version = UnsignedField<std::uint8_t>(value, path, "protocolVersion");
         option.params = HexField(value, path, "params");
+        option.parameters = TryDecodeProtocolParameters(option.params);
         return option;
     }
     throw JsonError(Join(path, "type"), "unknown milestone option type " + std::to_string(type));
@@ -434,6 +435,34 @@ MilestonePayload MilestoneAt(const json &value, const std::string &path)
     essence.options = OptionalList(value, path, "options", MilestoneOptionAt);
     payload.signatures = RequiredList(value, path, "signatures", SignatureAt);
     return payload;
+}
+
+std::string ShortStringField(const json &object, const std::string &path, const char *key)
+{
+    const std::string &text = String(Field(object, path, key), Join(path, key));
+    if (text.size() > 255)
+        throw JsonError(Join(path, key), "longer than 255 bytes");
+    return text;
+}
+
+ProtocolParameters ProtocolParametersAt(const json &value, const std::string &path)
+{
+    ProtocolParameters parameters;
+    parameters.version = UnsignedField<std::uint8_t>(value, path, "version");
+    parameters.network_name = ShortStringField(value, path, "networkName");
+    parameters.bech32_hrp = ShortStringField(value, path, "bech32Hrp");
+    parameters.min_pow_score = UnsignedField<std::uint32_t>(value, path, "minPowScore");
+    parameters.below_max_depth = UnsignedField<std::uint8_t>(value, path, "belowMaxDepth");
+    const json &rent = Field(value, path, "rentStructure");
+    std::string rent_path = Join(path, "rentStructure");
+    parameters.rent_structure.v_byte_cost =
+        UnsignedField<std::uint32_t>(rent, rent_path, "vByteCost");
+    parameters.rent_structure.v_byte_factor_data =
+        UnsignedField<std::uint8_t>(rent, rent_path, "vByteFactorData");
+    parameters.rent_structure.v_byte_factor_key =
+        UnsignedField<std::uint8_t>(rent, rent_path, "vByteFactorKey");
+    parameters.token_supply = DecimalField(value, path, "tokenSupply");
+    return parameters;
 }
 
 Payload PayloadAt(const json &value, const std::string &path)
@@ -518,6 +547,11 @@ BlockMetadata BlockMetadataFromJson(const json &value)
         }
     }
     return metadata;
+}
+
+ProtocolParameters ProtocolParametersFromJson(const json &value)
+{
+    return ProtocolParametersAt(value, "$");
 }
 
 OutputId OutputIdFromHex(std::string_view text)

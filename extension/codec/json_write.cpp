@@ -318,6 +318,21 @@ json ToJson(const BlockMetadata &metadata)
     return out;
 }
 
+json ToJson(const ProtocolParameters &parameters)
+{
+    const RentStructure &rent = parameters.rent_structure;
+    return {{"version", parameters.version},
+            {"networkName", parameters.network_name},
+            {"bech32Hrp", parameters.bech32_hrp},
+            {"minPowScore", parameters.min_pow_score},
+            {"belowMaxDepth", parameters.below_max_depth},
+            {"rentStructure",
+             {{"vByteCost", rent.v_byte_cost},
+              {"vByteFactorData", rent.v_byte_factor_data},
+              {"vByteFactorKey", rent.v_byte_factor_key}}},
+            {"tokenSupply", std::to_string(parameters.token_supply)}};
+}
+
 std::string OutputIdToHex(const OutputId &output_id)
 {
     OutputIdBytes bytes = ToBytes(output_id);

@@ -1,6 +1,7 @@
 #include "codec/milestone.hpp"
 
 #include <string>
+#include <utility>
 
 namespace permanode::codec
 {
@@ -51,6 +52,7 @@ ProtocolParamsMilestoneOption DecodeProtocolParamsOption(ByteReader &reader)
     option.protocol_version = reader.ReadU8("protocol_params_option.protocol_version");
     reader.ReadPrefixedU16("protocol_params_option.params", 0, limits::kMaxMetadataLength,
                            option.params);
+    option.parameters = TryDecodeProtocolParameters(option.params);
     return option;
 }
 
@@ -79,6 +81,29 @@ std::vector<MilestoneOption> DecodeOptions(ByteReader &reader)
 }
 
 } // namespace
+
+ProtocolParamsMilestoneOption MakeProtocolParamsOption(std::uint32_t target_milestone_index,
+                                                       std::uint8_t protocol_version,
+                                                       const ProtocolParameters &parameters)
+{
+    ProtocolParamsMilestoneOption option;
+    option.target_milestone_index = target_milestone_index;
+    option.protocol_version = protocol_version;
+    option.params = EncodeProtocolParameters(parameters);
+    option.parameters = parameters;
+    return option;
+}
+
+ProtocolParamsMilestoneOption MakeProtocolParamsOption(std::uint32_t target_milestone_index,
+                                                       std::uint8_t protocol_version, Bytes params)
+{
+    ProtocolParamsMilestoneOption option;
+    option.target_milestone_index = target_milestone_index;
+    option.protocol_version = protocol_version;
+    option.params = std::move(params);
+    option.parameters = TryDecodeProtocolParameters(option.params);
+    return option;
+}
 
 std::vector<BlockId> DecodeParents(ByteReader &reader, const char *field)
 {
@@ -147,6 +172,9 @@ void EncodeMilestoneEssence(ByteWriter &writer, const MilestoneEssence &essence)
         else
         {
             const auto &params = std::get<ProtocolParamsMilestoneOption>(option);
+            if (params.parameters && EncodeProtocolParameters(*params.parameters) != params.params)
+                throw EncodeError("protocol_params_option.parameters: do not match the params "
+                                  "bytes (build the option with MakeProtocolParamsOption)");
             writer.WriteU32(params.target_milestone_index);
             writer.WriteU8(params.protocol_version);
             writer.WritePrefixedU16("protocol_params_option.params", params.params);

@@ -3,6 +3,7 @@
 
 #include "codec/address.hpp"
 #include "codec/no_postgres.hpp"
+#include "codec/protocol_parameters.hpp"
 #include "codec/reader.hpp"
 #include "codec/transaction.hpp"
 #include "codec/treasury.hpp"
@@ -11,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <variant>
 #include <vector>
 
@@ -44,17 +46,33 @@ struct ReceiptMilestoneOption
     }
 };
 
+// TIP-29 protocol parameters option. `params` is what the milestone signs and what the node API
+// shows (hex): TIP-29, iota.go and iota.js all treat it as an opaque (uint16) byte array of at most
+// Max Metadata Length bytes, so a milestone whose params are not a well-formed parameters blob is
+// still a valid milestone and still decodes here. `parameters` is the typed view of `params`: the
+// decoder and the JSON reader set it exactly when `params` decodes strictly (see
+// DecodeProtocolParameters), and the encoder rejects an option where the two disagree.
 struct ProtocolParamsMilestoneOption
 {
     std::uint32_t target_milestone_index = 0;
     std::uint8_t protocol_version = 0;
-    Bytes params; // TIP-32 protocol parameters, kept in their serialized form
+    Bytes params;                                 // serialized protocol parameters (wire bytes)
+    std::optional<ProtocolParameters> parameters; // decoded `params`, when well formed
+    // Compares the wire fields; `parameters` is derived from `params`.
     bool operator==(const ProtocolParamsMilestoneOption &o) const
     {
         return target_milestone_index == o.target_milestone_index &&
                protocol_version == o.protocol_version && params == o.params;
     }
 };
+
+// Builds an option carrying `parameters` (both `params` and `parameters` filled in).
+ProtocolParamsMilestoneOption MakeProtocolParamsOption(std::uint32_t target_milestone_index,
+                                                       std::uint8_t protocol_version,
+                                                       const ProtocolParameters &parameters);
+// Builds an option from serialized params, decoding them into `parameters` when well formed.
+ProtocolParamsMilestoneOption MakeProtocolParamsOption(std::uint32_t target_milestone_index,
+                                                       std::uint8_t protocol_version, Bytes params);
 
 // Variant index equals the wire type byte.
 using MilestoneOption = std::variant<ReceiptMilestoneOption, ProtocolParamsMilestoneOption>;

@@ -1,8 +1,10 @@
 // codec_dump: a small driver for cross-checks and fuzz seeding.
 //   codec_dump json            hex blocks on stdin, one TIP-25 JSON block per line on stdout
 //   codec_dump reencode        hex blocks on stdin, decode -> encode, hex on stdout
+//   codec_dump params          hex protocol parameters blobs on stdin, one /info `protocol` JSON
+//                              object per line (plus "reencoded": the blob encoded again)
 //   codec_dump write-corpus D  writes every fixture block as a file into directory D
-// A line that fails to decode prints {"error": "..."} (json) or "error: ..." (reencode).
+// A line that fails to decode prints {"error": "..."} (json, params) or "error: ..." (reencode).
 #include "codec/block.hpp"
 #include "codec/hex.hpp"
 #include "codec/json.hpp"
@@ -20,6 +22,7 @@ using namespace permanode::codec;
 int Usage()
 {
     std::cerr << "usage: codec_dump json|reencode  (hex blocks on stdin)\n"
+                 "       codec_dump params  (hex protocol parameters on stdin)\n"
                  "       codec_dump write-corpus DIR\n";
     return 2;
 }
@@ -50,7 +53,7 @@ int main(int argc, char **argv)
     std::string mode = argv[1];
     if (mode == "write-corpus")
         return argc == 3 ? WriteCorpus(argv[2]) : Usage();
-    if (mode != "json" && mode != "reencode")
+    if (mode != "json" && mode != "reencode" && mode != "params")
         return Usage();
 
     std::string line;
@@ -63,6 +66,14 @@ int main(int argc, char **argv)
             auto bytes = FromHex(line);
             if (!bytes)
                 throw std::runtime_error("input line is not hex");
+            if (mode == "params")
+            {
+                ProtocolParameters parameters = DecodeProtocolParameters(*bytes);
+                nlohmann::json out = ToJson(parameters);
+                out["reencoded"] = ToHex(EncodeProtocolParameters(parameters));
+                std::cout << out.dump() << "\n";
+                continue;
+            }
             Block block = DecodeBlock(*bytes);
             if (mode == "json")
                 std::cout << ToJson(block).dump() << "\n";
@@ -71,7 +82,7 @@ int main(int argc, char **argv)
         }
         catch (const std::exception &error)
         {
-            if (mode == "json")
+            if (mode != "reencode")
                 std::cout << nlohmann::json{{"error", error.what()}}.dump() << "\n";
             else
                 std::cout << "error: " << error.what() << "\n";

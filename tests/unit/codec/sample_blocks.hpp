@@ -139,6 +139,48 @@ inline Block MilestoneWithOptions()
     return block;
 }
 
+// The Shimmer protocol parameters (TIP-32 values, as in the fixtures' milestone_data).
+inline ProtocolParameters ShimmerParameters()
+{
+    ProtocolParameters parameters;
+    parameters.version = 2;
+    parameters.network_name = "shimmer";
+    parameters.bech32_hrp = "smr";
+    parameters.min_pow_score = 1500;
+    parameters.below_max_depth = 15;
+    parameters.rent_structure = RentStructure{100, 1, 10};
+    parameters.token_supply = 1813620509061365ull;
+    return parameters;
+}
+
+// A milestone announcing new protocol parameters (a well-formed TIP-32 blob in its option).
+inline Block MilestoneWithProtocolParameters()
+{
+    MilestonePayload milestone;
+    MilestoneEssence &essence = milestone.essence;
+    essence.index = 17341;
+    essence.timestamp = 1664385916;
+    essence.protocol_version = 2;
+    essence.previous_milestone_id = Filled(40);
+    essence.parents = {Filled(41)};
+    essence.inclusion_merkle_root = Filled(42);
+    essence.applied_merkle_root = Filled(43);
+    ProtocolParameters next = ShimmerParameters();
+    next.version = 3;
+    next.min_pow_score = 1000;
+    essence.options = {MakeProtocolParamsOption(17350, 3, next)};
+    Ed25519Signature signature;
+    signature.public_key = Filled(44);
+    signature.signature.fill(45);
+    milestone.signatures = {signature};
+
+    Block block;
+    block.parents = {Filled(41)};
+    block.payload = milestone;
+    block.nonce = 5;
+    return block;
+}
+
 inline Block WithoutPayload()
 {
     Block block;
@@ -149,7 +191,8 @@ inline Block WithoutPayload()
 
 inline std::vector<Block> All()
 {
-    return {TransactionWithEveryOutputKind(), MilestoneWithOptions(), WithoutPayload()};
+    return {TransactionWithEveryOutputKind(), MilestoneWithOptions(),
+            MilestoneWithProtocolParameters(), WithoutPayload()};
 }
 
 } // namespace permanode::codec::samples
