@@ -22,14 +22,18 @@
 
 #include "access/htup_details.h"
 #include "catalog/namespace.h"
+#include "access/stratnum.h"
+#include "catalog/pg_opfamily.h"
 #include "catalog/pg_operator.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/planner.h"
+#include "optimizer/tlist.h"
 #include "parser/parsetree.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -245,11 +249,11 @@ ValueOf(Node *node, ParamListInfo params, Datum *value, bool *isnull)
 }
 
 /*
- * Whether a conjunct of quals of query restricts the range column of (target_query, rti),
- * through views too. IS NOT NULL tests, as in the lookup views, do not count.
+ * Whether a conjunct of quals of query pins the range column of (target_query, rti) to given
+ * values (= or = ANY), through views too: the user named the ranges, so hints stay out.
  */
 static bool
-MentionsRange(Query *query, Node *quals, Query *target_query, Index rti, AttrNumber range_attnum)
+PinsRange(Query *query, Node *quals, Query *target_query, Index rti, AttrNumber range_attnum)
 {
     ListCell *lc;
 
@@ -258,44 +262,59 @@ MentionsRange(Query *query, Node *quals, Query *target_query, Index rti, AttrNum
     foreach (lc, make_ands_implicit((Expr *) quals))
     {
         Node *conjunct = lfirst(lc);
-        List *vars;
-        ListCell *vc;
+        List *args;
+        Oid opno;
+        ListCell *ac;
 
-        if (IsA(conjunct, NullTest))
+        if (IsA(conjunct, OpExpr))
+            args = ((OpExpr *) conjunct)->args, opno = ((OpExpr *) conjunct)->opno;
+        else if (IsA(conjunct, ScalarArrayOpExpr) && ((ScalarArrayOpExpr *) conjunct)->useOr)
+            args = ((ScalarArrayOpExpr *) conjunct)->args,
+            opno = ((ScalarArrayOpExpr *) conjunct)->opno;
+        else
             continue;
-        vars = pull_var_clause(conjunct, PVC_RECURSE_AGGREGATES | PVC_RECURSE_WINDOWFUNCS |
-                                             PVC_RECURSE_PLACEHOLDERS);
-        foreach (vc, vars)
+        if (get_oprrest(opno) != F_EQSEL)
+            continue;
+        foreach (ac, args)
         {
+            Node *arg = strip_implicit_coercions(lfirst(ac));
             Query *q;
             Index r;
             AttrNumber attnum;
 
-            if (ResolveColumn(query, lfirst(vc), &q, &r, &attnum) && q == target_query &&
-                r == rti && attnum == range_attnum)
+            if (IsA(arg, Var) && ResolveColumn(query, (Var *) arg, &q, &r, &attnum) &&
+                q == target_query && r == rti && attnum == range_attnum)
                 return true;
         }
     }
     return false;
 }
 
-/* Runs the hint query for value and returns the ranges as an int4[] constant. */
-static Const *
-HintedRanges(HintEntry *e, Datum value)
+/* A range named by a hint, with its row count for the key (-1 when unknown). */
+typedef struct HintedRange
+{
+    int32 range;
+    int64 rows;
+} HintedRange;
+
+/* Runs the hint query for value; returns the ranges and sets *n. */
+static HintedRange *
+HintedRanges(HintEntry *e, Datum value, int *n)
 {
     MemoryContext caller = CurrentMemoryContext;
-    Datum *ranges;
-    ArrayType *array;
-    int n = 0;
+    HintedRange *ranges = NULL;
     int ret;
 
+    *n = 0;
     in_hint_query = true;
     PG_TRY();
     {
         SPI_connect();
         if (e->plan == NULL)
         {
-            SPIPlanPtr plan = SPI_prepare(e->hint_query, 1, &e->key_type);
+            /* A generic plan: a hint query must not be replanned for every key. */
+            SPIPlanPtr plan = SPI_prepare_cursor(e->hint_query, 1, &e->key_type,
+                                                 CURSOR_OPT_GENERIC_PLAN);
 
             if (plan == NULL)
                 elog(ERROR, "cannot prepare partition hint query \"%s\": %s", e->hint_query,
@@ -306,14 +325,26 @@ HintedRanges(HintEntry *e, Datum value)
         ret = SPI_execute_plan(e->plan, &value, NULL, true, 0);
         if (ret != SPI_OK_SELECT)
             elog(ERROR, "partition hint query failed: %s", SPI_result_code_string(ret));
-        ranges = MemoryContextAlloc(caller, sizeof(Datum) * Max(SPI_processed, 1));
+        ranges = MemoryContextAlloc(caller, sizeof(HintedRange) * Max(SPI_processed, 1));
         for (uint64 i = 0; i < SPI_processed; i++)
         {
+            HeapTuple tuple = SPI_tuptable->vals[i];
+            TupleDesc desc = SPI_tuptable->tupdesc;
             bool isnull;
-            Datum d = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
+            Datum d = SPI_getbinval(tuple, desc, 1, &isnull);
 
-            if (!isnull)
-                ranges[n++] = d;
+            if (isnull)
+                continue;
+            ranges[*n].range = DatumGetInt32(d);
+            ranges[*n].rows = -1;
+            if (desc->natts >= 2)
+            {
+                Datum rows = SPI_getbinval(tuple, desc, 2, &isnull);
+
+                if (!isnull)
+                    ranges[*n].rows = DatumGetInt64(rows);
+            }
+            (*n)++;
         }
         SPI_finish();
     }
@@ -322,8 +353,233 @@ HintedRanges(HintEntry *e, Datum value)
         in_hint_query = false;
     }
     PG_END_TRY();
-    array = construct_array(ranges, n, INT4OID, sizeof(int32), true, TYPALIGN_INT);
+    return ranges;
+}
+
+/* The ranges as an int4[] constant. */
+static Const *
+RangesConst(HintedRange *ranges, int n)
+{
+    Datum *values = palloc(sizeof(Datum) * Max(n, 1));
+    ArrayType *array;
+
+    for (int i = 0; i < n; i++)
+        values[i] = Int32GetDatum(ranges[i].range);
+    array = construct_array(values, n, INT4OID, sizeof(int32), true, TYPALIGN_INT);
     return makeConst(INT4ARRAYOID, -1, InvalidOid, -1, PointerGetDatum(array), false, false);
+}
+
+/*
+ * First pages newest first.
+ *
+ * A query `WHERE key = v ORDER BY ms_range_id DESC, ... LIMIT n` needs only the newest ranges
+ * whose rows add up to n. When the hints know their row counts, only those ranges are kept, so
+ * planning touches a few partitions however many hold the key. It applies only when nothing but
+ * the range column can filter rows: the key qual, IS NOT NULL tests, and bounds on ms_range_id
+ * (a keyset cursor, also as a row comparison led by ms_range_id); a range on a cursor's boundary
+ * is kept but not counted, since the cursor filters part of it.
+ */
+typedef struct RangeBound
+{
+    int strategy; /* BTLessStrategyNumber ... BTGreaterStrategyNumber */
+    int32 value;
+    bool partial; /* a row comparison: the boundary range itself is partly filtered */
+} RangeBound;
+
+/* Whether node is a Var that resolves to the range column of (target_query, rti). */
+static bool
+IsRangeVar(Query *query, Node *node, Query *target_query, Index rti, AttrNumber range_attnum)
+{
+    Query *q;
+    Index r;
+    AttrNumber attnum;
+
+    node = strip_implicit_coercions(node);
+    return IsA(node, Var) && ResolveColumn(query, (Var *) node, &q, &r, &attnum) &&
+           q == target_query && r == rti && attnum == range_attnum;
+}
+
+/* Collects a conjunct that bounds the range column; false when it is anything else. */
+static bool
+CollectBound(Query *query, Node *conjunct, Query *target_query, Index rti, AttrNumber range_attnum,
+             RangeBound *bound)
+{
+    if (IsA(conjunct, OpExpr) && list_length(((OpExpr *) conjunct)->args) == 2)
+    {
+        OpExpr *op = (OpExpr *) conjunct;
+        Node *left = strip_implicit_coercions(linitial(op->args));
+        Node *right = strip_implicit_coercions(lsecond(op->args));
+        int strategy = get_op_opfamily_strategy(op->opno, INTEGER_BTREE_FAM_OID);
+
+        if (strategy == 0 || strategy == BTEqualStrategyNumber)
+            return false;
+        if (IsRangeVar(query, left, target_query, rti, range_attnum) && IsA(right, Const) &&
+            !((Const *) right)->constisnull)
+        {
+            bound->strategy = strategy;
+            bound->value = DatumGetInt32(((Const *) right)->constvalue);
+            bound->partial = false;
+            return true;
+        }
+        return false;
+    }
+    if (IsA(conjunct, RowCompareExpr))
+    {
+        RowCompareExpr *rc = (RowCompareExpr *) conjunct;
+        Node *first = strip_implicit_coercions(linitial(rc->rargs));
+
+        if (IsRangeVar(query, linitial(rc->largs), target_query, rti, range_attnum) &&
+            IsA(first, Const) && !((Const *) first)->constisnull &&
+            (rc->rctype == ROWCOMPARE_LT || rc->rctype == ROWCOMPARE_LE ||
+             rc->rctype == ROWCOMPARE_GT || rc->rctype == ROWCOMPARE_GE))
+        {
+            /* (r, ...) < (c, ...) keeps ranges < c wholly and part of range c. */
+            bound->strategy = (rc->rctype == ROWCOMPARE_LT || rc->rctype == ROWCOMPARE_LE)
+                                  ? BTLessEqualStrategyNumber
+                                  : BTGreaterEqualStrategyNumber;
+            bound->value = DatumGetInt32(((Const *) first)->constvalue);
+            bound->partial = true;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Whether range passes bound; *partial says it passes only in part. */
+static bool
+PassesBound(int32 range, const RangeBound *bound, bool *partial)
+{
+    bool pass = false;
+
+    switch (bound->strategy)
+    {
+        case BTLessStrategyNumber:
+            pass = range < bound->value;
+            break;
+        case BTLessEqualStrategyNumber:
+            pass = range <= bound->value;
+            break;
+        case BTGreaterEqualStrategyNumber:
+            pass = range >= bound->value;
+            break;
+        case BTGreaterStrategyNumber:
+            pass = range > bound->value;
+            break;
+    }
+    if (pass && bound->partial && range == bound->value)
+        *partial = true;
+    return pass;
+}
+
+static int
+CompareRangesDesc(const void *a, const void *b)
+{
+    int32 x = ((const HintedRange *) a)->range, y = ((const HintedRange *) b)->range;
+
+    return x < y ? 1 : (x > y ? -1 : 0);
+}
+
+static int
+CompareRangesAsc(const void *a, const void *b)
+{
+    return -CompareRangesDesc(a, b);
+}
+
+/*
+ * Collects the range bounds among the quals of a plain single-table SELECT level; false when the
+ * level is not plain or a qual other than the key, IS NOT NULL or a range bound could filter rows.
+ */
+static bool
+CollectLevelBounds(Query *level, Query *target_query, Index rti, AttrNumber range_attnum,
+                   Node *key_qual, RangeBound *bounds, int *nbounds, int max_bounds)
+{
+    ListCell *lc;
+
+    if (level->commandType != CMD_SELECT || level->hasAggs || level->hasWindowFuncs ||
+        level->groupClause != NIL || level->distinctClause != NIL ||
+        level->setOperations != NULL || level->hasTargetSRFs || level->havingQual != NULL ||
+        level->jointree == NULL || list_length(level->jointree->fromlist) != 1 ||
+        !IsA(linitial(level->jointree->fromlist), RangeTblRef))
+        return false;
+    if (level->jointree->quals == NULL)
+        return true;
+    foreach (lc, make_ands_implicit((Expr *) level->jointree->quals))
+    {
+        Node *conjunct = lfirst(lc);
+
+        if (IsA(conjunct, NullTest) || equal(conjunct, key_qual))
+            continue;
+        if (*nbounds == max_bounds ||
+            !CollectBound(level, conjunct, target_query, rti, range_attnum, &bounds[*nbounds]))
+            return false;
+        (*nbounds)++;
+    }
+    return true;
+}
+
+/*
+ * Keeps only the ranges a first page needs (see above); returns the new count, or n unchanged
+ * when the query is not such a page or a count is unknown.
+ */
+static int
+PruneForLimit(Query *query, Query *target_query, Index rti, AttrNumber range_attnum,
+              Node *key_qual, HintedRange *ranges, int n)
+{
+    RangeBound bounds[8];
+    int nbounds = 0;
+    SortGroupClause *first_sort;
+    TargetEntry *tle;
+    bool descending;
+    Node *limit;
+    Node *offset;
+    int64 needed;
+    int64 gathered = 0;
+    int kept = 0;
+
+    if (query->limitCount == NULL || query->sortClause == NIL ||
+        query->limitOption != LIMIT_OPTION_COUNT)
+        return n;
+    /* LIMIT 100 is int8(100) until constants are folded. */
+    limit = eval_const_expressions(NULL, copyObject(query->limitCount));
+    offset = query->limitOffset ? eval_const_expressions(NULL, copyObject(query->limitOffset))
+                                : NULL;
+    if (!IsA(limit, Const) || ((Const *) limit)->constisnull ||
+        (offset != NULL && (!IsA(offset, Const) || ((Const *) offset)->constisnull)))
+        return n;
+    needed = DatumGetInt64(((Const *) limit)->constvalue);
+    if (offset != NULL)
+        needed += DatumGetInt64(((Const *) offset)->constvalue);
+    first_sort = linitial(query->sortClause);
+    tle = get_sortgroupclause_tle(first_sort, query->targetList);
+    if (!IsRangeVar(query, (Node *) tle->expr, target_query, rti, range_attnum))
+        return n;
+    descending = get_op_opfamily_strategy(first_sort->sortop, INTEGER_BTREE_FAM_OID) ==
+                 BTGreaterStrategyNumber;
+
+    if (!CollectLevelBounds(query, target_query, rti, range_attnum, key_qual, bounds, &nbounds,
+                            lengthof(bounds)) ||
+        (target_query != query &&
+         !CollectLevelBounds(target_query, target_query, rti, range_attnum, key_qual, bounds,
+                             &nbounds, lengthof(bounds))))
+        return n;
+
+    qsort(ranges, n, sizeof(HintedRange), descending ? CompareRangesDesc : CompareRangesAsc);
+    for (int i = 0; i < n && gathered < needed; i++)
+    {
+        bool partial = false;
+        bool pass = true;
+
+        for (int b = 0; b < nbounds && pass; b++)
+            pass = PassesBound(ranges[i].range, &bounds[b], &partial);
+        if (!pass)
+            continue;
+        if (ranges[i].rows < 0)
+            return n; /* a count is unknown: keep every range */
+        ranges[kept++] = ranges[i];
+        if (!partial)
+            gathered += ranges[i].rows;
+    }
+    return kept;
 }
 
 /* Adds `ms_range_id = ANY(ranges)` to the WHERE clause of query for range-table entry rti. */
@@ -367,6 +623,8 @@ ApplyHintsToQuals(Query *query, ParamListInfo params)
         HintEntry *e;
         Datum value;
         bool isnull;
+        HintedRange *ranges;
+        int n;
 
         if (!IsA(op, OpExpr) || list_length(op->args) != 2 || get_oprrest(op->opno) != F_EQSEL)
             continue;
@@ -384,13 +642,16 @@ ApplyHintsToQuals(Query *query, ParamListInfo params)
         /* The value's type must be the column's (or a domain over the same base). */
         if (getBaseType(exprType(other)) != getBaseType(e->key_type))
             continue;
-        if (MentionsRange(query, query->jointree->quals, target_query, target_rti,
-                          e->range_attnum) ||
+        if (PinsRange(query, query->jointree->quals, target_query, target_rti,
+                      e->range_attnum) ||
             (target_query != query &&
-             MentionsRange(target_query, target_query->jointree->quals, target_query, target_rti,
-                           e->range_attnum)))
+             PinsRange(target_query, target_query->jointree->quals, target_query, target_rti,
+                       e->range_attnum)))
             continue;
-        AddRangeQual(target_query, target_rti, e->range_attnum, HintedRanges(e, value));
+        ranges = HintedRanges(e, value, &n);
+        n = PruneForLimit(query, target_query, target_rti, e->range_attnum, (Node *) op, ranges,
+                          n);
+        AddRangeQual(target_query, target_rti, e->range_attnum, RangesConst(ranges, n));
         applied = true;
     }
     return applied;

@@ -49,6 +49,8 @@ listen_addresses = '127.0.0.1'
 unix_socket_directories = ''
 shared_preload_libraries = 'permanode'
 max_connections = 100
+# queries and maintenance over many partitions lock each of them
+max_locks_per_transaction = 256
 shared_buffers = 512MB
 work_mem = 32MB
 maintenance_work_mem = 512MB

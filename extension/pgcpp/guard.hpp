@@ -14,6 +14,8 @@
 #define PERMANODE_PGCPP_GUARD_HPP
 
 #include <exception>
+#include <optional>
+#include <type_traits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -77,14 +79,35 @@ template <typename Body> Datum Guarded(Body &&body, int fallback_sqlstate = ERRC
     pg_unreachable();
 }
 
-/* Runs fn(), a call into PostgreSQL that may ereport, and rethrows its error as a PgError. */
+/*
+ * Runs fn(), a call into PostgreSQL that may ereport, and rethrows its error as a PgError.
+ * The result is kept outside PG_TRY: returning from inside PG_TRY would leave
+ * PG_exception_stack pointing at a dead frame. A C++ exception thrown by fn() is caught inside
+ * the block too, and rethrown once PostgreSQL's error stack is restored.
+ */
 template <typename Fn> auto CallPg(Fn &&fn) -> decltype(fn())
 {
+    using Result = decltype(fn());
     MemoryContext caller_context = CurrentMemoryContext;
-    ErrorData *edata = nullptr;
+    ErrorData *volatile edata = nullptr;
+    std::exception_ptr cpp_error;
+    std::optional<std::conditional_t<std::is_void_v<Result>, bool, Result>> result;
     PG_TRY();
     {
-        return fn();
+        try
+        {
+            if constexpr (std::is_void_v<Result>)
+            {
+                fn();
+                result.emplace(true);
+            }
+            else
+                result.emplace(fn());
+        }
+        catch (...)
+        {
+            cpp_error = std::current_exception();
+        }
     }
     PG_CATCH();
     {
@@ -93,10 +116,17 @@ template <typename Fn> auto CallPg(Fn &&fn) -> decltype(fn())
         FlushErrorState();
     }
     PG_END_TRY();
-    PgError error(edata->sqlerrcode, edata->message ? edata->message : "",
-                  edata->detail ? edata->detail : "", edata->hint ? edata->hint : "");
-    FreeErrorData(edata);
-    throw error;
+    if (cpp_error)
+        std::rethrow_exception(cpp_error);
+    if (edata != nullptr)
+    {
+        PgError error(edata->sqlerrcode, edata->message ? edata->message : "",
+                      edata->detail ? edata->detail : "", edata->hint ? edata->hint : "");
+        FreeErrorData(edata);
+        throw error;
+    }
+    if constexpr (!std::is_void_v<Result>)
+        return std::move(*result);
 }
 
 } // namespace permanode::pg

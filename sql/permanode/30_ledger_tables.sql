@@ -223,10 +223,13 @@ INSERT INTO @extschema@.ledger_tables (table_name, chunk_size, unique_columns, h
 -------------------------------------------------------------------------------------------------
 
 -- Which ranges hold a tag (seed 002). table_kind: message (tagged data), basic_output, nft_output.
+-- row_count, when known, is how many rows of the range carry the key: a first page newest first
+-- then plans only the newest ranges that fill it.
 CREATE TABLE @extschema@.tag_hints (
     tag bytea NOT NULL,
     table_kind text NOT NULL DEFAULT 'message',
     ms_range_id int NOT NULL,
+    row_count bigint,
     PRIMARY KEY (tag, table_kind, ms_range_id)
 );
 
@@ -237,6 +240,7 @@ CREATE TABLE @extschema@.addresses_hints (
     output_kind text NOT NULL,
     variant text NOT NULL,
     ms_range_id int NOT NULL,
+    row_count bigint,                          -- as in tag_hints
     PRIMARY KEY (address, output_kind, variant, ms_range_id)
 );
 
@@ -245,6 +249,12 @@ CREATE TABLE @extschema@.addresses_hints (
 CREATE TABLE @extschema@.block_locator (
     block_id @extschema@.block_id PRIMARY KEY,
     ms_range_id int NOT NULL
+);
+-- Which ranges hold the children of a block (its parents rows), for children lookups.
+CREATE TABLE @extschema@.parent_hints (
+    parent_id @extschema@.block_id NOT NULL,
+    ms_range_id int NOT NULL,
+    PRIMARY KEY (parent_id, ms_range_id)
 );
 CREATE TABLE @extschema@.transaction_locator (
     transaction_id @extschema@.transaction_id NOT NULL,

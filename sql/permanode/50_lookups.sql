@@ -1,9 +1,11 @@
 
 -------------------------------------------------------------------------------------------------
 -- Lookups: the seed's materialized views, kept always fresh. Each is a view over its ledger table
--- backed by a partitioned index ordered (key, ms_timestamp DESC, ...), so a lookup is an index
--- range scan in key order, newest first; the partition hints below let it touch only the ranges
--- that hold the key.
+-- backed by a partitioned index ordered like the seed's key, (key, ms_range_id DESC,
+-- ms_timestamp DESC, ...), so a lookup is an index range scan in key order, newest first. Paging
+-- newest first orders by ms_range_id DESC, ms_timestamp DESC, ...: the planner then reads the
+-- partitions newest first (an ordered Append) and stops at the page's end. The partition hints
+-- below let a lookup touch only the ranges that hold the key.
 -------------------------------------------------------------------------------------------------
 
 CREATE FUNCTION @extschema@.create_lookup(view_name name, table_name name, key_columns text,
@@ -38,7 +40,7 @@ BEGIN
         ('nft_outputs_by_tag', 'nft_outputs', 'tag')) AS v(view_name, table_name, key)
     LOOP
         PERFORM @extschema@.create_lookup(l.view_name, l.table_name,
-            format('%I, ms_timestamp DESC, milestone_index DESC, %I', l.key,
+            format('%I, ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, %I DESC', l.key,
                    CASE l.table_name WHEN 'alias_outputs' THEN 'alias_id'
                                      WHEN 'foundry_outputs' THEN 'foundry_id'
                                      WHEN 'nft_outputs' THEN 'nft_id' ELSE 'output_id' END),
@@ -48,10 +50,10 @@ END
 $$;
 
 SELECT @extschema@.create_lookup('legacy_outputs_by_address', 'legacy_outputs',
-    'address, output_type, is_used, ms_timestamp DESC, milestone_index DESC, output_id',
+    'address, output_type, is_used, ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, output_id DESC',
     '{address,output_type,is_used,ms_range_id,ms_timestamp,milestone_index}');
 SELECT @extschema@.create_lookup('parents_by_ms', 'parents',
-    'parent_id, ms_timestamp DESC, message_id', '{parent_id,message_id,milestone_index,ms_timestamp}');
+    'parent_id, ms_range_id DESC, ms_timestamp DESC, message_id DESC', '{parent_id,message_id,milestone_index,ms_timestamp}');
 
 -- transactions_by_state keeps only the seed's columns; transactions_by_state_idx backs it.
 CREATE VIEW @extschema@.transactions_by_state AS
@@ -66,12 +68,13 @@ DROP FUNCTION @extschema@.create_lookup(name, name, text, name[]);
 CREATE INDEX alias_outputs_by_output_id ON @extschema@.alias_outputs (output_id);
 CREATE INDEX foundry_outputs_by_output_id ON @extschema@.foundry_outputs (output_id);
 CREATE INDEX nft_outputs_by_output_id ON @extschema@.nft_outputs (output_id);
-CREATE INDEX tags_by_time ON @extschema@.tags (tag, ms_timestamp DESC, milestone_index DESC, message_id);
+CREATE INDEX tags_by_time ON @extschema@.tags (tag, ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, message_id DESC);
 CREATE INDEX parents_by_message ON @extschema@.parents (message_id);
-CREATE INDEX address_analytics_by_address ON @extschema@.address_analytics (address, milestone_index DESC);
+CREATE INDEX address_analytics_by_address ON @extschema@.address_analytics (address, ms_range_id DESC, milestone_index DESC);
 
 -------------------------------------------------------------------------------------------------
--- Partition hints: for a keyed column, the query naming the ranges that hold a key ($1).
+-- Partition hints: for a keyed column, the query naming the ranges that hold a key ($1), and
+-- optionally how many rows each holds (a second column; NULL when unknown).
 -- Ingest maintains the hint and locator tables in the same transaction as the rows (seed 002:
 -- "a row should be inserted into these tables whenever indexed data is inserted").
 -------------------------------------------------------------------------------------------------
@@ -91,34 +94,35 @@ DROP FUNCTION @extschema@.milestone_hint(name);
 INSERT INTO @extschema@.partition_hints (table_name, column_name, hint_query) VALUES
     ('messages', 'message_id', 'SELECT ms_range_id FROM @extschema@.block_locator WHERE block_id = $1'),
     ('parents', 'message_id', 'SELECT ms_range_id FROM @extschema@.block_locator WHERE block_id = $1'),
+    ('parents', 'parent_id', 'SELECT ms_range_id FROM @extschema@.parent_hints WHERE parent_id = $1'),
     ('tags', 'message_id', 'SELECT ms_range_id FROM @extschema@.block_locator WHERE block_id = $1'),
     ('transactions', 'message_id', 'SELECT ms_range_id FROM @extschema@.block_locator WHERE block_id = $1'),
     ('transactions', 'transaction_id', 'SELECT ms_range_id FROM @extschema@.transaction_locator WHERE transaction_id = $1'),
     ('spent_outputs', 'transaction_id', 'SELECT ms_range_id FROM @extschema@.transaction_locator WHERE transaction_id = $1'),
     ('milestones', 'milestone_id', 'SELECT ms_range_id FROM @extschema@.milestone_locator WHERE milestone_id = $1'),
     ('milestones', 'message_id', 'SELECT ms_range_id FROM @extschema@.block_locator WHERE block_id = $1'),
-    ('basic_outputs', 'output_id', 'SELECT ms_range_id FROM @extschema@.output_locator WHERE output_id = $1 AND ms_range_id IS NOT NULL UNION ALL SELECT @extschema@.pending_range()'),
-    ('alias_outputs', 'output_id', 'SELECT ms_range_id FROM @extschema@.output_locator WHERE output_id = $1 AND ms_range_id IS NOT NULL UNION ALL SELECT @extschema@.pending_range()'),
-    ('foundry_outputs', 'output_id', 'SELECT ms_range_id FROM @extschema@.output_locator WHERE output_id = $1 AND ms_range_id IS NOT NULL UNION ALL SELECT @extschema@.pending_range()'),
-    ('nft_outputs', 'output_id', 'SELECT ms_range_id FROM @extschema@.output_locator WHERE output_id = $1 AND ms_range_id IS NOT NULL UNION ALL SELECT @extschema@.pending_range()'),
+    ('basic_outputs', 'output_id', 'SELECT ms_range_id FROM @extschema@.output_locator WHERE output_id = $1 AND ms_range_id IS NOT NULL'),
+    ('alias_outputs', 'output_id', 'SELECT ms_range_id FROM @extschema@.output_locator WHERE output_id = $1 AND ms_range_id IS NOT NULL'),
+    ('foundry_outputs', 'output_id', 'SELECT ms_range_id FROM @extschema@.output_locator WHERE output_id = $1 AND ms_range_id IS NOT NULL'),
+    ('nft_outputs', 'output_id', 'SELECT ms_range_id FROM @extschema@.output_locator WHERE output_id = $1 AND ms_range_id IS NOT NULL'),
     ('legacy_outputs', 'output_id', 'SELECT ms_range_id FROM @extschema@.output_locator WHERE output_id = $1 AND ms_range_id IS NOT NULL'),
     ('spent_outputs', 'output_id', 'SELECT spent_ms_range_id FROM @extschema@.output_locator WHERE output_id = $1 AND spent_ms_range_id IS NOT NULL'),
-    ('alias_outputs', 'alias_id', 'SELECT ms_range_id FROM @extschema@.chain_locator WHERE chain_id = $1 UNION ALL SELECT @extschema@.pending_range()'),
-    ('nft_outputs', 'nft_id', 'SELECT ms_range_id FROM @extschema@.chain_locator WHERE chain_id = $1 UNION ALL SELECT @extschema@.pending_range()'),
-    ('foundry_outputs', 'foundry_id', 'SELECT ms_range_id FROM @extschema@.foundry_locator WHERE foundry_id = $1 UNION ALL SELECT @extschema@.pending_range()'),
-    ('basic_outputs', 'address', 'SELECT ms_range_id FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''extended'' AND variant = ''address'''),
-    ('basic_outputs', 'sender', 'SELECT ms_range_id FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''extended'' AND variant = ''sender'''),
-    ('basic_outputs', 'tag', 'SELECT ms_range_id FROM @extschema@.tag_hints WHERE tag = $1 AND table_kind = ''basic_output'''),
-    ('alias_outputs', 'sender', 'SELECT ms_range_id FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''alias'' AND variant = ''sender'''),
-    ('alias_outputs', 'issuer', 'SELECT ms_range_id FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''alias'' AND variant = ''issuer'''),
-    ('alias_outputs', 'state_controller', 'SELECT ms_range_id FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''alias'' AND variant = ''state_controller'''),
-    ('alias_outputs', 'governor', 'SELECT ms_range_id FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''alias'' AND variant = ''governor'''),
-    ('foundry_outputs', 'address', 'SELECT ms_range_id FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''foundry'' AND variant = ''address'''),
-    ('nft_outputs', 'address', 'SELECT ms_range_id FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''nft'' AND variant = ''address'''),
-    ('nft_outputs', 'dust_return_address', 'SELECT ms_range_id FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''nft'' AND variant = ''dust_return_address'''),
-    ('nft_outputs', 'sender', 'SELECT ms_range_id FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''nft'' AND variant = ''sender'''),
-    ('nft_outputs', 'issuer', 'SELECT ms_range_id FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''nft'' AND variant = ''issuer'''),
-    ('nft_outputs', 'tag', 'SELECT ms_range_id FROM @extschema@.tag_hints WHERE tag = $1 AND table_kind = ''nft_output'''),
-    ('legacy_outputs', 'address', 'SELECT ms_range_id FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''legacy'' AND variant = ''address'''),
-    ('address_analytics', 'address', 'SELECT ms_range_id FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''analytics'' AND variant = ''address'''),
-    ('tags', 'tag', 'SELECT ms_range_id FROM @extschema@.tag_hints WHERE tag = $1 AND table_kind = ''message''');
+    ('alias_outputs', 'alias_id', 'SELECT ms_range_id FROM @extschema@.chain_locator WHERE chain_id = $1'),
+    ('nft_outputs', 'nft_id', 'SELECT ms_range_id FROM @extschema@.chain_locator WHERE chain_id = $1'),
+    ('foundry_outputs', 'foundry_id', 'SELECT ms_range_id FROM @extschema@.foundry_locator WHERE foundry_id = $1'),
+    ('basic_outputs', 'address', 'SELECT ms_range_id, row_count FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''extended'' AND variant = ''address'''),
+    ('basic_outputs', 'sender', 'SELECT ms_range_id, row_count FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''extended'' AND variant = ''sender'''),
+    ('basic_outputs', 'tag', 'SELECT ms_range_id, row_count FROM @extschema@.tag_hints WHERE tag = $1 AND table_kind = ''basic_output'''),
+    ('alias_outputs', 'sender', 'SELECT ms_range_id, row_count FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''alias'' AND variant = ''sender'''),
+    ('alias_outputs', 'issuer', 'SELECT ms_range_id, row_count FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''alias'' AND variant = ''issuer'''),
+    ('alias_outputs', 'state_controller', 'SELECT ms_range_id, row_count FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''alias'' AND variant = ''state_controller'''),
+    ('alias_outputs', 'governor', 'SELECT ms_range_id, row_count FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''alias'' AND variant = ''governor'''),
+    ('foundry_outputs', 'address', 'SELECT ms_range_id, row_count FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''foundry'' AND variant = ''address'''),
+    ('nft_outputs', 'address', 'SELECT ms_range_id, row_count FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''nft'' AND variant = ''address'''),
+    ('nft_outputs', 'dust_return_address', 'SELECT ms_range_id, row_count FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''nft'' AND variant = ''dust_return_address'''),
+    ('nft_outputs', 'sender', 'SELECT ms_range_id, row_count FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''nft'' AND variant = ''sender'''),
+    ('nft_outputs', 'issuer', 'SELECT ms_range_id, row_count FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''nft'' AND variant = ''issuer'''),
+    ('nft_outputs', 'tag', 'SELECT ms_range_id, row_count FROM @extschema@.tag_hints WHERE tag = $1 AND table_kind = ''nft_output'''),
+    ('legacy_outputs', 'address', 'SELECT ms_range_id, row_count FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''legacy'' AND variant = ''address'''),
+    ('address_analytics', 'address', 'SELECT ms_range_id, row_count FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''analytics'' AND variant = ''address'''),
+    ('tags', 'tag', 'SELECT ms_range_id, row_count FROM @extschema@.tag_hints WHERE tag = $1 AND table_kind = ''message''');

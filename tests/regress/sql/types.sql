@@ -1,5 +1,9 @@
 -- Identifier and address types: canonical text in and out, binary compactness, errors, indexes.
-CREATE EXTENSION IF NOT EXISTS permanode CASCADE;
+SET client_min_messages = warning;
+DROP EXTENSION IF EXISTS permanode CASCADE;
+DROP EXTENSION IF EXISTS permanode_fdw CASCADE;
+CREATE EXTENSION permanode CASCADE;
+RESET client_min_messages;
 SET search_path = public, permanode;
 SET permanode.bech32_hrp = 'smr';
 

@@ -1,0 +1,147 @@
+// Derivation of one milestone's ledger rows from its raw blocks: decodes every block of the cone
+// once and lays out what ingest writes (messages, parents, tags, transaction parts, milestones,
+// created and consumed outputs). Free of PostgreSQL, so the CLI can reuse it.
+#pragma once
+
+#include "codec/ledger.hpp"
+#include "codec/no_postgres.hpp"
+#include "codec/types.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace permanode::ledger
+{
+
+// Ledger inclusion state codes, as stored in the inclusion_state columns.
+enum class InclusionState : std::uint8_t
+{
+    kNoTransaction = 0,
+    kIncluded = 1,
+    kConflicting = 2,
+};
+
+// Input that ingest rejects. kMalformed: bytes that do not decode (SQLSTATE 22P02);
+// kInvalid: arguments that contradict each other (SQLSTATE 22023).
+class InputError : public std::runtime_error
+{
+  public:
+    enum class Kind
+    {
+        kMalformed,
+        kInvalid,
+    };
+    InputError(Kind kind, const std::string &message, std::string detail = {})
+        : std::runtime_error(message), kind_(kind), detail_(std::move(detail))
+    {
+    }
+    Kind GetKind() const noexcept { return kind_; }
+    const std::string &Detail() const noexcept { return detail_; }
+
+  private:
+    Kind kind_;
+    std::string detail_;
+};
+
+// One block of the cone with its metadata; the bytes stay owned by the caller.
+struct BlockInput
+{
+    codec::ByteSpan bytes;
+    std::uint8_t inclusion_state = 0;
+    std::uint8_t conflict_reason = 0;
+};
+
+// An output booked at the milestone from outside its cone (genesis or snapshot).
+struct SnapshotInput
+{
+    codec::OutputId output_id;
+    codec::BlockId block_id{};
+    codec::ByteSpan bytes;
+};
+
+struct MessageRow
+{
+    codec::BlockId block_id{};
+    std::uint8_t protocol_version = 0;
+    codec::ByteSpan raw; // the block bytes, as given
+    std::uint8_t inclusion_state = 0;
+    std::uint8_t conflict_reason = 0;
+    std::uint32_t white_flag_index = 0;
+    const char *variant = nullptr; // payload kind; nullptr when the block has no payload
+    std::vector<codec::BlockId> parents;
+    std::optional<codec::Bytes> tag; // non-empty tagged-data tag (block or transaction payload)
+};
+
+// One input, output or unlock of a transaction payload (a row of `transactions`).
+struct TransactionPartRow
+{
+    codec::TransactionId transaction_id{};
+    std::uint16_t idx = 0;
+    const char *variant = ""; // input, output, unlock
+    std::size_t message = 0;  // index into MilestoneRows::messages
+    codec::Bytes data;        // the serialized input, output or unlock
+};
+
+// A milestone payload found in the cone. A milestone's own block is issued after the milestone
+// and so is referenced by the next one: the cone of milestone N carries the payload of N-1.
+struct MilestoneRow
+{
+    std::size_t message = 0; // the block carrying the payload
+    std::uint32_t index = 0;
+    std::uint32_t timestamp = 0;
+    codec::MilestoneId milestone_id{};
+    codec::ByteSpan payload; // the serialized milestone payload, type included
+};
+
+// An output booked at this milestone: created by an included transaction or from a snapshot.
+struct OutputRow
+{
+    codec::OutputId output_id;
+    codec::BlockId block_id{};
+    codec::Output output;
+    codec::IndexedFields fields;
+    codec::Bytes data; // the serialized output
+    bool from_snapshot = false;
+};
+
+// An output consumed by an included transaction.
+struct SpendRow
+{
+    codec::OutputId output_id;
+    codec::TransactionId transaction_id{};
+    codec::BlockId block_id{};
+};
+
+struct MilestoneRows
+{
+    std::uint32_t milestone_index = 0;
+    std::uint32_t timestamp = 0; // unix seconds, from the milestone essence
+    std::vector<MessageRow> messages;
+    std::vector<TransactionPartRow> transaction_parts;
+    std::vector<codec::TransactionId> transaction_ids; // every transaction payload, once
+    std::vector<MilestoneRow> milestones;
+    std::vector<OutputRow> outputs;
+    std::vector<SpendRow> spends;
+    std::size_t included_transactions = 0;
+    std::uint64_t transferred_tokens = 0; // sum of outputs created by included transactions
+};
+
+// Decodes the cone (blocks in white-flag order) and the snapshot outputs of `milestone_index`,
+// whose essence has the unix time `timestamp`. Throws InputError when a block does not decode,
+// when its metadata contradicts its payload, or when it carries the payload of a later milestone
+// (or of this one with another timestamp).
+MilestoneRows DeriveMilestone(std::uint32_t milestone_index, std::uint32_t timestamp,
+                              const std::vector<BlockInput> &blocks,
+                              const std::vector<SnapshotInput> &snapshot_outputs);
+
+// The serialized forms stored in `transactions.data`.
+codec::Bytes EncodeInput(const codec::OutputId &input);
+codec::Bytes EncodeUnlock(const codec::Unlock &unlock);
+
+// Decodes one serialized output of a kind a transaction may create; rejects trailing bytes.
+codec::Output DecodeOneOutput(codec::ByteSpan bytes);
+
+} // namespace permanode::ledger

@@ -1,0 +1,392 @@
+/*
+ * ingest.cpp
+ *	  SQL entry points of ingest: permanode.ingest_milestone(), and the helpers encode_output()
+ *	  and decode_block() that let SQL build and inspect its inputs.
+ *
+ *	  ingest_milestone decodes the cone once (derive.cpp, free of PostgreSQL), then, under an
+ *	  advisory lock on the milestone index, returns early if the milestone's sync row exists, or
+ *	  makes the partitions of its range and writes every table set-based (writer.cpp). All of it
+ *	  runs in the caller's transaction, so an error leaves nothing behind.
+ */
+#include "codec/block.hpp"
+#include "codec/error.hpp"
+#include "codec/ids.hpp"
+#include "codec/json.hpp"
+#include "codec/output.hpp"
+#include "ledger/analytics.hpp"
+#include "ledger/derive.hpp"
+
+extern "C"
+{
+#include "postgres.h"
+
+#include "catalog/pg_type_d.h"
+#include "executor/executor.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+
+    PG_FUNCTION_INFO_V1(permanode_ingest_milestone);
+    PG_FUNCTION_INFO_V1(permanode_encode_output);
+    PG_FUNCTION_INFO_V1(permanode_decode_block);
+}
+
+#include "ledger/writer.hpp"
+#include "pgcpp/guard.hpp"
+
+#include <cstring>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ledger = permanode::ledger;
+namespace codec = permanode::codec;
+using permanode::pg::CallPg;
+using permanode::pg::Guarded;
+using permanode::pg::PgError;
+
+namespace
+{
+
+enum IngestArg
+{
+    kMilestoneIndexArg,
+    kMilestoneTimestampArg,
+    kBlocksArg,
+    kInclusionStatesArg,
+    kConflictReasonsArg,
+    kSnapshotOutputsArg,
+};
+
+// One array argument, deconstructed (elements point into the detoasted array).
+struct ArrayArg
+{
+    bool given = false;
+    int count = 0;
+    Datum *values = nullptr;
+    bool *nulls = nullptr;
+};
+
+// Deconstructs argument `arg` if it is not NULL. Calls into PostgreSQL: run inside CallPg.
+void DeconstructArg(FunctionCallInfo fcinfo, int arg, ArrayArg &out)
+{
+    if (PG_ARGISNULL(arg))
+        return;
+    ArrayType *array = PG_GETARG_ARRAYTYPE_P(arg);
+    if (ARR_NDIM(array) > 1)
+        ereport(ERROR, (errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+                        errmsg("argument %d of ingest_milestone must be a one-dimensional array",
+                               arg + 1)));
+    int16 typlen;
+    bool typbyval;
+    char typalign;
+    get_typlenbyvalalign(ARR_ELEMTYPE(array), &typlen, &typbyval, &typalign);
+    deconstruct_array(array, ARR_ELEMTYPE(array), typlen, typbyval, typalign, &out.values,
+                      &out.nulls, &out.count);
+    out.given = true;
+}
+
+codec::ByteSpan BytesOf(Datum value)
+{
+    const auto *bytes = reinterpret_cast<const struct varlena *>(DatumGetPointer(value));
+    return codec::ByteSpan(reinterpret_cast<const uint8_t *>(VARDATA_ANY(bytes)),
+                           VARSIZE_ANY_EXHDR(bytes));
+}
+
+PgError InvalidArgument(const std::string &message, const std::string &detail = {})
+{
+    return PgError(ERRCODE_INVALID_PARAMETER_VALUE, message, detail);
+}
+
+void CheckLength(const ArrayArg &arg, const char *name, int blocks)
+{
+    if (arg.given && arg.count != blocks)
+        throw InvalidArgument("arrays of different lengths: " + std::to_string(blocks) +
+                                  " blocks, " + std::to_string(arg.count) + " " + name,
+                              "blocks, inclusion_states and conflict_reasons have one element "
+                              "per block of the cone.");
+}
+
+// A smallint metadata code of block i (0 when the array is not given).
+std::uint8_t CodeAt(const ArrayArg &arg, int i, const char *name)
+{
+    if (!arg.given)
+        return 0;
+    if (arg.nulls[i])
+        throw InvalidArgument(std::string(name) + " of block " + std::to_string(i) + " is null");
+    int16 code = DatumGetInt16(arg.values[i]);
+    if (code < 0 || code > 255)
+        throw InvalidArgument("invalid " + std::string(name) + " " + std::to_string(code) +
+                              " of block " + std::to_string(i));
+    return static_cast<std::uint8_t>(code);
+}
+
+// The snapshot_output composites, read field by field.
+struct SnapshotFields
+{
+    const uint8_t *output_id = nullptr;
+    const uint8_t *block_id = nullptr;
+    Datum output = 0;
+    bool has_null = false;
+};
+
+std::vector<ledger::SnapshotInput> SnapshotInputs(const ArrayArg &arg)
+{
+    std::vector<ledger::SnapshotInput> inputs;
+    if (!arg.given)
+        return inputs;
+    std::vector<SnapshotFields> fields(arg.count);
+    SnapshotFields *out = fields.data();
+    CallPg(
+        [&]
+        {
+            for (int i = 0; i < arg.count; ++i)
+            {
+                if (arg.nulls[i])
+                {
+                    out[i].has_null = true;
+                    continue;
+                }
+                HeapTupleHeader tuple = DatumGetHeapTupleHeader(arg.values[i]);
+                bool null_id = false, null_block = false, null_output = false;
+                Datum id = GetAttributeByNum(tuple, 1, &null_id);
+                Datum block = GetAttributeByNum(tuple, 2, &null_block);
+                Datum output = GetAttributeByNum(tuple, 3, &null_output);
+                out[i].has_null = null_id || null_block || null_output;
+                if (out[i].has_null)
+                    continue;
+                out[i].output_id = reinterpret_cast<const uint8_t *>(DatumGetPointer(id));
+                out[i].block_id = reinterpret_cast<const uint8_t *>(DatumGetPointer(block));
+                out[i].output = PointerGetDatum(PG_DETOAST_DATUM_PACKED(output));
+            }
+        });
+    inputs.reserve(arg.count);
+    for (int i = 0; i < arg.count; ++i)
+    {
+        if (fields[i].has_null)
+            throw InvalidArgument("snapshot output " + std::to_string(i) + " is or has a null");
+        ledger::SnapshotInput input;
+        codec::OutputIdBytes id{};
+        std::memcpy(id.data(), fields[i].output_id, id.size());
+        input.output_id = codec::OutputIdFromBytes(id);
+        std::memcpy(input.block_id.data(), fields[i].block_id, input.block_id.size());
+        input.bytes = BytesOf(fields[i].output);
+        inputs.push_back(input);
+    }
+    return inputs;
+}
+
+struct IngestResult
+{
+    bool already_ingested = false;
+    int32 messages = 0;
+    int32 outputs = 0;
+    int32 spent = 0;
+};
+
+// Writes the milestone unless its sync row exists. Inside SPI_connect.
+IngestResult WriteMilestone(const ledger::MilestoneRows &rows)
+{
+    const ledger::TypeOids &types = ledger::PrepareStatements();
+    int32 milestone_index = static_cast<int32>(rows.milestone_index);
+
+    ledger::Params lock;
+    lock.AddInt32(milestone_index);
+    ledger::Execute(ledger::Statement::kLock, lock);
+
+    ledger::Ranges ranges = ledger::ReadRanges(rows.milestone_index);
+    ledger::Params synced;
+    synced.AddInt32(ranges.Of("sync"));
+    synced.AddInt32(milestone_index);
+    IngestResult result;
+    if (ledger::Execute(ledger::Statement::kIsSynced, synced) > 0)
+    {
+        result.already_ingested = true;
+        return result;
+    }
+
+    // Partitions for this milestone's range, and for the milestones whose payloads the cone
+    // carries (usually the previous one, in the same range).
+    std::set<uint32_t> indexes = {rows.milestone_index};
+    for (const ledger::MilestoneRow &m : rows.milestones)
+        indexes.insert(m.index);
+    for (uint32_t index : indexes)
+    {
+        ledger::Params premake;
+        premake.AddInt32(static_cast<int32>(index));
+        ledger::Execute(ledger::Statement::kPremake, premake);
+    }
+
+    ledger::MilestoneWriter writer(rows, types, ranges);
+    writer.WriteBlocks();
+    std::vector<ledger::KnownOutput> spent = writer.WriteSpends();
+    writer.WriteOutputs();
+    ledger::MilestoneAnalytics analytics = ledger::DeriveAnalytics(rows, spent);
+    writer.WriteHints(analytics);
+    writer.WriteAnalytics(analytics);
+    writer.WriteSync();
+
+    result.messages = static_cast<int32>(rows.messages.size());
+    result.outputs = static_cast<int32>(rows.outputs.size());
+    result.spent = static_cast<int32>(rows.spends.size());
+    return result;
+}
+
+Datum IngestMilestone(FunctionCallInfo fcinfo)
+{
+    if (PG_ARGISNULL(kMilestoneIndexArg) || PG_ARGISNULL(kMilestoneTimestampArg) ||
+        PG_ARGISNULL(kBlocksArg) || PG_ARGISNULL(kInclusionStatesArg))
+        throw InvalidArgument("milestone_index, milestone_timestamp, blocks and inclusion_states "
+                              "must not be null");
+    int32 milestone_index = PG_GETARG_INT32(kMilestoneIndexArg);
+    if (milestone_index < 0)
+        throw InvalidArgument("invalid milestone index " + std::to_string(milestone_index));
+    int64 milestone_timestamp = PG_GETARG_INT64(kMilestoneTimestampArg);
+    if (milestone_timestamp < 0 || milestone_timestamp > UINT32_MAX)
+        throw InvalidArgument("invalid milestone timestamp " + std::to_string(milestone_timestamp),
+                              "Milestone timestamps are unix seconds that fit in 32 bits.");
+
+    ArrayArg blocks, states, reasons, snapshot;
+    CallPg(
+        [&]
+        {
+            DeconstructArg(fcinfo, kBlocksArg, blocks);
+            DeconstructArg(fcinfo, kInclusionStatesArg, states);
+            DeconstructArg(fcinfo, kConflictReasonsArg, reasons);
+            DeconstructArg(fcinfo, kSnapshotOutputsArg, snapshot);
+            for (int i = 0; i < blocks.count; ++i)
+                if (!blocks.nulls[i])
+                    blocks.values[i] = PointerGetDatum(PG_DETOAST_DATUM_PACKED(blocks.values[i]));
+        });
+    CheckLength(states, "inclusion states", blocks.count);
+    CheckLength(reasons, "conflict reasons", blocks.count);
+
+    std::vector<ledger::BlockInput> inputs(blocks.count);
+    for (int i = 0; i < blocks.count; ++i)
+    {
+        if (blocks.nulls[i])
+            throw InvalidArgument("block " + std::to_string(i) + " of the cone is null");
+        inputs[i].bytes = BytesOf(blocks.values[i]);
+        inputs[i].inclusion_state = CodeAt(states, i, "inclusion state");
+        inputs[i].conflict_reason = CodeAt(reasons, i, "conflict reason");
+    }
+    std::vector<ledger::SnapshotInput> snapshot_inputs = SnapshotInputs(snapshot);
+
+    ledger::MilestoneRows rows;
+    try
+    {
+        rows = ledger::DeriveMilestone(static_cast<uint32_t>(milestone_index),
+                                       static_cast<uint32_t>(milestone_timestamp), inputs,
+                                       snapshot_inputs);
+    }
+    catch (const ledger::InputError &e)
+    {
+        int sqlstate = e.GetKind() == ledger::InputError::Kind::kMalformed
+                           ? ERRCODE_INVALID_TEXT_REPRESENTATION
+                           : ERRCODE_INVALID_PARAMETER_VALUE;
+        throw PgError(sqlstate, e.what(), e.Detail());
+    }
+
+    CallPg([] { SPI_connect(); });
+    IngestResult result = WriteMilestone(rows);
+    CallPg([] { SPI_finish(); });
+
+    Datum tuple = 0;
+    CallPg(
+        [&]
+        {
+            TupleDesc desc;
+            if (get_call_result_type(fcinfo, nullptr, &desc) != TYPEFUNC_COMPOSITE)
+                elog(ERROR, "ingest_milestone must return a composite");
+            desc = BlessTupleDesc(desc);
+            Datum values[5] = {Int32GetDatum(milestone_index),
+                               BoolGetDatum(result.already_ingested),
+                               Int32GetDatum(result.messages), Int32GetDatum(result.outputs),
+                               Int32GetDatum(result.spent)};
+            bool nulls[5] = {false, false, false, false, false};
+            tuple = HeapTupleGetDatum(heap_form_tuple(desc, values, nulls));
+        });
+    return tuple;
+}
+
+} // namespace
+
+/* Ingests one milestone: its cone of raw blocks in white-flag order, their metadata, and the
+ * outputs it books from a snapshot. */
+extern "C" Datum permanode_ingest_milestone(PG_FUNCTION_ARGS)
+{
+    return Guarded([&]() -> Datum { return IngestMilestone(fcinfo); });
+}
+
+/* Serializes an output given in the core API's JSON shape (TIP-25). */
+extern "C" Datum permanode_encode_output(PG_FUNCTION_ARGS)
+{
+    return Guarded(
+        [&]() -> Datum
+        {
+            char *text = nullptr;
+            CallPg(
+                [&]
+                {
+                    Jsonb *jsonb = PG_GETARG_JSONB_P(0);
+                    text = JsonbToCString(nullptr, &jsonb->root, VARSIZE(jsonb));
+                });
+            codec::Bytes bytes;
+            try
+            {
+                bytes = codec::EncodeOutput(codec::OutputFromJson(nlohmann::json::parse(text)));
+            }
+            catch (const codec::JsonError &e)
+            {
+                throw InvalidArgument(std::string("invalid output JSON: ") + e.what(),
+                                      "Outputs are given in the core API's JSON shape (TIP-25).");
+            }
+            catch (const codec::EncodeError &e)
+            {
+                throw InvalidArgument(std::string("cannot serialize the output: ") + e.what());
+            }
+            catch (const nlohmann::json::exception &e)
+            {
+                throw InvalidArgument(std::string("invalid output JSON: ") + e.what(),
+                                      "Outputs are given in the core API's JSON shape (TIP-25).");
+            }
+            bytea *result = nullptr;
+            CallPg(
+                [&]
+                {
+                    result = static_cast<bytea *>(palloc(VARHDRSZ + bytes.size()));
+                    SET_VARSIZE(result, VARHDRSZ + bytes.size());
+                    std::memcpy(VARDATA(result), bytes.data(), bytes.size());
+                });
+            return PointerGetDatum(result);
+        },
+        ERRCODE_INVALID_PARAMETER_VALUE);
+}
+
+/* Renders a raw block in the core API's JSON shape (TIP-25). */
+extern "C" Datum permanode_decode_block(PG_FUNCTION_ARGS)
+{
+    return Guarded(
+        [&]() -> Datum
+        {
+            Datum raw = 0;
+            CallPg([&] { raw = PointerGetDatum(PG_GETARG_BYTEA_PP(0)); });
+            std::string json;
+            try
+            {
+                json = codec::ToJson(codec::DecodeBlock(BytesOf(raw))).dump();
+            }
+            catch (const codec::DecodeError &e)
+            {
+                throw PgError(ERRCODE_INVALID_TEXT_REPRESENTATION,
+                              std::string("could not decode block: ") + e.what());
+            }
+            Datum result = 0;
+            CallPg([&] { result = DirectFunctionCall1(jsonb_in, CStringGetDatum(json.c_str())); });
+            return result;
+        });
+}

@@ -1,0 +1,76 @@
+/*
+ * writer.hpp
+ *	  MilestoneWriter: writes one milestone's derived rows through SPI, one set-based statement
+ *	  per table. Call inside SPI_connect/SPI_finish; errors are thrown as PgError.
+ *	  Include only from .cpp files that include postgres.h (inside extern "C"), after including
+ *	  ledger/analytics.hpp before postgres.h (codec headers must not see PostgreSQL's).
+ */
+#ifndef PERMANODE_LEDGER_WRITER_HPP
+#define PERMANODE_LEDGER_WRITER_HPP
+
+#include "ledger/analytics.hpp"
+#include "ledger/derive.hpp"
+#include "ledger/statements.hpp"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace permanode::ledger
+{
+
+// The range (ms_range_id) of the milestone in each ledger table, from the tables' chunk sizes.
+class Ranges
+{
+  public:
+    Ranges(uint32 milestone_index, std::map<std::string, int32> chunk_sizes)
+        : milestone_index_(milestone_index), chunk_sizes_(std::move(chunk_sizes))
+    {
+    }
+    int32 Of(const char *table) const { return Of(table, milestone_index_); }
+    // The range of another milestone in the table.
+    int32 Of(const char *table, uint32 milestone_index) const;
+
+  private:
+    uint32 milestone_index_;
+    std::map<std::string, int32> chunk_sizes_;
+};
+
+// Reads permanode.ledger_tables.
+Ranges ReadRanges(uint32 milestone_index);
+
+class MilestoneWriter
+{
+  public:
+    MilestoneWriter(const MilestoneRows &rows, const TypeOids &types, const Ranges &ranges);
+
+    // messages, parents, tags, transactions, milestones and their locators.
+    void WriteBlocks();
+    // spent_outputs, output_locator and the unspent set; returns what the unspent set knew of
+    // the spent outputs.
+    std::vector<KnownOutput> WriteSpends();
+    // The output tables, their locators and the unspent set.
+    void WriteOutputs();
+    // addresses_hints (outputs and analytics) and tag_hints.
+    void WriteHints(const MilestoneAnalytics &analytics);
+    // ms_analytics, address_analytics, metrics_cache and date_cache.
+    void WriteAnalytics(const MilestoneAnalytics &analytics);
+    // The sync row that marks the milestone as ingested.
+    void WriteSync();
+
+  private:
+    ArrayColumn Hashes() const;
+    ArrayColumn OutputIds() const;
+    ArrayColumn Addresses() const;
+    ArrayColumn FoundryIds() const;
+
+    const MilestoneRows &rows_;
+    const TypeOids &types_;
+    const Ranges &ranges_;
+    TimestampTz ms_timestamp_;
+    int32 milestone_index_;
+};
+
+} // namespace permanode::ledger
+
+#endif /* PERMANODE_LEDGER_WRITER_HPP */

@@ -1,0 +1,79 @@
+
+-------------------------------------------------------------------------------------------------
+-- Ingest: one call per milestone. Everything is derived from the raw blocks by the codec inside
+-- the backend (extension/ledger/); see ingest_milestone's comment for the contract.
+--   sync.synced_by codes: 1 = permanode.ingest_milestone. sync.logged_by: NULL (not used yet).
+-------------------------------------------------------------------------------------------------
+
+-- An output a milestone books from outside its cone (the genesis or a snapshot): its ID, the
+-- block ID the snapshot names for it, and its serialized bytes (TIP-18).
+CREATE TYPE @extschema@.snapshot_output AS (
+    output_id @extschema@.output_id,
+    block_id @extschema@.block_id,
+    output bytea
+);
+
+CREATE FUNCTION @extschema@.ingest_milestone(
+    milestone_index int,
+    milestone_timestamp bigint,
+    blocks bytea[],
+    inclusion_states smallint[],
+    conflict_reasons smallint[] DEFAULT NULL,
+    snapshot_outputs @extschema@.snapshot_output[] DEFAULT NULL,
+    OUT milestone int,
+    OUT already_ingested boolean,
+    OUT messages int,
+    OUT outputs int,
+    OUT spent int)
+RETURNS record
+AS 'MODULE_PATHNAME', 'permanode_ingest_milestone'
+LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.ingest_milestone(int, bigint, bytea[], smallint[], smallint[], @extschema@.snapshot_output[]) IS
+$$ingests one milestone in the caller's transaction.
+Arguments: milestone_index and milestone_timestamp (unix seconds) = the milestone's index and essence timestamp; blocks = the cone's raw blocks (TIP-24 bytes) in white-flag order; inclusion_states = per block 0 no_transaction, 1 included, 2 conflicting; conflict_reasons = per block TIP-25 codes (NULL: all 0); snapshot_outputs = outputs booked at this milestone from outside the cone, created before the cone's transactions apply.
+A milestone's own block is referenced by the next milestone, so the milestones row (and milestone_locator) of milestone N is written from the milestone payload found in the cone of N+1, in N's range.
+Derives messages, parents, tags, transactions, milestones, the output tables, spent_outputs, the unspent set, locators, hints, ms_analytics, address_analytics, metrics_cache, date_cache and the sync row (synced_by 1). Only included transactions create and spend outputs.
+Idempotent: under an advisory lock on the milestone index it returns already_ingested = true, changing nothing, when the milestone's sync row exists. Milestones may come in any order.
+Returns the rows it booked: messages (cone size), outputs (created and snapshot outputs), spent (consumed outputs); zeros when already ingested.
+Errors: 22P02 for a block or snapshot output that does not decode (naming its position, the field and the byte offset); 22023 for arrays of different lengths, metadata that contradicts a payload, or a cone carrying the payload of a later milestone (or of this one with another timestamp).$$;
+
+-- Serializes an output given as core API JSON (TIP-25), e.g. for snapshot_outputs.
+CREATE FUNCTION @extschema@.encode_output(output jsonb) RETURNS bytea
+AS 'MODULE_PATHNAME', 'permanode_encode_output'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.encode_output(jsonb) IS
+    'serialized bytes (TIP-18) of an output given in the core API JSON shape (TIP-25)';
+
+-- Milestones missing between the lowest and the highest ingested one.
+CREATE FUNCTION @extschema@.sync_gaps()
+RETURNS TABLE (from_milestone int, to_milestone int)
+LANGUAGE sql STABLE AS $$
+    SELECT s.milestone_index + 1, s.next_index - 1
+    FROM (SELECT milestone_index,
+                 lead(milestone_index) OVER (ORDER BY milestone_index) AS next_index
+          FROM @extschema@.sync) s
+    WHERE s.next_index > s.milestone_index + 1
+    ORDER BY 1
+$$;
+COMMENT ON FUNCTION @extschema@.sync_gaps() IS
+    'ranges of milestones missing between the lowest and the highest ingested milestone';
+
+-- Contiguous ranges of ingested milestones.
+CREATE FUNCTION @extschema@.sync_ranges()
+RETURNS TABLE (from_milestone int, to_milestone int)
+LANGUAGE sql STABLE AS $$
+    SELECT min(milestone_index), max(milestone_index)
+    FROM (SELECT milestone_index,
+                 milestone_index - row_number() OVER (ORDER BY milestone_index) AS island
+          FROM @extschema@.sync) s
+    GROUP BY island
+    ORDER BY 1
+$$;
+COMMENT ON FUNCTION @extschema@.sync_ranges() IS 'contiguous ranges of ingested milestones';
+
+-- The core API's JSON (TIP-25) of a raw block, e.g. to read a milestone payload in SQL.
+CREATE FUNCTION @extschema@.decode_block(block bytea) RETURNS jsonb
+AS 'MODULE_PATHNAME', 'permanode_decode_block'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.decode_block(bytea) IS
+    'a raw block (TIP-24 bytes) in the core API JSON shape (TIP-25)';
