@@ -1,9 +1,18 @@
-// The CLI's subcommands: cluster, status, demo.
+// The CLI's subcommands: their options and help; the work is done in the files they call.
 #include "commands.hpp"
 
+#include "bundle.hpp"
+#include "chronicle_import.hpp"
+#include "demo.hpp"
 #include "embedded_cluster.hpp"
+#include "generator.hpp"
+#include "ingest.hpp"
+#include "interrupt.hpp"
+#include "progress.hpp"
 
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <pqxx/pqxx>
@@ -25,6 +34,23 @@ EmbeddedCluster ClusterFor(const CommonOptions &common)
 std::string DsnFor(const CommonOptions &common)
 {
     return common.dsn.empty() ? ClusterFor(common).Dsn() : common.dsn;
+}
+
+// Like DsnFor, but starts the embedded cluster (creating it the first time) when it is the one.
+std::string StartedDsnFor(const CommonOptions &common)
+{
+    if (!common.dsn.empty())
+        return common.dsn;
+    auto cluster = ClusterFor(common);
+    cluster.Start(false);
+    return cluster.Dsn();
+}
+
+// Ends the command with an exit code (main returns it).
+void Exit(int code)
+{
+    if (code != kOk)
+        throw CLI::RuntimeError(code);
 }
 
 void PrintBuildInfo(const std::string &dsn)
@@ -96,16 +122,208 @@ void RegisterStatusCommand(CLI::App &app, CommonOptions &common)
 
 void RegisterDemoCommand(CLI::App &app, CommonOptions &common)
 {
+    static DemoOptions options;
     auto *demo = app.add_subcommand(
-        "demo", "The main job on the embedded default: start the cluster, load, query");
+        "demo", "The main job on the embedded default: start the cluster, ingest the Shimmer "
+                "fixtures and a generated ledger, run example queries");
     demo->add_option("--dir", common.dir, "Embedded cluster directory");
+    demo->add_option("--fixtures", options.fixtures,
+                     "Directory of the Shimmer fixtures (default: $PERMANODE_FIXTURES, else "
+                     "../shared/fixtures/shimmer next to the sources)");
+    demo->add_option("--milestones", options.milestones,
+                     "Milestones of the generated ledger (default 2000)");
     demo->callback(
         [&]
         {
-            auto c = ClusterFor(common);
-            c.Start(false);
-            fmt::print("embedded cluster running: {}\n", c.Dsn());
-            PrintBuildInfo(c.Dsn());
+            options.dir = common.dir;
+            Exit(RunDemo(options));
+        });
+}
+
+void RegisterInitCommand(CLI::App &app, CommonOptions &common)
+{
+    static std::string network = "shimmer";
+    auto *init =
+        app.add_subcommand("init", "Install the extensions in a database and set its network");
+    init->add_option("--dsn", common.dsn, "libpq connection string (default: embedded cluster)");
+    init->add_option("--dir", common.dir, "Embedded cluster directory");
+    init->add_option("--network", network, "shimmer, iota or testnet (default shimmer)")
+        ->check(CLI::IsMember({"shimmer", "iota", "testnet", "shimmer-testnet", "iota-testnet"}));
+    init->callback(
+        [&]
+        {
+            std::string dsn = StartedDsnFor(common);
+            pqxx::connection conn(dsn);
+            pqxx::nontransaction tx(conn);
+            tx.exec0("CREATE EXTENSION IF NOT EXISTS permanode CASCADE");
+            auto hrp = tx.exec_params1("SELECT permanode.init($1)", network)[0].as<std::string>();
+            fmt::print("permanode initialized for {} (addresses {}1...) in database {}\n", network,
+                       hrp, conn.dbname());
+        });
+}
+
+void RegisterIngestCommand(CLI::App &app, CommonOptions &common)
+{
+    static IngestOptions options;
+    static bool no_progress = false;
+    static bool async_commit = false;
+    auto *ingest = app.add_subcommand(
+        "ingest", "Load milestone bundles (client/cli/BUNDLE_FORMAT.md), one transaction per "
+                  "milestone; already present milestones are left alone\n\n"
+                  "Exit codes: 0 ok, 3 database error, 4 bad input (FILE:LINE on stderr; "
+                  "nothing of that milestone is committed), 5 no cluster, 130 interrupted "
+                  "(after the milestones in flight)");
+    ingest->add_option("FILE", options.input, "Bundle file, or - for stdin")->required();
+    ingest->add_option("--dsn", common.dsn, "libpq connection string (default: embedded cluster)");
+    ingest->add_option("--dir", common.dir, "Embedded cluster directory");
+    ingest->add_flag("--skip-bad", options.skip_bad,
+                     "Report bad milestones on stderr (and in --rejects) and go on");
+    ingest->add_option("--rejects", options.rejects_path,
+                       "Also write rejected lines as NDJSON {file, line, milestone_index, error, "
+                       "bundle} to this file");
+    ingest
+        ->add_option("--pipeline", options.pipeline_depth,
+                     "Milestones in flight at once (default 8)")
+        ->check(CLI::Range(1, 256));
+    ingest->add_flag("--async-commit", async_commit,
+                     "synchronous_commit = off: faster; a server crash may lose the last "
+                     "commits, which a re-run ingests again");
+    ingest->add_flag("--no-progress", no_progress, "No progress line, even on a terminal");
+    static bool no_precheck = false;
+    ingest->add_flag("--no-precheck", no_precheck,
+                     "Leave decoding checks to the server (its errors still name FILE:LINE and "
+                     "the block)");
+    ingest->callback(
+        [&]
+        {
+            options.progress = !no_progress;
+            options.synchronous_commit = !async_commit;
+            options.precheck = !no_precheck;
+            std::string dsn = StartedDsnFor(common);
+            IngestSummary summary;
+            Exit(Ingest(dsn, options, summary));
+        });
+}
+
+void RegisterImportChronicleCommand(CLI::App &app)
+{
+    static std::string input, output;
+    static std::int64_t timestamp = -1;
+    auto *import = app.add_subcommand(
+        "import-chronicle",
+        "Convert inx-chronicle test data (MongoDB extended JSON) into milestone bundles");
+    import->add_option("FILE", input, "in_memory_data.json or blocks_ms_*.json")->required();
+    import->add_option("-o,--output", output, "Bundle file to write (default: stdout)");
+    import
+        ->add_option("--milestone-timestamp", timestamp,
+                     "Unix time of milestones whose own payload is not among the blocks "
+                     "(default: that of the latest milestone payload among them)")
+        ->check(CLI::Range(std::int64_t{0}, std::int64_t{UINT32_MAX}));
+    import->callback(
+        [&]
+        {
+            ImportOptions options;
+    if (timestamp >= 0)
+        options.milestone_timestamp = static_cast<std::uint32_t>(timestamp);
+    std::vector<MilestoneBundle> bundles;
+    try
+    {
+        bundles = ImportChronicle(input, options);
+    }
+    catch (const ImportError &e)
+    {
+        fmt::print(stderr, "{}: {}\n", input, e.what());
+        Exit(kBadInput);
+    }
+    std::ofstream file;
+    if (!output.empty())
+    {
+        file.open(output, std::ios::trunc);
+        if (!file)
+            throw std::runtime_error("cannot write " + output);
+    }
+    std::ostream &out = output.empty() ? std::cout : file;
+    std::size_t blocks = 0;
+    for (const MilestoneBundle &bundle : bundles)
+    {
+        out << FormatBundle(bundle) << '\n';
+        blocks += bundle.blocks.size();
+    }
+    out.flush();
+    if (!out)
+        throw std::runtime_error("cannot write " + (output.empty() ? "stdout" : output));
+    fmt::print(stderr, "{} milestones, {} blocks\n", bundles.size(), blocks);
+});
+} // namespace permanode::cli
+
+void RegisterGenerateCommand(CLI::App &app)
+{
+    static GeneratorOptions options;
+    static std::string output, blocks_per_milestone = "40-90";
+    auto *generate = app.add_subcommand(
+        "generate", "Write a synthetic Stardust ledger as milestone bundles (deterministic for "
+                    "a seed; signatures are random bytes and not verified)");
+    generate->add_option("--milestones", options.milestones, "Milestones to write (default 100)");
+    generate
+        ->add_option("--start-index", options.start_index,
+                     "Index of the first (genesis) milestone (default 1)")
+        ->check(CLI::Range(0u, static_cast<unsigned>(INT32_MAX)));
+    generate->add_option("--start-timestamp", options.start_timestamp,
+                         "Unix time of the first milestone (default 2023-01-01); then every 5 s");
+    generate->add_option("--blocks-per-milestone", blocks_per_milestone,
+                         "MIN-MAX blocks in each milestone's cone (default 40-90)");
+    generate
+        ->add_option("--tx-share", options.transaction_share,
+                     "Share of blocks carrying a transaction (default 0.15)")
+        ->check(CLI::Range(0.0, 1.0));
+    generate
+        ->add_option("--genesis-addresses", options.genesis_addresses,
+                     "Addresses the genesis snapshot funds (default 200)")
+        ->check(CLI::Range(1u, 100000u));
+    generate->add_option("--seed", options.seed, "Random seed (default 1)");
+    generate->add_option("-o,--output", output, "Bundle file to write (default: stdout)");
+    generate->callback(
+        [&]
+        {
+            unsigned min = 0, max = 0;
+            char dash = 0;
+            std::istringstream range(blocks_per_milestone);
+            if (!(range >> min))
+                throw CLI::ValidationError("--blocks-per-milestone", "expected MIN-MAX");
+            max = min;
+            if (range >> dash && (dash != '-' || !(range >> max)))
+                throw CLI::ValidationError("--blocks-per-milestone", "expected MIN-MAX");
+            if (min < 1 || max < min || max > 10000)
+                throw CLI::ValidationError("--blocks-per-milestone",
+                                           "expected 1 <= MIN <= MAX <= 10000");
+            options.min_blocks = min;
+            options.max_blocks = max;
+
+            std::ofstream file;
+            if (!output.empty())
+            {
+                file.open(output, std::ios::trunc);
+                if (!file)
+                    throw std::runtime_error("cannot write " + output);
+            }
+            std::ostream &out = output.empty() ? std::cout : file;
+            InstallInterruptHandlers();
+            Progress progress("generate", options.milestones, Progress::StderrIsTerminal());
+            LedgerGenerator generator(options);
+            std::uint64_t blocks = 0;
+            for (std::uint32_t i = 0; i < options.milestones && !Interrupted(); ++i)
+            {
+                MilestoneBundle bundle = generator.Next();
+                blocks += bundle.blocks.size();
+                out << FormatBundle(bundle) << '\n';
+                progress.Update(i + 1, i + 1, blocks);
+            }
+            progress.Finish();
+            out.flush();
+            if (!out)
+                throw std::runtime_error("cannot write " + (output.empty() ? "stdout" : output));
+            if (Interrupted())
+                Exit(kInterrupted);
         });
 }
 

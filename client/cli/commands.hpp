@@ -30,5 +30,9 @@ struct CommonOptions
 void RegisterClusterCommands(CLI::App &app, CommonOptions &common);
 void RegisterStatusCommand(CLI::App &app, CommonOptions &common);
 void RegisterDemoCommand(CLI::App &app, CommonOptions &common);
+void RegisterInitCommand(CLI::App &app, CommonOptions &common);
+void RegisterIngestCommand(CLI::App &app, CommonOptions &common);
+void RegisterImportChronicleCommand(CLI::App &app);
+void RegisterGenerateCommand(CLI::App &app);
 
 } // namespace permanode::cli

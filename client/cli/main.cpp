@@ -20,6 +20,10 @@ int main(int argc, char **argv)
     CommonOptions common;
     RegisterClusterCommands(app, common);
     RegisterStatusCommand(app, common);
+    RegisterInitCommand(app, common);
+    RegisterImportChronicleCommand(app);
+    RegisterGenerateCommand(app);
+    RegisterIngestCommand(app, common);
     RegisterDemoCommand(app, common);
 
     try

@@ -1,0 +1,61 @@
+// The milestone bundle: one milestone per NDJSON line, what `permanode ingest` reads and
+// `permanode generate` and `permanode import-chronicle` write. BUNDLE_FORMAT.md documents it.
+#pragma once
+
+#include "codec/types.hpp"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace permanode::cli
+{
+
+// Ledger inclusion state codes, as ingest_milestone takes them.
+enum class InclusionState : std::uint8_t
+{
+    kNoTransaction = 0,
+    kIncluded = 1,
+    kConflicting = 2,
+};
+
+struct BundleBlock
+{
+    codec::Bytes bytes; // the raw block (TIP-24)
+    InclusionState inclusion_state = InclusionState::kNoTransaction;
+    std::uint8_t conflict_reason = 0; // TIP-25 code, 0 = none
+};
+
+// An output the milestone books from outside its cone (genesis or snapshot).
+struct SnapshotOutput
+{
+    codec::OutputId output_id;
+    codec::BlockId block_id{};
+    codec::Bytes output; // serialized output (TIP-18)
+};
+
+struct MilestoneBundle
+{
+    std::uint32_t milestone_index = 0;
+    std::uint32_t milestone_timestamp = 0; // unix seconds
+    std::vector<BundleBlock> blocks;       // the cone, in white-flag order
+    std::vector<SnapshotOutput> snapshot_outputs;
+};
+
+// A line that is not a valid bundle; the message says what is wrong (without file:line).
+class BundleError : public std::runtime_error
+{
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+// Parses one line. Checks the shape only (JSON, hex, ranges), not that the blocks decode.
+MilestoneBundle ParseBundle(std::string_view line);
+// Renders a bundle as one line, without the newline.
+std::string FormatBundle(const MilestoneBundle &bundle);
+
+const char *InclusionStateName(InclusionState state);
+
+} // namespace permanode::cli

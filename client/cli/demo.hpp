@@ -1,0 +1,25 @@
+// `permanode demo`: the README's first command. Starts the embedded cluster, ingests the real
+// Shimmer fixtures and a generated ledger, and prints a few example queries. Idempotent: a
+// second run finds everything present and prints the same answers.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace permanode::cli
+{
+
+struct DemoOptions
+{
+    std::string dir;      // the embedded cluster's directory; empty: the default
+    std::string fixtures; // the Shimmer fixtures; empty: $PERMANODE_FIXTURES, else the default
+    std::uint32_t milestones = 2000; // of the generated ledger
+};
+
+// Returns the exit code.
+int RunDemo(const DemoOptions &options);
+
+// --fixtures, else $PERMANODE_FIXTURES, else ../shared/fixtures/shimmer next to the sources.
+std::string FixturesDirectory(const std::string &option);
+
+} // namespace permanode::cli

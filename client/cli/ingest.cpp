@@ -1,0 +1,316 @@
+// The ingest loop: read a line, check it, send it; keep up to pipeline_depth milestones in
+// flight; account each answer; stop at the first bad line unless --skip-bad.
+#include "ingest.hpp"
+
+#include "bundle.hpp"
+#include "bundle_check.hpp"
+#include "commands.hpp"
+#include "ingest_connection.hpp"
+#include "interrupt.hpp"
+#include "progress.hpp"
+
+#include "codec/hex.hpp"
+#include "codec/ids.hpp"
+
+#include <sys/stat.h>
+
+#include <chrono>
+#include <cstdio>
+#include <deque>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <regex>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <pqxx/pqxx>
+
+namespace permanode::cli
+{
+namespace
+{
+
+// Reads the input line by line, counting lines and bytes.
+class LineReader
+{
+  public:
+    explicit LineReader(const std::string &path)
+    {
+        if (path == "-")
+        {
+            file_ = stdin;
+            name_ = "<stdin>";
+            return;
+        }
+        file_ = std::fopen(path.c_str(), "rb");
+        if (file_ == nullptr)
+            throw std::runtime_error("cannot open " + path);
+        name_ = path;
+        struct stat st = {};
+        if (fstat(fileno(file_), &st) == 0 && S_ISREG(st.st_mode))
+            total_bytes_ = static_cast<std::uint64_t>(st.st_size);
+    }
+    ~LineReader()
+    {
+        if (file_ != stdin)
+            std::fclose(file_);
+        std::free(buffer_);
+    }
+    LineReader(const LineReader &) = delete;
+    LineReader &operator=(const LineReader &) = delete;
+
+    // The next line without its newline; false at the end.
+    bool Next(std::string_view &line)
+    {
+        ssize_t length = getline(&buffer_, &capacity_, file_);
+        if (length < 0)
+        {
+            if (std::ferror(file_))
+                throw std::runtime_error("cannot read " + name_);
+            return false;
+        }
+        ++line_number_;
+        bytes_read_ += static_cast<std::uint64_t>(length);
+        while (length > 0 && (buffer_[length - 1] == '\n' || buffer_[length - 1] == '\r'))
+            --length;
+        line = std::string_view(buffer_, static_cast<std::size_t>(length));
+        return true;
+    }
+
+    const std::string &Name() const { return name_; }
+    std::uint64_t LineNumber() const { return line_number_; }
+    std::uint64_t BytesRead() const { return bytes_read_; }
+    std::uint64_t TotalBytes() const { return total_bytes_; } // 0 when unknown (a pipe)
+
+  private:
+    std::FILE *file_ = nullptr;
+    std::string name_;
+    char *buffer_ = nullptr;
+    std::size_t capacity_ = 0;
+    std::uint64_t line_number_ = 0;
+    std::uint64_t bytes_read_ = 0;
+    std::uint64_t total_bytes_ = 0;
+};
+
+// A milestone sent and not yet answered.
+struct Pending
+{
+    std::uint64_t line = 0;
+    MilestoneBundle bundle;
+    std::string text; // the line, for the rejects file
+};
+
+// Where rejected lines go: stderr always, the rejects file when asked for.
+class Rejects
+{
+  public:
+    explicit Rejects(const std::string &path)
+    {
+        if (path.empty())
+            return;
+        out_ = std::make_unique<std::ofstream>(path, std::ios::trunc);
+        if (!*out_)
+            throw std::runtime_error("cannot write " + path);
+    }
+
+    // Reports `what` as FILE:LINE: what.
+    void Report(const std::string &file, std::uint64_t line, std::optional<std::uint32_t> index,
+                const std::string &what, std::string_view text)
+    {
+        fmt::print(stderr, "{}:{}: {}\n", file, line, what);
+        if (!out_)
+            return;
+        nlohmann::json entry = {{"file", file}, {"line", line}, {"error", what}};
+        entry["milestone_index"] = index ? nlohmann::json(*index) : nlohmann::json();
+        entry["bundle"] = std::string(text);
+        *out_ << entry.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+        out_->flush();
+    }
+
+  private:
+    std::unique_ptr<std::ofstream> out_;
+};
+
+// The milestone index of a line that did not parse, when it is readable at all.
+std::optional<std::uint32_t> IndexOf(std::string_view text)
+{
+    constexpr std::string_view kKey = "\"milestone_index\"";
+    std::size_t at = text.find(kKey);
+    if (at == std::string_view::npos)
+        return std::nullopt;
+    at = text.find_first_not_of(" \t:", at + kKey.size());
+    std::uint64_t value = 0;
+    std::size_t digits = 0;
+    for (; at < text.size() && digits < 10 && text[at] >= '0' && text[at] <= '9'; ++at, ++digits)
+        value = value * 10 + static_cast<std::uint64_t>(text[at] - '0');
+    if (digits == 0 || value > UINT32_MAX)
+        return std::nullopt;
+    return static_cast<std::uint32_t>(value);
+}
+
+// The server names a bad block by its position ("block 3 of the cone of milestone N"); name it
+// by its ID as well, as the client-side checks do.
+std::string DescribeServerError(const Pending &pending, const MilestoneOutcome &outcome)
+{
+    std::string what = "milestone " + std::to_string(pending.bundle.milestone_index) + ": ";
+    static const std::regex kBlock("block ([0-9]+) of the cone");
+    std::smatch match;
+    if (std::regex_search(outcome.message, match, kBlock))
+    {
+        std::size_t index = std::stoul(match[1].str());
+        if (index < pending.bundle.blocks.size())
+            what += "block " + std::to_string(index) + " (" +
+                    codec::ToHex(codec::ComputeBlockId(pending.bundle.blocks[index].bytes)) + "): ";
+    }
+    what += outcome.message + " (SQLSTATE " + outcome.sqlstate + ")";
+    if (!outcome.detail.empty())
+        what += ": " + outcome.detail;
+    return what;
+}
+
+bool IsDataError(const std::string &sqlstate)
+{
+    return sqlstate.rfind("22", 0) == 0; // class 22: data exception (22P02, 22023, ...)
+}
+
+void PrintSummary(const IngestSummary &s, bool interrupted)
+{
+    double rate = s.seconds > 0 ? s.blocks / s.seconds : 0;
+    fmt::print("{}ingested {} milestones, {} already present, {} skipped: {} blocks, {} outputs, "
+               "{} spent in {:.1f} s ({:.0f} blocks/s)\n",
+               interrupted ? "interrupted: " : "", s.ingested, s.already_present, s.skipped,
+               s.blocks, s.outputs, s.spent, s.seconds, rate);
+}
+
+// The ranges between ingested milestones that nothing has filled yet.
+void PrintGaps(const std::string &dsn)
+{
+    pqxx::connection conn(dsn);
+    pqxx::nontransaction tx(conn);
+    auto gaps = tx.exec("SELECT from_milestone, to_milestone FROM permanode.sync_gaps()");
+    if (gaps.empty())
+        return;
+    std::string list;
+    for (std::size_t i = 0; i < gaps.size() && i < 5; ++i)
+        list += fmt::format("{}{}-{}", i ? ", " : "", gaps[i][0].as<long>(), gaps[i][1].as<long>());
+    fmt::print("sync gaps: {}{} (SELECT * FROM permanode.sync_gaps())\n", list,
+               gaps.size() > 5 ? fmt::format(" and {} more", gaps.size() - 5) : "");
+}
+
+} // namespace
+
+int Ingest(const std::string &dsn, const IngestOptions &options, IngestSummary &summary)
+{
+    LineReader reader(options.input);
+    Rejects rejects(options.rejects_path);
+    IngestConnection conn(dsn, options.synchronous_commit);
+    InstallInterruptHandlers();
+    Progress progress("ingest", reader.TotalBytes(),
+                      options.progress && Progress::StderrIsTerminal());
+    auto start = std::chrono::steady_clock::now();
+
+    std::deque<Pending> pending;
+    bool sending = true;
+    int exit_code = kOk;
+    int depth = std::max(1, options.pipeline_depth);
+    std::string_view line;
+
+    // A bad milestone: report it; stop unless --skip-bad.
+    auto Reject = [&](std::uint64_t line_number, std::optional<std::uint32_t> index,
+                      const std::string &what, std::string_view text)
+    {
+        rejects.Report(reader.Name(), line_number, index, what, text);
+        if (options.skip_bad)
+        {
+            summary.skipped++;
+            return;
+        }
+        sending = false;
+        if (exit_code == kOk)
+            exit_code = kBadInput;
+    };
+
+    for (;;)
+    {
+        while (sending && conn.InFlight() < depth)
+        {
+            if (Interrupted())
+            {
+                sending = false;
+                break;
+            }
+            if (!reader.Next(line))
+            {
+                sending = false;
+                break;
+            }
+            if (line.find_first_not_of(" \t") == std::string_view::npos)
+                continue; // blank lines are allowed (e.g. a trailing one)
+            Pending next;
+            next.line = reader.LineNumber();
+            try
+            {
+                next.bundle = ParseBundle(line);
+                if (options.precheck)
+                    CheckBundle(next.bundle);
+            }
+            catch (const BundleError &e)
+            {
+                auto index = next.bundle.milestone_index
+                                 ? std::optional(next.bundle.milestone_index)
+                                 : IndexOf(line);
+                Reject(next.line, index,
+                       (index ? fmt::format("milestone {}: ", *index) : "") + e.what(), line);
+                continue;
+            }
+            if (!options.rejects_path.empty())
+                next.text = std::string(line);
+            conn.Send(next.bundle);
+            pending.push_back(std::move(next));
+        }
+        if (pending.empty())
+            break;
+
+        MilestoneOutcome outcome = conn.Receive();
+        Pending done = std::move(pending.front());
+        pending.pop_front();
+        if (outcome.ok && outcome.already_ingested)
+            summary.already_present++;
+        else if (outcome.ok)
+        {
+            summary.ingested++;
+            summary.blocks += static_cast<std::uint64_t>(outcome.messages);
+            summary.outputs += static_cast<std::uint64_t>(outcome.outputs);
+            summary.spent += static_cast<std::uint64_t>(outcome.spent);
+        }
+        else if (IsDataError(outcome.sqlstate))
+            Reject(done.line, done.bundle.milestone_index, DescribeServerError(done, outcome),
+                   done.text);
+        else
+        {
+            fmt::print(stderr, "{}:{}: milestone {}: database error {}: {}\n", reader.Name(),
+                       done.line, done.bundle.milestone_index, outcome.sqlstate, outcome.message);
+            sending = false;
+            exit_code = kDatabase;
+        }
+        progress.Update(reader.BytesRead(), summary.ingested + summary.already_present,
+                        summary.blocks);
+    }
+    progress.Finish();
+    summary.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    bool interrupted = Interrupted();
+    if (options.summary)
+    {
+        PrintSummary(summary, interrupted);
+        if (summary.ingested > 0)
+            PrintGaps(dsn);
+    }
+    if (exit_code != kOk)
+        return exit_code;
+    return interrupted ? kInterrupted : kOk;
+}
+
+} // namespace permanode::cli

@@ -1,0 +1,39 @@
+// `permanode ingest`: loads milestone bundles (bundle.hpp) into a permanode database, one
+// transaction per milestone, several milestones in flight (ingest_connection.hpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace permanode::cli
+{
+
+struct IngestOptions
+{
+    std::string input;        // a file, or "-" for stdin
+    bool skip_bad = false;    // record bad milestones and go on, instead of stopping
+    std::string rejects_path; // NDJSON file of rejected lines (with --skip-bad); empty: none
+    int pipeline_depth = 8;   // milestones sent and not yet answered
+    bool synchronous_commit = true;
+    bool precheck = true; // decode blocks here before sending (bundle_check.hpp)
+    bool progress = true; // draw progress when stderr is a terminal
+    bool summary = true;  // print the summary line on stdout
+};
+
+struct IngestSummary
+{
+    std::uint64_t ingested = 0;
+    std::uint64_t already_present = 0;
+    std::uint64_t skipped = 0;
+    std::uint64_t blocks = 0;  // blocks of the ingested milestones
+    std::uint64_t outputs = 0; // outputs they booked
+    std::uint64_t spent = 0;   // outputs they spent
+    double seconds = 0;
+};
+
+// Runs the ingest and returns the command's exit code (commands.hpp ExitCode): kOk,
+// kBadInput (a bad line, reported as FILE:LINE on stderr; nothing of it committed),
+// kInterrupted (Ctrl-C: stopped after the milestones in flight), or kDatabase.
+int Ingest(const std::string &dsn, const IngestOptions &options, IngestSummary &summary);
+
+} // namespace permanode::cli

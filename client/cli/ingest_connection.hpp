@@ -1,0 +1,61 @@
+// One libpq connection that ingests milestones through permanode.ingest_milestone() with binary
+// parameters, in pipeline mode: several milestones in flight, each its own transaction.
+//
+// libpqxx 6.4 sends parameters as text only, which would double the bytes of every block and
+// make the server parse hex, so this talks libpq directly. In pipeline mode every statement
+// before a sync point runs in one implicit transaction; we sync after each milestone, so each
+// milestone commits (or fails and rolls back) on its own while the next ones are already sent.
+#pragma once
+
+#include "bundle.hpp"
+
+#include <cstdint>
+#include <string>
+
+typedef struct pg_conn PGconn;
+
+namespace permanode::cli
+{
+
+// What the server did with one milestone.
+struct MilestoneOutcome
+{
+    bool ok = false;
+    bool already_ingested = false;
+    int messages = 0;
+    int outputs = 0;
+    int spent = 0;
+    // When !ok: the server's error.
+    std::string sqlstate;
+    std::string message;
+    std::string detail;
+};
+
+class IngestConnection
+{
+  public:
+    // Connects, looks up the type OIDs, prepares the call and enters pipeline mode.
+    // synchronous_commit off trades the last few commits on a server crash for speed.
+    IngestConnection(const std::string &dsn, bool synchronous_commit);
+    ~IngestConnection();
+    IngestConnection(const IngestConnection &) = delete;
+    IngestConnection &operator=(const IngestConnection &) = delete;
+
+    // Queues one milestone (its call and a sync point) and sends it.
+    void Send(const MilestoneBundle &bundle);
+    // Waits for the result of the oldest milestone sent and not yet received.
+    MilestoneOutcome Receive();
+    int InFlight() const { return in_flight_; }
+
+  private:
+    [[noreturn]] void ThrowConnectionError(const std::string &what);
+    void Exec(const std::string &sql);
+
+    PGconn *conn_ = nullptr;
+    std::uint32_t snapshot_output_oid_ = 0;
+    std::uint32_t output_id_oid_ = 0;
+    std::uint32_t block_id_oid_ = 0;
+    int in_flight_ = 0;
+};
+
+} // namespace permanode::cli

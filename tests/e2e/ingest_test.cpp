@@ -1,0 +1,413 @@
+// `permanode import-chronicle`, `generate` and `ingest` against the test cluster: real fixtures
+// in, counts and lookups out; re-ingest changes nothing; bad lines stop the ingest at FILE:LINE
+// with nothing of their milestone committed, or are skipped with --skip-bad.
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <pqxx/pqxx>
+
+#include "test_env.hpp"
+
+namespace fs = std::filesystem;
+
+namespace
+{
+
+struct Result
+{
+    int exit_code;
+    std::string output; // stdout and stderr
+};
+
+Result RunCli(const std::string &args)
+{
+    std::string command = fmt::format("'{}' {} 2>&1", PERMANODE_CLI_PATH, args);
+    FILE *pipe = popen(command.c_str(), "r");
+    Result result{-1, {}};
+    if (pipe == nullptr)
+        return result;
+    std::array<char, 4096> buffer{};
+    while (fgets(buffer.data(), buffer.size(), pipe) != nullptr)
+        result.output += buffer.data();
+    int status = pclose(pipe);
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return result;
+}
+
+std::string Fixtures()
+{
+    const char *env = std::getenv("PERMANODE_FIXTURES");
+    return env && *env ? env : PERMANODE_FIXTURES_DEFAULT;
+}
+
+std::vector<std::string> ReadLines(const fs::path &path)
+{
+    std::ifstream in(path);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);)
+        lines.push_back(line);
+    return lines;
+}
+
+void WriteLines(const fs::path &path, const std::vector<std::string> &lines)
+{
+    std::ofstream out(path, std::ios::trunc);
+    for (const auto &line : lines)
+        out << line << '\n';
+}
+
+// Each test gets its own database with the extension, made by `permanode init`, and a scratch
+// directory with the fixtures converted into bundles.
+class IngestTest : public ::testing::Test
+{
+  protected:
+    void SetUp() override
+    {
+        const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();
+        database_ = "ingest_" + std::string(info->name());
+        for (auto &c : database_)
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        {
+            pqxx::connection admin(permanode::test::TestDsn());
+            pqxx::nontransaction tx(admin);
+            tx.exec0("DROP DATABASE IF EXISTS " + tx.quote_name(database_));
+            tx.exec0("CREATE DATABASE " + tx.quote_name(database_));
+        }
+        dsn_ = permanode::test::TestDsn() + " dbname=" + database_;
+        auto init = RunCli(fmt::format("init --dsn '{}' --network shimmer", dsn_));
+        ASSERT_EQ(init.exit_code, 0) << init.output;
+
+        dir_ = fs::temp_directory_path() / ("permanode-" + database_);
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+        for (const char *name : {"in_memory_data", "blocks_ms_2418187"})
+        {
+            auto r = RunCli(fmt::format("import-chronicle '{}/{}.json' -o '{}'", Fixtures(), name,
+                                        (dir_ / (std::string(name) + ".ndjson")).string()));
+            ASSERT_EQ(r.exit_code, 0) << r.output;
+        }
+    }
+
+    void TearDown() override { fs::remove_all(dir_); }
+
+    Result Ingest(const fs::path &file, const std::string &flags = {})
+    {
+        return RunCli(fmt::format("ingest --dsn '{}' {} '{}'", dsn_, flags, file.string()));
+    }
+
+    std::string Query(const std::string &sql)
+    {
+        pqxx::connection conn(dsn_);
+        pqxx::nontransaction tx(conn);
+        auto rows = tx.exec(sql);
+        return rows.empty() || rows[0][0].is_null() ? "" : rows[0][0].c_str();
+    }
+
+    // Row counts of every table ingest writes, as one comparable string.
+    std::string Fingerprint()
+    {
+        std::string out;
+        for (const char *table :
+             {"messages", "transactions", "milestones", "basic_outputs", "alias_outputs",
+              "foundry_outputs", "nft_outputs", "spent_outputs", "unspent_outputs", "tags",
+              "parents", "sync", "block_locator", "output_locator", "addresses_hints", "tag_hints",
+              "ms_analytics", "address_analytics"})
+            out += fmt::format("{}={} ", table,
+                               Query(fmt::format("SELECT count(*) FROM permanode.{}", table)));
+        return out;
+    }
+
+    fs::path Bundles(const char *name) const { return dir_ / (std::string(name) + ".ndjson"); }
+
+    std::string database_;
+    std::string dsn_;
+    fs::path dir_;
+};
+
+// The first output of 17339's first included transaction (a Soonaverse basic output).
+constexpr const char *kKnownOutput =
+    "0x1fed844e2f82b20517c856d368104fcd268965602c5abaf189bfed06f367e5140000";
+
+TEST_F(IngestTest, FixturesGiveTheirCountsAndLookups)
+{
+    auto a = Ingest(Bundles("in_memory_data"));
+    ASSERT_EQ(a.exit_code, 0) << a.output;
+    EXPECT_NE(a.output.find("ingested 3 milestones, 0 already present, 0 skipped: 112 blocks"),
+              std::string::npos)
+        << a.output;
+    auto b = Ingest(Bundles("blocks_ms_2418187"));
+    ASSERT_EQ(b.exit_code, 0) << b.output;
+    EXPECT_NE(b.output.find("sync gaps: 17342-2418186"), std::string::npos) << b.output;
+
+    EXPECT_EQ(Query("SELECT count(*) FROM permanode.messages"), "200");
+    EXPECT_EQ(Query("SELECT string_agg(milestone_index::text, ',' ORDER BY milestone_index) "
+                    "FROM permanode.sync"),
+              "17339,17340,17341,2418187");
+    // Outputs created by the cones' included transactions, as inx-chronicle lists them.
+    EXPECT_EQ(Query("SELECT (SELECT count(*) FROM permanode.basic_outputs) + "
+                    "(SELECT count(*) FROM permanode.alias_outputs) + "
+                    "(SELECT count(*) FROM permanode.nft_outputs) + "
+                    "(SELECT count(*) FROM permanode.foundry_outputs)"),
+              "74");
+    EXPECT_EQ(Query("SELECT count(*) FROM permanode.spent_outputs"), "29");
+    EXPECT_EQ(Query(fmt::format("SELECT amount || ' ' || convert_from(tag, 'UTF8') FROM "
+                                "permanode.basic_outputs WHERE output_id = '{}'",
+                                kKnownOutput)),
+              "13300500 Soonaverse");
+    EXPECT_EQ(Query(fmt::format("SELECT count(*) > 0 FROM permanode.basic_outputs_by_address "
+                                "WHERE address = (SELECT address FROM permanode.basic_outputs "
+                                "WHERE output_id = '{}')",
+                                kKnownOutput)),
+              "t");
+    EXPECT_EQ(Query("SELECT from_milestone || '-' || to_milestone FROM permanode.sync_gaps()"),
+              "17342-2418186");
+}
+
+TEST_F(IngestTest, ReingestChangesNothing)
+{
+    ASSERT_EQ(Ingest(Bundles("in_memory_data")).exit_code, 0);
+    ASSERT_EQ(Ingest(Bundles("blocks_ms_2418187")).exit_code, 0);
+    std::string before = Fingerprint();
+    auto again = Ingest(Bundles("in_memory_data"));
+    EXPECT_EQ(again.exit_code, 0) << again.output;
+    EXPECT_NE(again.output.find("ingested 0 milestones, 3 already present"), std::string::npos)
+        << again.output;
+    auto from_stdin = RunCli(
+        fmt::format("ingest --dsn '{}' - < '{}'", dsn_, Bundles("blocks_ms_2418187").string()));
+    EXPECT_EQ(from_stdin.exit_code, 0) << from_stdin.output;
+    EXPECT_NE(from_stdin.output.find("1 already present"), std::string::npos) << from_stdin.output;
+    EXPECT_EQ(Fingerprint(), before);
+}
+
+// A file with 17339 (good) on line 1 and a broken 17340 on line 2.
+struct BadCase
+{
+    const char *name;
+    std::function<std::string(nlohmann::json &, const std::string &)> make_bad;
+    const char *expected; // in the message
+    std::uint32_t milestone = 17340;
+};
+
+TEST_F(IngestTest, BadLinesStopAtFileLineWithNothingCommitted)
+{
+    std::vector<std::string> lines = ReadLines(Bundles("in_memory_data"));
+    ASSERT_EQ(lines.size(), 3u);
+    // Index of 17340's first included (transaction) block.
+    nlohmann::json original = nlohmann::json::parse(lines[1]);
+    std::size_t transaction = 0;
+    while (original["blocks"][transaction]["inclusion_state"] != "included")
+        ++transaction;
+
+    std::vector<BadCase> cases = {
+        {"malformed JSON",
+         [](nlohmann::json &, const std::string &line) { return line.substr(0, 200); },
+         "malformed JSON"},
+        {"bad hex",
+         [](nlohmann::json &j, const std::string &)
+         {
+             j["blocks"][3]["block"] =
+                 "0xzz" + j["blocks"][3]["block"].get<std::string>().substr(4);
+             return j.dump();
+         },
+         "block 3: \"block\" is not valid hex"},
+        {"undecodable block",
+         [](nlohmann::json &j, const std::string &)
+         {
+             std::string hex = j["blocks"][3]["block"];
+             j["blocks"][3]["block"] = hex.substr(0, hex.size() - 10);
+             return j.dump();
+         },
+         "block 3 (0x"},
+        {"milestone index mismatch",
+         [](nlohmann::json &j, const std::string &)
+         {
+             j["milestone_index"] = 17338; // its cone carries the payload of 17339
+             return j.dump();
+         },
+         "milestone index mismatch", 17338},
+        {"inclusion state contradicts the payload",
+         [&](nlohmann::json &j, const std::string &)
+         {
+             j["blocks"][transaction]["inclusion_state"] = "no_transaction";
+             return j.dump();
+         },
+         "does not fit its transaction payload"},
+    };
+    for (auto &c : cases)
+    {
+        SCOPED_TRACE(c.name);
+        nlohmann::json bad = original;
+        fs::path file = dir_ / "bad.ndjson";
+        WriteLines(file, {lines[0], c.make_bad(bad, lines[1])});
+        auto r = Ingest(file);
+        EXPECT_EQ(r.exit_code, 4) << r.output;
+        EXPECT_NE(r.output.find(file.string() + ":2: "), std::string::npos) << r.output;
+        EXPECT_NE(r.output.find(c.expected), std::string::npos) << r.output;
+        EXPECT_EQ(Query("SELECT count(*) FROM permanode.sync WHERE milestone_index = 17339"), "1");
+        EXPECT_EQ(Query(fmt::format("SELECT count(*) FROM permanode.sync WHERE milestone_index "
+                                    "= {}",
+                                    c.milestone)),
+                  "0");
+        EXPECT_EQ(Query(fmt::format("SELECT count(*) FROM permanode.messages WHERE "
+                                    "milestone_index = {}",
+                                    c.milestone)),
+                  "0");
+    }
+}
+
+TEST_F(IngestTest, ServerDecodeErrorIsMappedToFileLineAndBlock)
+{
+    std::vector<std::string> lines = ReadLines(Bundles("in_memory_data"));
+    nlohmann::json bad = nlohmann::json::parse(lines[1]);
+    std::string hex = bad["blocks"][5]["block"];
+    bad["blocks"][5]["block"] = hex.substr(0, hex.size() - 10);
+    fs::path file = dir_ / "server.ndjson";
+    WriteLines(file, {lines[0], bad.dump()});
+    auto r = Ingest(file, "--no-precheck");
+    EXPECT_EQ(r.exit_code, 4) << r.output;
+    EXPECT_NE(r.output.find(file.string() + ":2: milestone 17340: block 5 (0x"), std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("SQLSTATE 22P02"), std::string::npos) << r.output;
+    EXPECT_EQ(Query("SELECT count(*) FROM permanode.messages WHERE milestone_index = 17340"), "0");
+    EXPECT_EQ(Query("SELECT count(*) FROM permanode.sync"), "1");
+}
+
+TEST_F(IngestTest, SkipBadGoesOnAndWritesRejects)
+{
+    std::vector<std::string> lines = ReadLines(Bundles("in_memory_data"));
+    fs::path file = dir_ / "skip.ndjson";
+    WriteLines(file, {lines[0], "{\"milestone_index\": 17340, \"blocks\": [", lines[2]});
+    fs::path rejects = dir_ / "rejects.ndjson";
+    auto r = Ingest(file, fmt::format("--skip-bad --rejects '{}'", rejects.string()));
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find(file.string() + ":2: milestone 17340: malformed JSON"),
+              std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("ingested 2 milestones, 0 already present, 1 skipped"),
+              std::string::npos)
+        << r.output;
+    EXPECT_EQ(Query("SELECT string_agg(milestone_index::text, ',' ORDER BY milestone_index) "
+                    "FROM permanode.sync"),
+              "17339,17341");
+    std::vector<std::string> rejected = ReadLines(rejects);
+    ASSERT_EQ(rejected.size(), 1u);
+    auto entry = nlohmann::json::parse(rejected[0]);
+    EXPECT_EQ(entry["line"], 2);
+    EXPECT_EQ(entry["milestone_index"], 17340);
+    EXPECT_EQ(entry["bundle"], "{\"milestone_index\": 17340, \"blocks\": [");
+}
+
+TEST_F(IngestTest, GeneratedLedgerIngestsConsistently)
+{
+    fs::path file = dir_ / "generated.ndjson";
+    auto g = RunCli(fmt::format("generate --milestones 60 --start-index 100 --seed 3 "
+                                "--blocks-per-milestone 30-50 --tx-share 0.4 "
+                                "--genesis-addresses 50 -o '{}'",
+                                file.string()));
+    ASSERT_EQ(g.exit_code, 0) << g.output;
+    std::size_t blocks = 0;
+    std::uint32_t expected_index = 100;
+    for (const auto &line : ReadLines(file))
+    {
+        auto bundle = nlohmann::json::parse(line);
+        EXPECT_EQ(bundle["milestone_index"], expected_index++);
+        blocks += bundle["blocks"].size();
+    }
+    auto r = Ingest(file);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("ingested 60 milestones"), std::string::npos) << r.output;
+    EXPECT_EQ(Query("SELECT count(*) FROM permanode.messages"), std::to_string(blocks));
+    EXPECT_EQ(Query("SELECT count(*) FROM permanode.sync_gaps()"), "0");
+    // The genesis snapshot's outputs, booked at the first milestone.
+    EXPECT_EQ(Query("SELECT count(*) FROM permanode.basic_outputs WHERE milestone_index = 100 "
+                    "AND message_id = '0x" +
+                    std::string(64, '0') + "'"),
+              "50");
+    // Every generated spend spends a known output: unspent = created - spent.
+    EXPECT_EQ(Query("SELECT (SELECT count(*) FROM permanode.basic_outputs) + "
+                    "(SELECT count(*) FROM permanode.alias_outputs) + "
+                    "(SELECT count(*) FROM permanode.nft_outputs) + "
+                    "(SELECT count(*) FROM permanode.foundry_outputs) - "
+                    "(SELECT count(*) FROM permanode.spent_outputs) - "
+                    "(SELECT count(*) FROM permanode.unspent_outputs)"),
+              "0");
+    EXPECT_NE(Query("SELECT count(*) FROM permanode.spent_outputs"), "0");
+    EXPECT_NE(Query("SELECT count(*) FROM permanode.alias_outputs"), "0");
+    EXPECT_NE(Query("SELECT count(*) FROM permanode.nft_outputs"), "0");
+    // Each milestone row comes from the payload in the next milestone's cone.
+    EXPECT_EQ(Query("SELECT count(*) FROM permanode.milestones"), "59");
+}
+
+TEST_F(IngestTest, GenerateIsDeterministicForASeed)
+{
+    auto Generate = [&](const char *name, int seed)
+    {
+        fs::path file = dir_ / name;
+        auto r =
+            RunCli(fmt::format("generate --milestones 20 --seed {} -o '{}'", seed, file.string()));
+        EXPECT_EQ(r.exit_code, 0) << r.output;
+        std::ifstream in(file);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    std::string a = Generate("a.ndjson", 9), b = Generate("b.ndjson", 9),
+                c = Generate("c.ndjson", 10);
+    EXPECT_FALSE(a.empty());
+    EXPECT_EQ(a, b);
+    EXPECT_NE(a, c);
+}
+
+TEST_F(IngestTest, InterruptStopsAfterTheMilestonesInFlight)
+{
+    fs::path file = dir_ / "long.ndjson";
+    auto g = RunCli(fmt::format("generate --milestones 1500 --seed 4 -o '{}'", file.string()));
+    ASSERT_EQ(g.exit_code, 0) << g.output;
+    // SIGINT once the ingest is under way (a shell's background job: our handler replaces the
+    // SIG_IGN it inherits).
+    std::string command = fmt::format(
+        "'{0}' ingest --dsn '{1}' '{2}' > '{3}/out' 2>&1 & pid=$!; "
+        "until [ \"$(psql -XAtq -d '{1}' -c 'SELECT count(*) >= 20 FROM permanode.sync')\" = t ]; "
+        "do sleep 0.1; done; kill -INT $pid; wait $pid; echo $? > '{3}/rc'",
+        PERMANODE_CLI_PATH, dsn_, file.string(), dir_.string());
+    ASSERT_EQ(std::system(command.c_str()), 0);
+    std::string rc = ReadLines(dir_ / "rc").at(0), output = ReadLines(dir_ / "out").at(0);
+    EXPECT_EQ(rc, "130") << output;
+    std::string synced = Query("SELECT count(*) FROM permanode.sync");
+    EXPECT_NE(output.find("interrupted: ingested " + synced + " milestones"), std::string::npos)
+        << output;
+    EXPECT_LT(std::stoi(synced), 1500);
+    EXPECT_EQ(Query("SELECT count(*) FROM permanode.sync_gaps()"), "0");
+    // The rest goes in on the next run.
+    auto rest = Ingest(file);
+    EXPECT_EQ(rest.exit_code, 0) << rest.output;
+    EXPECT_NE(rest.output.find(fmt::format("ingested {} milestones, {} already present",
+                                           1500 - std::stoi(synced), synced)),
+              std::string::npos)
+        << rest.output;
+}
+
+TEST_F(IngestTest, UsageAndInputErrors)
+{
+    auto missing = Ingest(dir_ / "no-such-file.ndjson");
+    EXPECT_EQ(missing.exit_code, 1) << missing.output;
+    EXPECT_NE(missing.output.find("cannot open"), std::string::npos) << missing.output;
+    EXPECT_EQ(RunCli("ingest").exit_code, 2);
+    EXPECT_EQ(RunCli("generate --blocks-per-milestone 9-3").exit_code, 2);
+    auto help = RunCli("ingest --help");
+    EXPECT_EQ(help.exit_code, 0);
+    EXPECT_NE(help.output.find("--skip-bad"), std::string::npos) << help.output;
+    fs::path junk = dir_ / "junk.json";
+    WriteLines(junk, {"[1, 2"});
+    auto import = RunCli(fmt::format("import-chronicle '{}'", junk.string()));
+    EXPECT_EQ(import.exit_code, 4) << import.output;
+    EXPECT_NE(import.output.find(junk.string() + ": "), std::string::npos) << import.output;
+}
+
+} // namespace
