@@ -12,6 +12,7 @@
  *	  point, and the qual is added inside it.
  *
  *	  Rules that keep results exact:
+ *	  - only reads use hints: an UPDATE or DELETE reaches every partition it names;
  *	  - a query that already constrains ms_range_id is left alone (the user knows the range);
  *	  - only constants and parameters flagged PARAM_FLAG_CONST are used, so a generic plan never
  *	    bakes in one value's ranges;
@@ -47,12 +48,12 @@
 /* One row of permanode.partition_hints, resolved. */
 typedef struct HintEntry
 {
-    Oid relid;             /* the partitioned ledger table */
-    AttrNumber key_attnum; /* the keyed column */
-    Oid key_type;          /* its type, the hint query's $1 */
+    Oid relid;               /* the partitioned ledger table */
+    AttrNumber key_attnum;   /* the keyed column */
+    Oid key_type;            /* its type, the hint query's $1 */
     AttrNumber range_attnum; /* the table's ms_range_id column */
-    char *hint_query;      /* returns the ranges holding $1 */
-    SPIPlanPtr plan;       /* prepared on first use, kept */
+    char *hint_query;        /* returns the ranges holding $1 */
+    SPIPlanPtr plan;         /* prepared on first use, kept */
 } HintEntry;
 
 static planner_hook_type previous_planner_hook = NULL;
@@ -65,15 +66,13 @@ static bool in_hint_query = false;
 bool permanode_partition_hints = true;
 
 /* Forget the cached entries when the hints catalog, or everything, is invalidated. */
-static void
-InvalidateHints(Datum arg, Oid relid)
+static void InvalidateHints(Datum arg, Oid relid)
 {
     if (relid == InvalidOid || relid == hints_relid)
         hints_valid = false;
 }
 
-static void
-FreeHints(void)
+static void FreeHints(void)
 {
     for (int i = 0; i < hint_count; i++)
     {
@@ -88,8 +87,7 @@ FreeHints(void)
 }
 
 /* The oid of permanode.partition_hints in this database, or InvalidOid without the extension. */
-static Oid
-LookupHintsRelid(void)
+static Oid LookupHintsRelid(void)
 {
     Oid nsp = get_namespace_oid("permanode", true);
 
@@ -97,8 +95,7 @@ LookupHintsRelid(void)
 }
 
 /* (Re)loads permanode.partition_hints into the cache. */
-static void
-LoadHints(Oid relid)
+static void LoadHints(Oid relid)
 {
     MemoryContext old;
     int ret;
@@ -152,8 +149,7 @@ LoadHints(Oid relid)
     hints_valid = true;
 }
 
-static HintEntry *
-FindHint(Oid relid, AttrNumber attnum)
+static HintEntry *FindHint(Oid relid, AttrNumber attnum)
 {
     for (int i = 0; i < hint_count; i++)
         if (hint_entries[i].relid == relid && hint_entries[i].key_attnum == attnum)
@@ -161,8 +157,20 @@ FindHint(Oid relid, AttrNumber attnum)
     return NULL;
 }
 
-static bool
-HasHintsFor(Oid relid)
+/* Loads the hint entries if they are stale; false when there is no transaction to read them in. */
+static bool EnsureHints(void)
+{
+    Oid relid;
+
+    if (!IsTransactionState())
+        return false;
+    relid = LookupHintsRelid();
+    if (!hints_valid || relid != hints_relid)
+        LoadHints(relid);
+    return true;
+}
+
+static bool HasHintsFor(Oid relid)
 {
     for (int i = 0; i < hint_count; i++)
         if (hint_entries[i].relid == relid)
@@ -175,8 +183,8 @@ HasHintsFor(Oid relid)
  * subquery whose target entry is a plain column of its table). On success sets *target_query
  * and *target_rti to where the table's range-table entry lives and *attnum to the column.
  */
-static bool
-ResolveColumn(Query *query, Var *var, Query **target_query, Index *target_rti, AttrNumber *attnum)
+static bool ResolveColumn(Query *query, Var *var, Query **target_query, Index *target_rti,
+                          AttrNumber *attnum)
 {
     RangeTblEntry *rte;
 
@@ -199,15 +207,13 @@ ResolveColumn(Query *query, Var *var, Query **target_query, Index *target_rti, A
         TargetEntry *tle = get_tle_by_resno(rte->subquery->targetList, var->varattno);
 
         if (tle != NULL && IsA(tle->expr, Var))
-            return ResolveColumn(rte->subquery, (Var *) tle->expr, target_query, target_rti,
-                                 attnum);
+            return ResolveColumn(rte->subquery, (Var *)tle->expr, target_query, target_rti, attnum);
     }
     return false;
 }
 
 /* The hint entry for a Var of query, with where its table lives; NULL when not hinted. */
-static HintEntry *
-ResolveKeyVar(Query *query, Var *var, Query **target_query, Index *target_rti)
+static HintEntry *ResolveKeyVar(Query *query, Var *var, Query **target_query, Index *target_rti)
 {
     AttrNumber attnum;
 
@@ -217,20 +223,19 @@ ResolveKeyVar(Query *query, Var *var, Query **target_query, Index *target_rti)
 }
 
 /* The value of a Const or of a constant bound parameter; false when there is none. */
-static bool
-ValueOf(Node *node, ParamListInfo params, Datum *value, bool *isnull)
+static bool ValueOf(Node *node, ParamListInfo params, Datum *value, bool *isnull)
 {
     while (IsA(node, RelabelType))
-        node = (Node *) ((RelabelType *) node)->arg;
+        node = (Node *)((RelabelType *)node)->arg;
     if (IsA(node, Const))
     {
-        *value = ((Const *) node)->constvalue;
-        *isnull = ((Const *) node)->constisnull;
+        *value = ((Const *)node)->constvalue;
+        *isnull = ((Const *)node)->constisnull;
         return true;
     }
-    if (IsA(node, Param) && params != NULL && ((Param *) node)->paramkind == PARAM_EXTERN)
+    if (IsA(node, Param) && params != NULL && ((Param *)node)->paramkind == PARAM_EXTERN)
     {
-        Param *param = (Param *) node;
+        Param *param = (Param *)node;
         ParamExternData workspace;
         ParamExternData *prm;
 
@@ -252,14 +257,14 @@ ValueOf(Node *node, ParamListInfo params, Datum *value, bool *isnull)
  * Whether a conjunct of quals of query pins the range column of (target_query, rti) to given
  * values (= or = ANY), through views too: the user named the ranges, so hints stay out.
  */
-static bool
-PinsRange(Query *query, Node *quals, Query *target_query, Index rti, AttrNumber range_attnum)
+static bool PinsRange(Query *query, Node *quals, Query *target_query, Index rti,
+                      AttrNumber range_attnum)
 {
     ListCell *lc;
 
     if (quals == NULL)
         return false;
-    foreach (lc, make_ands_implicit((Expr *) quals))
+    foreach (lc, make_ands_implicit((Expr *)quals))
     {
         Node *conjunct = lfirst(lc);
         List *args;
@@ -267,10 +272,10 @@ PinsRange(Query *query, Node *quals, Query *target_query, Index rti, AttrNumber 
         ListCell *ac;
 
         if (IsA(conjunct, OpExpr))
-            args = ((OpExpr *) conjunct)->args, opno = ((OpExpr *) conjunct)->opno;
-        else if (IsA(conjunct, ScalarArrayOpExpr) && ((ScalarArrayOpExpr *) conjunct)->useOr)
-            args = ((ScalarArrayOpExpr *) conjunct)->args,
-            opno = ((ScalarArrayOpExpr *) conjunct)->opno;
+            args = ((OpExpr *)conjunct)->args, opno = ((OpExpr *)conjunct)->opno;
+        else if (IsA(conjunct, ScalarArrayOpExpr) && ((ScalarArrayOpExpr *)conjunct)->useOr)
+            args = ((ScalarArrayOpExpr *)conjunct)->args,
+            opno = ((ScalarArrayOpExpr *)conjunct)->opno;
         else
             continue;
         if (get_oprrest(opno) != F_EQSEL)
@@ -282,7 +287,7 @@ PinsRange(Query *query, Node *quals, Query *target_query, Index rti, AttrNumber 
             Index r;
             AttrNumber attnum;
 
-            if (IsA(arg, Var) && ResolveColumn(query, (Var *) arg, &q, &r, &attnum) &&
+            if (IsA(arg, Var) && ResolveColumn(query, (Var *)arg, &q, &r, &attnum) &&
                 q == target_query && r == rti && attnum == range_attnum)
                 return true;
         }
@@ -298,8 +303,7 @@ typedef struct HintedRange
 } HintedRange;
 
 /* Runs the hint query for value; returns the ranges and sets *n. */
-static HintedRange *
-HintedRanges(HintEntry *e, Datum value, int *n)
+static HintedRange *HintedRanges(HintEntry *e, Datum value, int *n)
 {
     MemoryContext caller = CurrentMemoryContext;
     HintedRange *ranges = NULL;
@@ -313,8 +317,8 @@ HintedRanges(HintEntry *e, Datum value, int *n)
         if (e->plan == NULL)
         {
             /* A generic plan: a hint query must not be replanned for every key. */
-            SPIPlanPtr plan = SPI_prepare_cursor(e->hint_query, 1, &e->key_type,
-                                                 CURSOR_OPT_GENERIC_PLAN);
+            SPIPlanPtr plan =
+                SPI_prepare_cursor(e->hint_query, 1, &e->key_type, CURSOR_OPT_GENERIC_PLAN);
 
             if (plan == NULL)
                 elog(ERROR, "cannot prepare partition hint query \"%s\": %s", e->hint_query,
@@ -357,8 +361,7 @@ HintedRanges(HintEntry *e, Datum value, int *n)
 }
 
 /* The ranges as an int4[] constant. */
-static Const *
-RangesConst(HintedRange *ranges, int n)
+static Const *RangesConst(HintedRange *ranges, int n)
 {
     Datum *values = palloc(sizeof(Datum) * Max(n, 1));
     ArrayType *array;
@@ -387,26 +390,25 @@ typedef struct RangeBound
 } RangeBound;
 
 /* Whether node is a Var that resolves to the range column of (target_query, rti). */
-static bool
-IsRangeVar(Query *query, Node *node, Query *target_query, Index rti, AttrNumber range_attnum)
+static bool IsRangeVar(Query *query, Node *node, Query *target_query, Index rti,
+                       AttrNumber range_attnum)
 {
     Query *q;
     Index r;
     AttrNumber attnum;
 
     node = strip_implicit_coercions(node);
-    return IsA(node, Var) && ResolveColumn(query, (Var *) node, &q, &r, &attnum) &&
+    return IsA(node, Var) && ResolveColumn(query, (Var *)node, &q, &r, &attnum) &&
            q == target_query && r == rti && attnum == range_attnum;
 }
 
 /* Collects a conjunct that bounds the range column; false when it is anything else. */
-static bool
-CollectBound(Query *query, Node *conjunct, Query *target_query, Index rti, AttrNumber range_attnum,
-             RangeBound *bound)
+static bool CollectBound(Query *query, Node *conjunct, Query *target_query, Index rti,
+                         AttrNumber range_attnum, RangeBound *bound)
 {
-    if (IsA(conjunct, OpExpr) && list_length(((OpExpr *) conjunct)->args) == 2)
+    if (IsA(conjunct, OpExpr) && list_length(((OpExpr *)conjunct)->args) == 2)
     {
-        OpExpr *op = (OpExpr *) conjunct;
+        OpExpr *op = (OpExpr *)conjunct;
         Node *left = strip_implicit_coercions(linitial(op->args));
         Node *right = strip_implicit_coercions(lsecond(op->args));
         int strategy = get_op_opfamily_strategy(op->opno, INTEGER_BTREE_FAM_OID);
@@ -414,10 +416,10 @@ CollectBound(Query *query, Node *conjunct, Query *target_query, Index rti, AttrN
         if (strategy == 0 || strategy == BTEqualStrategyNumber)
             return false;
         if (IsRangeVar(query, left, target_query, rti, range_attnum) && IsA(right, Const) &&
-            !((Const *) right)->constisnull)
+            !((Const *)right)->constisnull)
         {
             bound->strategy = strategy;
-            bound->value = DatumGetInt32(((Const *) right)->constvalue);
+            bound->value = DatumGetInt32(((Const *)right)->constvalue);
             bound->partial = false;
             return true;
         }
@@ -425,11 +427,11 @@ CollectBound(Query *query, Node *conjunct, Query *target_query, Index rti, AttrN
     }
     if (IsA(conjunct, RowCompareExpr))
     {
-        RowCompareExpr *rc = (RowCompareExpr *) conjunct;
+        RowCompareExpr *rc = (RowCompareExpr *)conjunct;
         Node *first = strip_implicit_coercions(linitial(rc->rargs));
 
         if (IsRangeVar(query, linitial(rc->largs), target_query, rti, range_attnum) &&
-            IsA(first, Const) && !((Const *) first)->constisnull &&
+            IsA(first, Const) && !((Const *)first)->constisnull &&
             (rc->rctype == ROWCOMPARE_LT || rc->rctype == ROWCOMPARE_LE ||
              rc->rctype == ROWCOMPARE_GT || rc->rctype == ROWCOMPARE_GE))
         {
@@ -437,7 +439,7 @@ CollectBound(Query *query, Node *conjunct, Query *target_query, Index rti, AttrN
             bound->strategy = (rc->rctype == ROWCOMPARE_LT || rc->rctype == ROWCOMPARE_LE)
                                   ? BTLessEqualStrategyNumber
                                   : BTGreaterEqualStrategyNumber;
-            bound->value = DatumGetInt32(((Const *) first)->constvalue);
+            bound->value = DatumGetInt32(((Const *)first)->constvalue);
             bound->partial = true;
             return true;
         }
@@ -446,8 +448,7 @@ CollectBound(Query *query, Node *conjunct, Query *target_query, Index rti, AttrN
 }
 
 /* Whether range passes bound; *partial says it passes only in part. */
-static bool
-PassesBound(int32 range, const RangeBound *bound, bool *partial)
+static bool PassesBound(int32 range, const RangeBound *bound, bool *partial)
 {
     bool pass = false;
 
@@ -471,16 +472,14 @@ PassesBound(int32 range, const RangeBound *bound, bool *partial)
     return pass;
 }
 
-static int
-CompareRangesDesc(const void *a, const void *b)
+static int CompareRangesDesc(const void *a, const void *b)
 {
-    int32 x = ((const HintedRange *) a)->range, y = ((const HintedRange *) b)->range;
+    int32 x = ((const HintedRange *)a)->range, y = ((const HintedRange *)b)->range;
 
     return x < y ? 1 : (x > y ? -1 : 0);
 }
 
-static int
-CompareRangesAsc(const void *a, const void *b)
+static int CompareRangesAsc(const void *a, const void *b)
 {
     return -CompareRangesDesc(a, b);
 }
@@ -489,21 +488,21 @@ CompareRangesAsc(const void *a, const void *b)
  * Collects the range bounds among the quals of a plain single-table SELECT level; false when the
  * level is not plain or a qual other than the key, IS NOT NULL or a range bound could filter rows.
  */
-static bool
-CollectLevelBounds(Query *level, Query *target_query, Index rti, AttrNumber range_attnum,
-                   Node *key_qual, RangeBound *bounds, int *nbounds, int max_bounds)
+static bool CollectLevelBounds(Query *level, Query *target_query, Index rti,
+                               AttrNumber range_attnum, Node *key_qual, RangeBound *bounds,
+                               int *nbounds, int max_bounds)
 {
     ListCell *lc;
 
     if (level->commandType != CMD_SELECT || level->hasAggs || level->hasWindowFuncs ||
-        level->groupClause != NIL || level->distinctClause != NIL ||
-        level->setOperations != NULL || level->hasTargetSRFs || level->havingQual != NULL ||
-        level->jointree == NULL || list_length(level->jointree->fromlist) != 1 ||
+        level->groupClause != NIL || level->distinctClause != NIL || level->setOperations != NULL ||
+        level->hasTargetSRFs || level->havingQual != NULL || level->jointree == NULL ||
+        list_length(level->jointree->fromlist) != 1 ||
         !IsA(linitial(level->jointree->fromlist), RangeTblRef))
         return false;
     if (level->jointree->quals == NULL)
         return true;
-    foreach (lc, make_ands_implicit((Expr *) level->jointree->quals))
+    foreach (lc, make_ands_implicit((Expr *)level->jointree->quals))
     {
         Node *conjunct = lfirst(lc);
 
@@ -521,9 +520,8 @@ CollectLevelBounds(Query *level, Query *target_query, Index rti, AttrNumber rang
  * Keeps only the ranges a first page needs (see above); returns the new count, or n unchanged
  * when the query is not such a page or a count is unknown.
  */
-static int
-PruneForLimit(Query *query, Query *target_query, Index rti, AttrNumber range_attnum,
-              Node *key_qual, HintedRange *ranges, int n)
+static int PruneForLimit(Query *query, Query *target_query, Index rti, AttrNumber range_attnum,
+                         Node *key_qual, HintedRange *ranges, int n)
 {
     RangeBound bounds[8];
     int nbounds = 0;
@@ -541,17 +539,17 @@ PruneForLimit(Query *query, Query *target_query, Index rti, AttrNumber range_att
         return n;
     /* LIMIT 100 is int8(100) until constants are folded. */
     limit = eval_const_expressions(NULL, copyObject(query->limitCount));
-    offset = query->limitOffset ? eval_const_expressions(NULL, copyObject(query->limitOffset))
-                                : NULL;
-    if (!IsA(limit, Const) || ((Const *) limit)->constisnull ||
-        (offset != NULL && (!IsA(offset, Const) || ((Const *) offset)->constisnull)))
+    offset =
+        query->limitOffset ? eval_const_expressions(NULL, copyObject(query->limitOffset)) : NULL;
+    if (!IsA(limit, Const) || ((Const *)limit)->constisnull ||
+        (offset != NULL && (!IsA(offset, Const) || ((Const *)offset)->constisnull)))
         return n;
-    needed = DatumGetInt64(((Const *) limit)->constvalue);
+    needed = DatumGetInt64(((Const *)limit)->constvalue);
     if (offset != NULL)
-        needed += DatumGetInt64(((Const *) offset)->constvalue);
+        needed += DatumGetInt64(((Const *)offset)->constvalue);
     first_sort = linitial(query->sortClause);
     tle = get_sortgroupclause_tle(first_sort, query->targetList);
-    if (!IsRangeVar(query, (Node *) tle->expr, target_query, rti, range_attnum))
+    if (!IsRangeVar(query, (Node *)tle->expr, target_query, rti, range_attnum))
         return n;
     descending = get_op_opfamily_strategy(first_sort->sortop, INTEGER_BTREE_FAM_OID) ==
                  BTGreaterStrategyNumber;
@@ -583,8 +581,7 @@ PruneForLimit(Query *query, Query *target_query, Index rti, AttrNumber range_att
 }
 
 /* Adds `ms_range_id = ANY(ranges)` to the WHERE clause of query for range-table entry rti. */
-static void
-AddRangeQual(Query *query, Index rti, AttrNumber range_attnum, Const *ranges)
+static void AddRangeQual(Query *query, Index rti, AttrNumber range_attnum, Const *ranges)
 {
     ScalarArrayOpExpr *saop = makeNode(ScalarArrayOpExpr);
     Var *range_var = makeVar(rti, range_attnum, INT4OID, -1, InvalidOid, 0);
@@ -595,15 +592,13 @@ AddRangeQual(Query *query, Index rti, AttrNumber range_attnum, Const *ranges)
     saop->inputcollid = InvalidOid;
     saop->args = list_make2(range_var, ranges);
     saop->location = -1;
-    query->jointree->quals =
-        (Node *) make_and_qual(query->jointree->quals, (Node *) saop);
+    query->jointree->quals = (Node *)make_and_qual(query->jointree->quals, (Node *)saop);
 }
 
 /* Applies hints to one query level and its subqueries; returns whether any was applied. */
 static bool ApplyHints(Query *query, ParamListInfo params);
 
-static bool
-ApplyHintsToQuals(Query *query, ParamListInfo params)
+static bool ApplyHintsToQuals(Query *query, ParamListInfo params)
 {
     List *conjuncts;
     ListCell *lc;
@@ -611,7 +606,7 @@ ApplyHintsToQuals(Query *query, ParamListInfo params)
 
     if (query->jointree == NULL || query->jointree->quals == NULL)
         return false;
-    conjuncts = make_ands_implicit((Expr *) copyObject(query->jointree->quals));
+    conjuncts = make_ands_implicit((Expr *)copyObject(query->jointree->quals));
     foreach (lc, conjuncts)
     {
         OpExpr *op = lfirst(lc);
@@ -631,9 +626,9 @@ ApplyHintsToQuals(Query *query, ParamListInfo params)
         left = strip_implicit_coercions(linitial(op->args));
         right = strip_implicit_coercions(lsecond(op->args));
         if (IsA(left, Var))
-            var = (Var *) left, other = right;
+            var = (Var *)left, other = right;
         else if (IsA(right, Var))
-            var = (Var *) right, other = left;
+            var = (Var *)right, other = left;
         else
             continue;
         e = ResolveKeyVar(query, var, &target_query, &target_rti);
@@ -642,31 +637,29 @@ ApplyHintsToQuals(Query *query, ParamListInfo params)
         /* The value's type must be the column's (or a domain over the same base). */
         if (getBaseType(exprType(other)) != getBaseType(e->key_type))
             continue;
-        if (PinsRange(query, query->jointree->quals, target_query, target_rti,
-                      e->range_attnum) ||
-            (target_query != query &&
-             PinsRange(target_query, target_query->jointree->quals, target_query, target_rti,
-                       e->range_attnum)))
+        if (PinsRange(query, query->jointree->quals, target_query, target_rti, e->range_attnum) ||
+            (target_query != query && PinsRange(target_query, target_query->jointree->quals,
+                                                target_query, target_rti, e->range_attnum)))
             continue;
         ranges = HintedRanges(e, value, &n);
-        n = PruneForLimit(query, target_query, target_rti, e->range_attnum, (Node *) op, ranges,
-                          n);
+        n = PruneForLimit(query, target_query, target_rti, e->range_attnum, (Node *)op, ranges, n);
         AddRangeQual(target_query, target_rti, e->range_attnum, RangesConst(ranges, n));
         applied = true;
     }
     return applied;
 }
 
-static bool
-ApplyHints(Query *query, ParamListInfo params)
+static bool ApplyHints(Query *query, ParamListInfo params)
 {
     bool applied = false;
     ListCell *lc;
 
-    if (query->commandType != CMD_SELECT && query->commandType != CMD_UPDATE &&
-        query->commandType != CMD_DELETE)
-        return false;
-    applied |= ApplyHintsToQuals(query, params);
+    /*
+     * Only reads use hints. An UPDATE or DELETE must reach every row it names, and a direct
+     * write (not through ingest) may not have maintained the hints.
+     */
+    if (query->commandType == CMD_SELECT)
+        applied |= ApplyHintsToQuals(query, params);
     foreach (lc, query->rtable)
     {
         RangeTblEntry *rte = lfirst(lc);
@@ -679,14 +672,13 @@ ApplyHints(Query *query, ParamListInfo params)
         CommonTableExpr *cte = lfirst(lc);
 
         if (IsA(cte->ctequery, Query))
-            applied |= ApplyHints((Query *) cte->ctequery, params);
+            applied |= ApplyHints((Query *)cte->ctequery, params);
     }
     return applied;
 }
 
 /* Whether any range-table entry, at any level, is a hinted table. */
-static bool
-TouchesHintedTable(Query *query)
+static bool TouchesHintedTable(Query *query)
 {
     ListCell *lc;
 
@@ -704,25 +696,24 @@ TouchesHintedTable(Query *query)
     {
         CommonTableExpr *cte = lfirst(lc);
 
-        if (IsA(cte->ctequery, Query) && TouchesHintedTable((Query *) cte->ctequery))
+        if (IsA(cte->ctequery, Query) && TouchesHintedTable((Query *)cte->ctequery))
             return true;
     }
     return false;
 }
 
-static PlannedStmt *
-PartitionHintsPlanner(Query *parse, const char *query_string, int cursor_options,
-                      ParamListInfo bound_params)
+static PlannedStmt *PartitionHintsPlanner(Query *parse, const char *query_string,
+                                          int cursor_options, ParamListInfo bound_params)
 {
     bool applied = false;
     PlannedStmt *result;
 
-    if (permanode_partition_hints && !in_hint_query && IsTransactionState())
+    /* Plain SELECTs are left to the range scan, which reads the hints at execution. */
+    if (permanode_partition_hints && !in_hint_query &&
+        !(permanode_range_scan && parse->commandType == CMD_SELECT && parse->rowMarks == NIL &&
+          !parse->hasModifyingCTE) &&
+        EnsureHints())
     {
-        Oid relid = LookupHintsRelid();
-
-        if (!hints_valid || relid != hints_relid)
-            LoadHints(relid);
         if (hint_count > 0 && TouchesHintedTable(parse))
             applied = ApplyHints(parse, bound_params);
     }
@@ -736,10 +727,59 @@ PartitionHintsPlanner(Query *parse, const char *query_string, int cursor_options
     return result;
 }
 
-void
-permanode_install_partition_hints(void)
+void permanode_install_partition_hints(void)
 {
     previous_planner_hook = planner_hook;
     planner_hook = PartitionHintsPlanner;
-    CacheRegisterRelcacheCallback(InvalidateHints, (Datum) 0);
+    CacheRegisterRelcacheCallback(InvalidateHints, (Datum)0);
+}
+
+/* Whether the backend is running a hint query (the hooks keep out of its planning). */
+bool permanode_in_hint_query(void)
+{
+    return in_hint_query;
+}
+
+/*
+ * Whether (relid, attnum) is a hinted column; sets *range_attnum to the table's ms_range_id.
+ * Loads the hints first if they are stale.
+ */
+bool permanode_hint_lookup(Oid relid, AttrNumber attnum, AttrNumber *range_attnum)
+{
+    HintEntry *e;
+
+    if (in_hint_query || !EnsureHints())
+        return false;
+    e = FindHint(relid, attnum);
+    if (e == NULL)
+        return false;
+    *range_attnum = e->range_attnum;
+    return true;
+}
+
+/* Whether relid has any hinted column. */
+bool permanode_hints_for(Oid relid)
+{
+    return !in_hint_query && EnsureHints() && HasHintsFor(relid);
+}
+
+/*
+ * The ranges that hold value in (relid, attnum), palloc'd in the current context; NULL (and *n
+ * -1) when the column is no longer hinted, so the caller must read every range.
+ */
+int32 *permanode_hint_ranges(Oid relid, AttrNumber attnum, Datum value, int *n)
+{
+    HintEntry *e;
+    HintedRange *ranges;
+    int32 *result;
+
+    *n = -1;
+    if (!EnsureHints() || (e = FindHint(relid, attnum)) == NULL)
+        return NULL;
+    ranges = HintedRanges(e, value, n);
+    result = palloc(sizeof(int32) * Max(*n, 1));
+    for (int i = 0; i < *n; i++)
+        result[i] = ranges[i].range;
+    pfree(ranges);
+    return result;
 }

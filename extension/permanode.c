@@ -16,8 +16,7 @@ void _PG_init(void);
 /* permanode.bech32_hrp: the network's human-readable part for address text I/O. */
 char *permanode_bech32_hrp = NULL;
 
-static bool
-CheckBech32Hrp(char **newval, void **extra, GucSource source)
+static bool CheckBech32Hrp(char **newval, void **extra, GucSource source)
 {
     if (permanode_is_known_hrp(*newval))
         return true;
@@ -25,19 +24,23 @@ CheckBech32Hrp(char **newval, void **extra, GucSource source)
     return false;
 }
 
-void
-_PG_init(void)
+void _PG_init(void)
 {
-    DefineCustomStringVariable("permanode.bech32_hrp",
-                               "Human-readable part of bech32 addresses (the network).",
-                               "permanode.init() sets it on the database: smr for Shimmer, iota "
-                               "for IOTA, rms and atoi for their test networks.",
-                               &permanode_bech32_hrp, "smr", PGC_USERSET, 0, CheckBech32Hrp, NULL,
-                               NULL);
-    DefineCustomBoolVariable("permanode.partition_hints",
-                             "Use the hint and locator tables to prune partitions of keyed lookups.",
-                             "Turn off only to compare plans: lookups then probe every partition.",
-                             &permanode_partition_hints, true, PGC_USERSET, 0, NULL, NULL, NULL);
+    DefineCustomStringVariable(
+        "permanode.bech32_hrp", "Human-readable part of bech32 addresses (the network).",
+        "permanode.init() sets it on the database: smr for Shimmer, iota "
+        "for IOTA, rms and atoi for their test networks.",
+        &permanode_bech32_hrp, "smr", PGC_USERSET, 0, CheckBech32Hrp, NULL, NULL);
+    DefineCustomBoolVariable(
+        "permanode.partition_hints",
+        "Use the hint and locator tables to prune partitions of keyed lookups.",
+        "Turn off only to compare plans: lookups then probe every partition.",
+        &permanode_partition_hints, true, PGC_USERSET, 0, NULL, NULL, NULL);
+    DefineCustomBoolVariable("permanode.range_scan",
+                             "Read keyed lookups on ledger tables range by range at execution.",
+                             "Off: hints are applied at plan time instead, per key (custom plans).",
+                             &permanode_range_scan, true, PGC_USERSET, 0, NULL, NULL, NULL);
     MarkGUCPrefixReserved("permanode");
     permanode_install_partition_hints();
+    permanode_install_range_scan();
 }

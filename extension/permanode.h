@@ -5,13 +5,22 @@
 #ifndef PERMANODE_H
 #define PERMANODE_H
 
+#include "access/attnum.h"
+
 /* in permanode.c */
 extern char *permanode_bech32_hrp;
-
 
 /* in partition_hints.c */
 extern bool permanode_partition_hints;
 extern void permanode_install_partition_hints(void);
+extern bool permanode_in_hint_query(void);
+extern bool permanode_hint_lookup(Oid relid, AttrNumber attnum, AttrNumber *range_attnum);
+extern bool permanode_hints_for(Oid relid);
+extern int32 *permanode_hint_ranges(Oid relid, AttrNumber attnum, Datum value, int *n);
+
+/* in range_scan.c */
+extern bool permanode_range_scan;
+extern void permanode_install_range_scan(void);
 
 /* in types/address.cpp */
 extern bool permanode_is_known_hrp(const char *hrp);
