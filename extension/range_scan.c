@@ -57,6 +57,8 @@
 #include "utils/builtins.h"
 #include "utils/datum.h"
 #include "utils/fmgroids.h"
+#include "utils/hsearch.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/partcache.h"
@@ -790,6 +792,69 @@ static void ClosePartition(RangeScanState *state)
     state->map = NULL;
 }
 
+/*
+ * Which index of a partition is attached to a parent index. index_get_partition() answers with
+ * a pg_inherits scan per index of the partition, which would cost more than reading a thin
+ * key's rows; the answers are kept per backend and forgotten on any relcache invalidation (DDL
+ * such as a new partition or index).
+ */
+typedef struct ChildIndexKey
+{
+    Oid partition;
+    Oid parent_index;
+} ChildIndexKey;
+
+typedef struct ChildIndexEntry
+{
+    ChildIndexKey key;
+    Oid child_index;
+} ChildIndexEntry;
+
+static HTAB *child_index_cache = NULL;
+
+static void ForgetChildIndexes(Datum arg, Oid relid)
+{
+    if (child_index_cache != NULL)
+    {
+        hash_destroy(child_index_cache);
+        child_index_cache = NULL;
+    }
+}
+
+static Oid ChildIndex(Relation part, Oid parent_index)
+{
+    ChildIndexKey key;
+    ChildIndexEntry *entry;
+    bool found;
+
+    if (child_index_cache == NULL)
+    {
+        HASHCTL ctl;
+
+        ctl.keysize = sizeof(ChildIndexKey);
+        ctl.entrysize = sizeof(ChildIndexEntry);
+        ctl.hcxt = CacheMemoryContext;
+        child_index_cache = hash_create("permanode child indexes", 256, &ctl,
+                                        HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+    }
+    memset(&key, 0, sizeof(key));
+    key.partition = RelationGetRelid(part);
+    key.parent_index = parent_index;
+    entry = hash_search(child_index_cache, &key, HASH_FIND, NULL);
+    if (entry != NULL)
+        return entry->child_index;
+    {
+        Oid child = index_get_partition(part, parent_index);
+
+        /* The cache may have been reset by an invalidation during the catalog scan. */
+        if (child_index_cache == NULL)
+            return child;
+        entry = hash_search(child_index_cache, &key, HASH_ENTER, &found);
+        entry->child_index = child;
+        return child;
+    }
+}
+
 /* The partition's index to read the key through; NULL when it has none. */
 static Relation OpenPartitionIndex(RangeScanState *state, Relation part, AttrNumber part_key_attnum)
 {
@@ -799,7 +864,7 @@ static Relation OpenPartitionIndex(RangeScanState *state, Relation part, AttrNum
 
     if (OidIsValid(state->parent_index))
     {
-        Oid child = index_get_partition(part, state->parent_index);
+        Oid child = ChildIndex(part, state->parent_index);
 
         if (OidIsValid(child))
         {
@@ -1133,6 +1198,7 @@ void permanode_install_range_scan(void)
 
     previous_get_relation_info_hook = get_relation_info_hook;
     get_relation_info_hook = RangeScanGetRelationInfo;
+    CacheRegisterRelcacheCallback(ForgetChildIndexes, (Datum)0);
     previous_set_rel_pathlist_hook = set_rel_pathlist_hook;
     set_rel_pathlist_hook = RangeScanSetRelPathlist;
 }

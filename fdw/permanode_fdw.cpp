@@ -1,12 +1,19 @@
 /*
  * permanode_fdw.cpp
- *	  Module entry point of permanode_fdw: module magic and GUC registration.
+ *	  Module entry point of permanode_fdw: module magic, GUC registration and the crash
+ *	  injection points that the TAP tests use.
  */
 extern "C"
 {
 #include "postgres.h"
 
+#include <signal.h>
+#include <unistd.h>
+
 #include "fmgr.h"
+#include "miscadmin.h"
+#include "storage/ipc.h"
+#include "storage/pmsignal.h"
 #include "utils/guc.h"
 
     PG_MODULE_MAGIC;
@@ -14,8 +21,68 @@ extern "C"
     void _PG_init(void);
 }
 
-/* Registers the wrapper's settings; later components add theirs here. */
+#include "permanode_fdw.hpp"
+
+namespace permanode::fdw
+{
+
+char *archive_root_setting = nullptr;
+char *debug_crash_at_setting = nullptr;
+
+/*
+ * A test hook: when permanode_fdw.debug_crash_at is "step", the backend SIGKILLs itself;
+ * "step:pause" logs and sleeps until the server shuts it down (or dies). Call only through
+ * pg::CallPg: the pause loop checks for interrupts.
+ */
+void CrashPoint(const char *step)
+{
+    const char *setting = debug_crash_at_setting;
+    if (setting == nullptr || *setting == '\0')
+        return;
+    size_t len = strlen(step);
+    if (strncmp(setting, step, len) != 0)
+        return;
+    if (setting[len] == '\0')
+    {
+        elog(LOG, "permanode_fdw: crashing at %s", step);
+        kill(getpid(), SIGKILL);
+        pg_usleep(10L * 1000000L);
+    }
+    else if (strcmp(setting + len, ":pause") == 0)
+    {
+        elog(LOG, "permanode_fdw: paused at %s", step);
+        for (;;)
+        {
+            CHECK_FOR_INTERRUPTS();
+            if (!PostmasterIsAlive())
+                proc_exit(1);
+            pg_usleep(100000L);
+        }
+    }
+}
+
+/* Closes the backend's archives while RocksDB is still whole. */
+void CloseArchivesAtExit(int, Datum)
+{
+    CloseAllArchives();
+}
+
+} // namespace permanode::fdw
+
+/* Registers the wrapper's settings. */
 extern "C" void _PG_init(void)
 {
+    using namespace permanode::fdw;
+    DefineCustomStringVariable(
+        "permanode_fdw.archive_root",
+        "Directory that holds the RocksDB archives (relative paths are under the data directory).",
+        nullptr, &archive_root_setting, "permanode_archive", PGC_SUSET, 0, nullptr, nullptr,
+        nullptr);
+    DefineCustomStringVariable(
+        "permanode_fdw.debug_crash_at",
+        "Test hook: kill the backend at this step of archiving or restoring.", nullptr,
+        &debug_crash_at_setting, "", PGC_SUSET, GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE, nullptr,
+        nullptr, nullptr);
     MarkGUCPrefixReserved("permanode_fdw");
+    on_proc_exit(CloseArchivesAtExit, 0);
 }

@@ -34,5 +34,6 @@ void RegisterInitCommand(CLI::App &app, CommonOptions &common);
 void RegisterIngestCommand(CLI::App &app, CommonOptions &common);
 void RegisterImportChronicleCommand(CLI::App &app);
 void RegisterGenerateCommand(CLI::App &app);
+void RegisterServeCommand(CLI::App &app, CommonOptions &common);
 
 } // namespace permanode::cli

@@ -25,6 +25,7 @@ int main(int argc, char **argv)
     RegisterGenerateCommand(app);
     RegisterIngestCommand(app, common);
     RegisterDemoCommand(app, common);
+    RegisterServeCommand(app, common);
 
     try
     {

@@ -1,42 +1,137 @@
-// permanode client library: connection and typed calls.
+// permanode client library: the connection, its session settings and shared helpers.
 #include "permanode/client.hpp"
 
-#include <pqxx/pqxx>
+#include "internal.hpp"
 
 namespace permanode::client
 {
-namespace
+namespace internal
 {
 
-// Runs fn and converts libpqxx errors into client::Error, keeping the SQLSTATE.
-template <typename Fn> auto Translate(Fn &&fn) -> decltype(fn())
+pqxx::result Exec(pqxx::connection &connection, const std::string &statement, const Params &params)
 {
-    try
-    {
-        return fn();
-    }
-    catch (const pqxx::sql_error &e)
-    {
-        throw Error(e.what(), e.sqlstate());
-    }
-    catch (const pqxx::broken_connection &e)
-    {
-        throw Error(e.what(), "08006");
-    }
-    catch (const pqxx::failure &e)
-    {
-        throw Error(e.what(), "");
-    }
+    pqxx::nontransaction tx(connection);
+    return tx.exec_prepared(statement, pqxx::prepare::make_dynamic_params(params.Pointers()));
 }
 
-} // namespace
+std::string Bytes(const pqxx::field &field)
+{
+    return pqxx::binarystring(field).str();
+}
+
+std::string SqlstateOf(const pqxx::sql_error &e)
+{
+    if (!e.sqlstate().empty())
+    {
+        return e.sqlstate();
+    }
+    if (dynamic_cast<const pqxx::insufficient_privilege *>(&e))
+    {
+        return "42501";
+    }
+    if (dynamic_cast<const pqxx::data_exception *>(&e))
+    {
+        return "22000";
+    }
+    if (dynamic_cast<const pqxx::integrity_constraint_violation *>(&e))
+    {
+        return "23000";
+    }
+    if (dynamic_cast<const pqxx::disk_full *>(&e))
+    {
+        return "53100";
+    }
+    if (dynamic_cast<const pqxx::out_of_memory *>(&e))
+    {
+        return "53200";
+    }
+    if (dynamic_cast<const pqxx::insufficient_resources *>(&e))
+    {
+        return "53000";
+    }
+    if (dynamic_cast<const pqxx::feature_not_supported *>(&e))
+    {
+        return "0A000";
+    }
+    if (dynamic_cast<const pqxx::syntax_error *>(&e))
+    {
+        return "42601";
+    }
+    return "";
+}
+
+std::string Micros(const std::string &column)
+{
+    return "(extract(epoch FROM " + column + ") * 1000000)::bigint";
+}
+
+std::string KeysetCondition(int n, const std::string &range, const std::string &timestamp,
+                            const std::string &milestone_index, const std::string &id,
+                            const std::string &id_cast)
+{
+    auto p = [n](int i) { return "$" + std::to_string(n + i); };
+    return "(" + p(0) + "::int IS NULL OR (" + range + ", " + timestamp + ", " + milestone_index +
+           ", " + id + ") < (" + p(0) + "::int, timestamptz 'epoch' + " + p(1) +
+           "::bigint * interval '1 microsecond', " + p(2) + "::int, " + p(3) + "::" + id_cast +
+           "))";
+}
+
+Cursor CursorOf(const pqxx::row &row, int first, int id_column)
+{
+    Cursor cursor;
+    cursor.ms_range_id = row[first].as<std::int32_t>();
+    cursor.ms_timestamp_us = row[first + 1].as<std::int64_t>();
+    cursor.milestone_index = row[first + 2].as<std::int32_t>();
+    cursor.id = row[id_column].as<std::string>();
+    return cursor;
+}
+
+} // namespace internal
+
+using internal::Translate;
+
+const char *ToString(OutputKind kind)
+{
+    switch (kind)
+    {
+        case OutputKind::kBasic:
+            return "basic";
+        case OutputKind::kAlias:
+            return "alias";
+        case OutputKind::kFoundry:
+            return "foundry";
+        case OutputKind::kNft:
+            return "nft";
+    }
+    return "basic";
+}
 
 Client::Client(const std::string &dsn)
 {
-    Translate([&] { connection_ = std::make_unique<pqxx::connection>(dsn); });
+    Translate(
+        [&]
+        {
+            connection_ = std::make_unique<pqxx::connection>(dsn);
+            pqxx::nontransaction tx(*connection_);
+            // Our types' operators live in schema permanode. Custom plans let the partition
+            // hints see each call's key and let `($n IS NULL OR ...)` filters fold away.
+            tx.exec("SELECT set_config('search_path', current_setting('search_path') || "
+                    "', permanode', false), set_config('plan_cache_mode', "
+                    "'force_custom_plan', false)");
+            internal::PrepareBlockStatements(*connection_);
+            internal::PrepareOutputStatements(*connection_);
+            internal::PrepareIndexerStatements(*connection_);
+            internal::PrepareMilestoneStatements(*connection_);
+            internal::PrepareExplorerStatements(*connection_);
+        });
 }
 
 Client::~Client() = default;
+
+bool Client::IsOpen() const
+{
+    return connection_ && connection_->is_open();
+}
 
 BuildInfo Client::GetBuildInfo()
 {

@@ -1,16 +1,27 @@
 // permanode client library: typed access to a permanode database over libpqxx.
+//
+// Every call runs prepared statements (prepared once per connection) in a read-only transaction;
+// IDs are bound as text in their canonical form, so the database's types check them. Lists page
+// by keyset cursors (permanode/cursor.hpp), newest first unless a call says otherwise.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <pqxx/connection>
+
+#include "permanode/cursor.hpp"
+#include "permanode/ledger_types.hpp"
 
 namespace permanode::client
 {
 
-// A database error, with the SQLSTATE the server reported ("" when it did not report one).
+// A database error, with the SQLSTATE the server reported ("" when it did not report one;
+// "08006" when the connection failed or broke).
 class Error : public std::runtime_error
 {
   public:
@@ -33,7 +44,8 @@ struct BuildInfo
     int pg_major = 0;
 };
 
-// One connection to a permanode database. Not thread-safe: use one per thread.
+// One connection to a permanode database. Not thread-safe: use one per thread. After an error
+// with SQLSTATE class 08 (connection) discard the client: its session settings are gone.
 class Client
 {
   public:
@@ -43,8 +55,58 @@ class Client
     Client &operator=(const Client &) = delete;
 
     BuildInfo GetBuildInfo();
+    // Whether the connection is still usable (false after it broke).
+    bool IsOpen() const;
 
-    // The underlying connection, for calls the typed API does not cover yet.
+    // --- blocks ---
+    std::optional<BlockRow> GetBlock(const std::string &block_id);
+    // The block that carries a transaction and was included in the ledger.
+    std::optional<BlockRow> GetTransactionIncludedBlock(const std::string &transaction_id);
+    // Children (blocks naming block_id as a parent), newest first.
+    Page<std::string> GetBlockChildren(const std::string &block_id, int page_size,
+                                       const std::optional<Cursor> &after);
+    // Blocks with a tagged-data tag (0x-hex), newest first.
+    Page<std::string> GetBlocksByTag(const std::string &tag, int page_size,
+                                     const std::optional<Cursor> &after);
+    // Blocks a milestone references, in white-flag order (the cursor's id is the white-flag
+    // index of the last block).
+    Page<std::string> GetMilestoneBlocks(std::int32_t milestone_index, int page_size,
+                                         const std::optional<Cursor> &after);
+
+    // --- outputs ---
+    std::optional<OutputRow> GetOutput(const std::string &output_id);
+    // Outputs an address holds (address unlock condition), spent or not, newest first.
+    Page<std::string> GetAddressOutputs(const std::string &address, int page_size,
+                                        const std::optional<Cursor> &after);
+    // Indexer query: the unspent set, or every output ever created with include_spent.
+    OutputIdPage QueryOutputs(OutputKind kind, const OutputFilter &filter, bool include_spent,
+                              int page_size, const std::optional<Cursor> &after);
+    // The current (unspent) output of an alias, NFT (chain ID) or foundry.
+    std::optional<std::string> GetChainOutput(OutputKind kind, const std::string &id);
+
+    // --- milestones ---
+    std::optional<MilestoneRow> GetMilestoneByIndex(std::int32_t milestone_index);
+    std::optional<MilestoneRow> GetMilestoneById(const std::string &milestone_id);
+    // The newest milestones, newest first.
+    std::vector<MilestoneRow> GetLatestMilestones(int count);
+    // nullopt when the milestone was not ingested.
+    std::optional<UtxoChanges> GetUtxoChanges(std::int32_t milestone_index);
+    // The newest ingested milestone (0 when none).
+    std::int32_t GetLedgerIndex();
+
+    // --- explorer and analytics ---
+    Balance GetBalance(const std::string &address);
+    Page<LedgerUpdate> GetLedgerUpdatesByAddress(const std::string &address, int page_size,
+                                                 const std::optional<Cursor> &after);
+    Page<LedgerUpdate> GetLedgerUpdatesByMilestone(std::int32_t milestone_index, int page_size,
+                                                   const std::optional<Cursor> &after);
+    std::optional<MilestoneAnalytics> GetMilestoneAnalytics(std::int32_t milestone_index);
+    // Days from..to (YYYY-MM-DD, inclusive): rolled-up days, and days not rolled up yet
+    // computed from metrics_cache.
+    std::vector<DailyAnalytics> GetDailyAnalytics(const std::string &from_date,
+                                                  const std::string &to_date);
+
+    // The underlying connection, for calls the typed API does not cover.
     pqxx::connection &Connection() { return *connection_; }
 
   private:

@@ -1,0 +1,295 @@
+// IOTA core API v2 routes (TIP-25 shapes): blocks, outputs, transactions, milestones, /info.
+#include <variant>
+
+#include <httplib.h>
+
+#include "codec/block.hpp"
+#include "codec/json.hpp"
+#include "codec/milestone.hpp"
+#include "codec/payload.hpp"
+#include "json_errors.hpp"
+#include "params.hpp"
+#include "render.hpp"
+#include "router.hpp"
+
+#ifndef PERMANODE_VERSION_STRING
+#define PERMANODE_VERSION_STRING "0.0.0"
+#endif
+
+namespace permanode::http
+{
+namespace
+{
+
+const std::string kCore = "/api/core/v2";
+
+// Shimmer's protocol parameters since its launch (the values every milestone of the fixtures
+// carries in inx-chronicle's protocol_params): /info falls back to them when no recent milestone
+// carries a protocol parameters option.
+codec::ProtocolParameters ShimmerDefaults()
+{
+    codec::ProtocolParameters p;
+    p.version = 2;
+    p.network_name = "shimmer";
+    p.bech32_hrp = "smr";
+    p.min_pow_score = 1500;
+    p.below_max_depth = 15;
+    p.rent_structure = {100, 1, 10};
+    p.token_supply = 1813620509061365ULL;
+    return p;
+}
+
+// The protocol parameters of the newest milestone option among `milestones` (newest first).
+std::optional<codec::ProtocolParameters>
+ParametersOf(const std::vector<client::MilestoneRow> &milestones)
+{
+    for (const auto &row : milestones)
+    {
+        codec::Bytes bytes(row.payload.begin(), row.payload.end());
+        try
+        {
+            codec::ByteReader reader{codec::ByteSpan(bytes)};
+            auto payload = codec::DecodeBlockPayload(reader);
+            const auto *milestone = std::get_if<codec::MilestonePayload>(&payload);
+            if (milestone == nullptr)
+            {
+                continue;
+            }
+            for (const auto &option : milestone->essence.options)
+            {
+                const auto *params = std::get_if<codec::ProtocolParamsMilestoneOption>(&option);
+                if (params != nullptr && params->parameters)
+                {
+                    return params->parameters;
+                }
+            }
+        }
+        catch (const std::exception &)
+        {
+            continue; // a payload that does not decode carries no usable option
+        }
+    }
+    return std::nullopt;
+}
+
+void Info(const httplib::Request &, httplib::Response &response, Pool::Lease &lease)
+{
+    auto &db = lease.Get();
+    std::int32_t ledger_index = db.GetLedgerIndex();
+    auto milestones = db.GetLatestMilestones(100);
+    nlohmann::json latest = {{"index", ledger_index}};
+    if (!milestones.empty() && milestones[0].milestone_index == ledger_index)
+    {
+        latest["timestamp"] = milestones[0].timestamp;
+        latest["milestoneId"] = milestones[0].milestone_id;
+    }
+    auto parameters = ParametersOf(milestones).value_or(ShimmerDefaults());
+    nlohmann::json body = {
+        {"name", "permanode"},
+        {"version", PERMANODE_VERSION_STRING},
+        {"status",
+         {{"isHealthy", ledger_index > 0},
+          {"latestMilestone", latest},
+          {"confirmedMilestone", latest},
+          {"pruningIndex", 0}}},
+        {"supportedProtocolVersions", {parameters.version}},
+        {"protocol", codec::ToJson(parameters)},
+        {"pendingProtocolParameters", nlohmann::json::array()},
+        {"baseToken",
+         {{"name", "Shimmer"},
+          {"tickerSymbol", "SMR"},
+          {"unit", "SMR"},
+          {"subunit", "glow"},
+          {"decimals", 6},
+          {"useMetricPrefix", false}}},
+        {"metrics",
+         {{"blocksPerSecond", 0}, {"referencedBlocksPerSecond", 0}, {"referencedRate", 0}}},
+        {"features", nlohmann::json::array()}};
+    SendJson(response, body);
+}
+
+void SendBlock(const httplib::Request &request, httplib::Response &response,
+               const client::BlockRow &block)
+{
+    if (WantsRaw(request))
+    {
+        SendRaw(response, block.raw);
+    }
+    else
+    {
+        SendJson(response, BlockJson(block));
+    }
+}
+
+void Block(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease)
+{
+    auto id = BlockIdParam(request.matches[1], "blockId");
+    auto block = lease.Get().GetBlock(id);
+    if (!block)
+    {
+        throw NotFound("block " + id);
+    }
+    SendBlock(request, response, *block);
+}
+
+void BlockMetadata(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease)
+{
+    auto id = BlockIdParam(request.matches[1], "blockId");
+    auto block = lease.Get().GetBlock(id);
+    if (!block)
+    {
+        throw NotFound("block " + id);
+    }
+    SendJson(response, BlockMetadataJson(*block));
+}
+
+client::OutputRow FindOutput(const httplib::Request &request, Pool::Lease &lease)
+{
+    auto id = OutputIdParam(request.matches[1], "outputId");
+    auto output = lease.Get().GetOutput(id);
+    if (!output)
+    {
+        throw NotFound("output " + id);
+    }
+    return *output;
+}
+
+void Output(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease)
+{
+    auto output = FindOutput(request, lease);
+    if (WantsRaw(request))
+    {
+        SendRaw(response, output.raw);
+    }
+    else
+    {
+        SendJson(response, OutputJson(output));
+    }
+}
+
+void OutputMetadata(const httplib::Request &request, httplib::Response &response,
+                    Pool::Lease &lease)
+{
+    SendJson(response, OutputMetadataJson(FindOutput(request, lease)));
+}
+
+void IncludedBlock(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease)
+{
+    auto id = BlockIdParam(request.matches[1], "transactionId");
+    auto block = lease.Get().GetTransactionIncludedBlock(id);
+    if (!block)
+    {
+        throw NotFound("included block of transaction " + id);
+    }
+    SendBlock(request, response, *block);
+}
+
+void SendMilestone(const httplib::Request &request, httplib::Response &response,
+                   const client::MilestoneRow &milestone)
+{
+    if (WantsRaw(request))
+    {
+        SendRaw(response, milestone.payload);
+    }
+    else
+    {
+        SendJson(response, MilestoneJson(milestone));
+    }
+}
+
+void MilestoneById(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease)
+{
+    auto id = BlockIdParam(request.matches[1], "milestoneId");
+    auto milestone = lease.Get().GetMilestoneById(id);
+    if (!milestone)
+    {
+        throw NotFound("milestone " + id);
+    }
+    SendMilestone(request, response, *milestone);
+}
+
+void MilestoneByIndex(const httplib::Request &request, httplib::Response &response,
+                      Pool::Lease &lease)
+{
+    auto index = MilestoneIndexParam(request.matches[1], "index");
+    auto milestone = lease.Get().GetMilestoneByIndex(index);
+    if (!milestone)
+    {
+        throw NotFound("milestone " + std::to_string(index));
+    }
+    SendMilestone(request, response, *milestone);
+}
+
+void SendUtxoChanges(httplib::Response &response, Pool::Lease &lease, std::int32_t index)
+{
+    auto changes = lease.Get().GetUtxoChanges(index);
+    if (!changes)
+    {
+        throw NotFound("milestone " + std::to_string(index));
+    }
+    SendJson(response, UtxoChangesJson(*changes));
+}
+
+void UtxoChangesByIndex(const httplib::Request &request, httplib::Response &response,
+                        Pool::Lease &lease)
+{
+    SendUtxoChanges(response, lease, MilestoneIndexParam(request.matches[1], "index"));
+}
+
+void UtxoChangesById(const httplib::Request &request, httplib::Response &response,
+                     Pool::Lease &lease)
+{
+    auto id = BlockIdParam(request.matches[1], "milestoneId");
+    auto milestone = lease.Get().GetMilestoneById(id);
+    if (!milestone)
+    {
+        throw NotFound("milestone " + id);
+    }
+    SendUtxoChanges(response, lease, milestone->milestone_index);
+}
+
+void Health(const httplib::Request &, httplib::Response &response, Pool::Lease &lease)
+{
+    lease.Get().GetLedgerIndex();
+    response.status = 200;
+}
+
+void Routes(const httplib::Request &, httplib::Response &response, Pool::Lease &)
+{
+    SendJson(response, {{"routes", {"core/v2", "indexer/v1", "explorer/v2", "analytics/v2"}}});
+}
+
+} // namespace
+
+void RegisterCoreRoutes(Router &router)
+{
+    router.Get({kCore + "/info", "core", "Node information and protocol parameters"}, Info);
+    router.Get({kCore + "/blocks/{blockId}", "core", "A block (JSON or raw bytes)", {}, true},
+               Block);
+    router.Get({kCore + "/blocks/{blockId}/metadata", "core", "A block's metadata"}, BlockMetadata);
+    router.Get({kCore + "/outputs/{outputId}", "core", "An output with its metadata", {}, true},
+               Output);
+    router.Get({kCore + "/outputs/{outputId}/metadata", "core", "An output's metadata"},
+               OutputMetadata);
+    router.Get({kCore + "/transactions/{transactionId}/included-block",
+                "core",
+                "The block that included a transaction",
+                {},
+                true},
+               IncludedBlock);
+    router.Get(
+        {kCore + "/milestones/by-index/{index}", "core", "A milestone payload by index", {}, true},
+        MilestoneByIndex);
+    router.Get({kCore + "/milestones/by-index/{index}/utxo-changes", "core",
+                "Outputs a milestone created and consumed"},
+               UtxoChangesByIndex);
+    router.Get({kCore + "/milestones/{milestoneId}", "core", "A milestone payload by ID", {}, true},
+               MilestoneById);
+    router.Get({kCore + "/milestones/{milestoneId}/utxo-changes", "core",
+                "Outputs a milestone created and consumed"},
+               UtxoChangesById);
+    router.Get({"/health", "core", "200 when the database answers, else 503"}, Health);
+    router.Get({"/api/routes", "core", "The API families this server offers"}, Routes);
+}
+
+} // namespace permanode::http

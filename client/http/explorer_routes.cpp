@@ -1,0 +1,148 @@
+// Explorer extras: block children, ledger updates by address and milestone, balances, and
+// analytics per milestone and per day.
+#include <httplib.h>
+
+#include "json_errors.hpp"
+#include "params.hpp"
+#include "render.hpp"
+#include "router.hpp"
+
+namespace permanode::http
+{
+namespace
+{
+
+const std::string kExplorer = "/api/explorer/v2";
+const std::string kAnalytics = "/api/analytics/v2";
+
+const std::vector<QueryParam> kPaging = {{"pageSize", "integer", "1 to 1000, default 100"},
+                                         {"cursor", "string", "from the previous page"}};
+
+nlohmann::json UpdatesJson(const client::Page<client::LedgerUpdate> &page)
+{
+    nlohmann::json items = nlohmann::json::array();
+    for (const auto &u : page.items)
+    {
+        items.push_back({{"outputId", u.output_id},
+                         {"isSpent", u.is_spent},
+                         {"milestoneIndex", u.milestone_index},
+                         {"milestoneTimestamp", u.milestone_timestamp},
+                         {"amount", std::to_string(u.amount)}});
+    }
+    nlohmann::json body = {{"items", items}};
+    if (page.next)
+    {
+        body["cursor"] = client::EncodeCursor(*page.next);
+    }
+    return body;
+}
+
+void Children(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease)
+{
+    auto id = BlockIdParam(request.matches[1], "blockId");
+    int page_size = PageSize(request);
+    auto cursor = CursorParam(request);
+    auto page = lease.Get().GetBlockChildren(id, page_size, cursor);
+    nlohmann::json body = {{"blockId", id}, {"pageSize", page_size}, {"children", page.items}};
+    if (page.next)
+    {
+        body["cursor"] = client::EncodeCursor(*page.next);
+    }
+    SendJson(response, body);
+}
+
+void UpdatesByAddress(const httplib::Request &request, httplib::Response &response,
+                      Pool::Lease &lease)
+{
+    auto address = AddressParam(request.matches[1], "address");
+    int page_size = PageSize(request);
+    auto cursor = CursorParam(request);
+    auto body = UpdatesJson(lease.Get().GetLedgerUpdatesByAddress(address, page_size, cursor));
+    body["address"] = address;
+    SendJson(response, body);
+}
+
+void UpdatesByMilestone(const httplib::Request &request, httplib::Response &response,
+                        Pool::Lease &lease)
+{
+    auto index = MilestoneIndexParam(request.matches[1], "index");
+    int page_size = PageSize(request);
+    auto cursor = CursorParam(request);
+    auto body = UpdatesJson(lease.Get().GetLedgerUpdatesByMilestone(index, page_size, cursor));
+    body["milestoneIndex"] = index;
+    SendJson(response, body);
+}
+
+void Balance(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease)
+{
+    auto address = AddressParam(request.matches[1], "address");
+    auto balance = lease.Get().GetBalance(address);
+    SendJson(response, {{"address", address},
+                        {"totalBalance", std::to_string(balance.total_balance)},
+                        {"sigLockedBalance", std::to_string(balance.sig_locked_balance)},
+                        {"ledgerIndex", balance.ledger_index}});
+}
+
+void MilestoneAnalytics(const httplib::Request &request, httplib::Response &response,
+                        Pool::Lease &lease)
+{
+    auto index = MilestoneIndexParam(request.matches[1], "index");
+    auto analytics = lease.Get().GetMilestoneAnalytics(index);
+    if (!analytics)
+    {
+        throw NotFound("analytics of milestone " + std::to_string(index));
+    }
+    SendJson(response, {{"milestoneIndex", analytics->milestone_index},
+                        {"blockCount", analytics->block_count},
+                        {"transactionCount", analytics->transaction_count},
+                        {"transferredTokens", std::to_string(analytics->transferred_tokens)}});
+}
+
+void DailyAnalytics(const httplib::Request &request, httplib::Response &response,
+                    Pool::Lease &lease)
+{
+    auto from = QueryDate(request, "from");
+    auto to = QueryDate(request, "to");
+    if (!from || !to)
+    {
+        throw BadParameter(from ? "to" : "from", "required: a date YYYY-MM-DD");
+    }
+    nlohmann::json days = nlohmann::json::array();
+    for (const auto &day : lease.Get().GetDailyAnalytics(*from, *to))
+    {
+        days.push_back({{"date", day.date},
+                        {"totalAddresses", day.total_addresses},
+                        {"sendAddresses", day.send_addresses},
+                        {"receiveAddresses", day.recv_addresses}});
+    }
+    SendJson(response, {{"from", *from}, {"to", *to}, {"days", days}});
+}
+
+} // namespace
+
+void RegisterExplorerRoutes(Router &router)
+{
+    router.Get({kExplorer + "/blocks/{blockId}/children", "explorer",
+                "A block's children, newest first", kPaging},
+               Children);
+    router.Get({kExplorer + "/ledger/updates/by-address/{address}", "explorer",
+                "Outputs an address received and spent, newest first", kPaging},
+               UpdatesByAddress);
+    router.Get({kExplorer + "/ledger/updates/by-milestone/{index}", "explorer",
+                "Outputs a milestone created and spent", kPaging},
+               UpdatesByMilestone);
+    router.Get({kExplorer + "/balance/{address}", "explorer",
+                "An address's balance over the unspent outputs it unlocks"},
+               Balance);
+    router.Get({kAnalytics + "/milestones/{index}", "explorer",
+                "Blocks, transactions and tokens moved in a milestone"},
+               MilestoneAnalytics);
+    router.Get(
+        {kAnalytics + "/daily",
+         "explorer",
+         "Active addresses per day",
+         {{"from", "string", "YYYY-MM-DD (required)"}, {"to", "string", "YYYY-MM-DD (required)"}}},
+        DailyAnalytics);
+}
+
+} // namespace permanode::http

@@ -1,0 +1,49 @@
+// JSON error bodies and the SQLSTATE → HTTP status mapping.
+#include "json_errors.hpp"
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+namespace permanode::http
+{
+
+HttpError BadParameter(const std::string &name, const std::string &why)
+{
+    return HttpError(400, "invalid parameter " + name + ": " + why);
+}
+
+HttpError NotFound(const std::string &what)
+{
+    return HttpError(404, what + " not found");
+}
+
+void WriteError(httplib::Response &response, int status, const std::string &message)
+{
+    nlohmann::json body = {{"error", {{"code", std::to_string(status)}, {"message", message}}}};
+    response.status = status;
+    response.set_content(body.dump(), "application/json");
+}
+
+int StatusForSqlstate(const std::string &sqlstate)
+{
+    std::string cls = sqlstate.substr(0, 2);
+    if (cls == "22" || cls == "23")
+    {
+        return 400;
+    }
+    if (cls == "40")
+    {
+        return 409;
+    }
+    if (cls == "08" || cls == "53" || cls == "57")
+    {
+        return 503;
+    }
+    if (sqlstate == "42501")
+    {
+        return 403;
+    }
+    return 500;
+}
+
+} // namespace permanode::http

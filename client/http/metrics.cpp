@@ -1,0 +1,104 @@
+// Metrics bookkeeping and the Prometheus text format.
+#include "metrics.hpp"
+
+#include <sstream>
+
+namespace permanode::http
+{
+namespace
+{
+
+// A label value with Prometheus escaping (backslash, quote, newline).
+std::string Label(const std::string &value)
+{
+    std::string out;
+    for (char c : value)
+    {
+        if (c == '\\' || c == '"')
+        {
+            out += '\\';
+            out += c;
+        }
+        else if (c == '\n')
+        {
+            out += "\\n";
+        }
+        else
+        {
+            out += c;
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+constexpr std::array<double, 12> Metrics::kBuckets;
+
+void Metrics::Record(const std::string &route, int status, double seconds)
+{
+    std::lock_guard<std::mutex> lock(mutex_);
+    requests_[{route, status}]++;
+    Histogram &h = latency_[route];
+    for (std::size_t i = 0; i < kBuckets.size(); i++)
+    {
+        if (seconds <= kBuckets[i])
+        {
+            h.buckets[i]++;
+            break;
+        }
+    }
+    h.count++;
+    h.sum += seconds;
+}
+
+std::string Metrics::Render(const PoolStats &pool)
+{
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::ostringstream out;
+    out << "# HELP permanode_http_requests_total HTTP requests by route and status.\n"
+           "# TYPE permanode_http_requests_total counter\n";
+    for (const auto &[key, count] : requests_)
+    {
+        out << "permanode_http_requests_total{route=\"" << Label(key.first) << "\",status=\""
+            << key.second << "\"} " << count << "\n";
+    }
+    out << "# HELP permanode_http_request_duration_seconds Request latency by route.\n"
+           "# TYPE permanode_http_request_duration_seconds histogram\n";
+    for (const auto &[route, h] : latency_)
+    {
+        std::string label = Label(route);
+        long long cumulative = 0;
+        for (std::size_t i = 0; i < kBuckets.size(); i++)
+        {
+            cumulative += h.buckets[i];
+            out << "permanode_http_request_duration_seconds_bucket{route=\"" << label << "\",le=\""
+                << kBuckets[i] << "\"} " << cumulative << "\n";
+        }
+        out << "permanode_http_request_duration_seconds_bucket{route=\"" << label
+            << "\",le=\"+Inf\"} " << h.count << "\n";
+        out << "permanode_http_request_duration_seconds_sum{route=\"" << label << "\"} " << h.sum
+            << "\n";
+        out << "permanode_http_request_duration_seconds_count{route=\"" << label << "\"} "
+            << h.count << "\n";
+    }
+    out << "# HELP permanode_http_pool_connections Pooled database connections.\n"
+           "# TYPE permanode_http_pool_connections gauge\n"
+        << "permanode_http_pool_connections " << pool.size << "\n"
+        << "# HELP permanode_http_pool_in_use Pooled connections serving a request.\n"
+           "# TYPE permanode_http_pool_in_use gauge\n"
+        << "permanode_http_pool_in_use " << pool.in_use << "\n"
+        << "# HELP permanode_http_pool_connected Pooled connections that are open.\n"
+           "# TYPE permanode_http_pool_connected gauge\n"
+        << "permanode_http_pool_connected " << pool.connected << "\n"
+        << "# HELP permanode_http_pool_acquire_timeouts_total Requests that found no free "
+           "connection in time.\n"
+           "# TYPE permanode_http_pool_acquire_timeouts_total counter\n"
+        << "permanode_http_pool_acquire_timeouts_total " << pool.acquire_timeouts << "\n"
+        << "# HELP permanode_http_pool_connect_failures_total Failed database connects.\n"
+           "# TYPE permanode_http_pool_connect_failures_total counter\n"
+        << "permanode_http_pool_connect_failures_total " << pool.connect_failures << "\n";
+    return out.str();
+}
+
+} // namespace permanode::http

@@ -1,0 +1,36 @@
+// Prometheus metrics: requests by route and status, a latency histogram per route, pool usage.
+#pragma once
+
+#include <array>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "pool.hpp"
+
+namespace permanode::http
+{
+
+class Metrics
+{
+  public:
+    // Records one request to `route` (its path template) answered with `status`.
+    void Record(const std::string &route, int status, double seconds);
+    // The Prometheus text exposition format (version 0.0.4).
+    std::string Render(const PoolStats &pool);
+
+  private:
+    static constexpr std::array<double, 12> kBuckets = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
+                                                        0.05,   0.1,   0.25,   0.5,   1,    2.5};
+    struct Histogram
+    {
+        std::array<long long, kBuckets.size()> buckets{}; // cumulative on output only
+        long long count = 0;
+        double sum = 0;
+    };
+    std::mutex mutex_;
+    std::map<std::pair<std::string, int>, long long> requests_;
+    std::map<std::string, Histogram> latency_;
+};
+
+} // namespace permanode::http

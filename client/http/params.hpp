@@ -1,0 +1,54 @@
+// Request parameters: parsing and validation. Every failure is a 400 naming the parameter.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "permanode/cursor.hpp"
+
+namespace httplib
+{
+struct Request;
+}
+
+namespace permanode::http
+{
+
+constexpr int kDefaultPageSize = 100;
+constexpr int kMaxPageSize = 1000;
+
+// 0x + 2*size hex digits; returns it in lower case.
+std::string HexIdParam(const std::string &text, const std::string &name, std::size_t size);
+inline std::string BlockIdParam(const std::string &text, const std::string &name)
+{
+    return HexIdParam(text, name, 32);
+}
+inline std::string OutputIdParam(const std::string &text, const std::string &name)
+{
+    return HexIdParam(text, name, 34);
+}
+// A bech32 Stardust address.
+std::string AddressParam(const std::string &text, const std::string &name);
+// A milestone index: a decimal in 0..2^31-1.
+std::int32_t MilestoneIndexParam(const std::string &text, const std::string &name);
+
+// Query parameters (unset: nullopt).
+std::optional<std::string> QueryText(const httplib::Request &request, const std::string &name);
+std::optional<bool> QueryBool(const httplib::Request &request, const std::string &name);
+std::optional<std::int32_t> QueryCount(const httplib::Request &request, const std::string &name);
+// Unix seconds.
+std::optional<std::int64_t> QueryTime(const httplib::Request &request, const std::string &name);
+std::optional<std::string> QueryAddress(const httplib::Request &request, const std::string &name);
+// 0x-hex of at most max_bytes bytes.
+std::optional<std::string> QueryHex(const httplib::Request &request, const std::string &name,
+                                    std::size_t max_bytes);
+// YYYY-MM-DD.
+std::optional<std::string> QueryDate(const httplib::Request &request, const std::string &name);
+// pageSize: 1..kMaxPageSize, default kDefaultPageSize.
+int PageSize(const httplib::Request &request);
+std::optional<client::Cursor> CursorParam(const httplib::Request &request);
+// Whether the client asked for raw bytes (Accept: application/vnd.iota.serializer-v1).
+bool WantsRaw(const httplib::Request &request);
+
+} // namespace permanode::http

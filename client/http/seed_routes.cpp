@@ -1,0 +1,138 @@
+// Seed 000's routes, at the paths it names: messages (blocks), their metadata and children,
+// messages by index (tag), an address's outputs, an output, a milestone's messages.
+#include <httplib.h>
+
+#include "json_errors.hpp"
+#include "params.hpp"
+#include "render.hpp"
+#include "router.hpp"
+
+namespace permanode::http
+{
+namespace
+{
+
+// A page of IDs as {"<key>": ..., "<list>": [...], "cursor"?}.
+nlohmann::json IdPageJson(const std::string &key_name, const nlohmann::json &key,
+                          const std::string &list_name, const client::Page<std::string> &page)
+{
+    nlohmann::json body = {{key_name, key}, {list_name, page.items}};
+    if (page.next)
+    {
+        body["cursor"] = client::EncodeCursor(*page.next);
+    }
+    return body;
+}
+
+void Message(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease)
+{
+    auto id = BlockIdParam(request.matches[1], "messageId");
+    auto block = lease.Get().GetBlock(id);
+    if (!block)
+    {
+        throw NotFound("message " + id);
+    }
+    if (WantsRaw(request))
+    {
+        SendRaw(response, block->raw);
+        return;
+    }
+    SendJson(response, {{"messageId", id}, {"message", BlockJson(*block)}});
+}
+
+void MessageMetadata(const httplib::Request &request, httplib::Response &response,
+                     Pool::Lease &lease)
+{
+    auto id = BlockIdParam(request.matches[1], "messageId");
+    auto block = lease.Get().GetBlock(id);
+    if (!block)
+    {
+        throw NotFound("message " + id);
+    }
+    SendJson(response, BlockMetadataJson(*block));
+}
+
+void MessageChildren(const httplib::Request &request, httplib::Response &response,
+                     Pool::Lease &lease)
+{
+    auto id = BlockIdParam(request.matches[1], "messageId");
+    int page_size = PageSize(request);
+    auto cursor = CursorParam(request);
+    auto page = lease.Get().GetBlockChildren(id, page_size, cursor);
+    SendJson(response, IdPageJson("messageId", id, "childrenMessageIds", page));
+}
+
+void MessagesByIndex(const httplib::Request &request, httplib::Response &response,
+                     Pool::Lease &lease)
+{
+    auto index = QueryHex(request, "index", 64);
+    if (!index)
+    {
+        throw BadParameter("index", "required: the tag (indexation key) as 0x-hex");
+    }
+    int page_size = PageSize(request);
+    auto cursor = CursorParam(request);
+    auto page = lease.Get().GetBlocksByTag("\\x" + index->substr(2), page_size, cursor);
+    SendJson(response, IdPageJson("index", *index, "messageIds", page));
+}
+
+void AddressOutputs(const httplib::Request &request, httplib::Response &response,
+                    Pool::Lease &lease)
+{
+    auto address = AddressParam(request.matches[1], "address");
+    int page_size = PageSize(request);
+    auto cursor = CursorParam(request);
+    auto page = lease.Get().GetAddressOutputs(address, page_size, cursor);
+    SendJson(response, IdPageJson("address", address, "outputIds", page));
+}
+
+void Output(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease)
+{
+    auto id = OutputIdParam(request.matches[1], "outputId");
+    auto output = lease.Get().GetOutput(id);
+    if (!output)
+    {
+        throw NotFound("output " + id);
+    }
+    SendJson(response, OutputJson(*output));
+}
+
+void MilestoneMessages(const httplib::Request &request, httplib::Response &response,
+                       Pool::Lease &lease)
+{
+    auto index = MilestoneIndexParam(request.matches[1], "index");
+    int page_size = PageSize(request);
+    auto cursor = CursorParam(request);
+    auto page = lease.Get().GetMilestoneBlocks(index, page_size, cursor);
+    SendJson(response, IdPageJson("index", index, "messageIds", page));
+}
+
+const std::vector<QueryParam> kPaging = {{"pageSize", "integer", "1 to 1000, default 100"},
+                                         {"cursor", "string", "from the previous page"}};
+
+} // namespace
+
+void RegisterSeedRoutes(Router &router)
+{
+    router.Get({"/messages/{messageId}", "seed", "A message (block)", {}, true}, Message);
+    router.Get({"/messages/{messageId}/metadata", "seed", "A message's metadata"}, MessageMetadata);
+    router.Get(
+        {"/messages/{messageId}/children", "seed", "A message's children, newest first", kPaging},
+        MessageChildren);
+    std::vector<QueryParam> by_index = kPaging;
+    by_index.insert(by_index.begin(), {"index", "string", "the tag as 0x-hex (required)"});
+    router.Get(
+        {"/messages", "seed", "Messages with a tag (indexation key), newest first", by_index},
+        MessagesByIndex);
+    router.Get({"/addresses/{address}/outputs", "seed",
+                "Outputs an address holds or held, newest first", kPaging},
+               AddressOutputs);
+    router.Get({"/outputs/{outputId}", "seed", "An output with its metadata"}, Output);
+    router.Get({"/milestones/{index}", "seed",
+                "The messages a milestone references, in "
+                "white-flag order",
+                kPaging},
+               MilestoneMessages);
+}
+
+} // namespace permanode::http

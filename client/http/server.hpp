@@ -1,0 +1,50 @@
+// permanode HTTP API: the IOTA core API v2 and indexer v1 shapes, seed 000's routes and explorer
+// extras, over a read-only pool of database connections.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+namespace permanode::http
+{
+
+struct ServerOptions
+{
+    std::string dsn; // a login with permanode_reader's rights only
+    std::string host = "127.0.0.1";
+    int port = 8080;               // 0: any free port (see Server::Port)
+    int threads = 8;               // HTTP worker threads = pooled connections
+    int acquire_timeout_ms = 5000; // waiting for a free connection, then 503
+    std::size_t max_request_bytes = 65536;
+    bool log_requests = false; // one line per request on stderr
+};
+
+class ServerImpl;
+
+// A server that can be started and stopped in-process (tests; RunServer uses it too).
+class Server
+{
+  public:
+    explicit Server(ServerOptions options);
+    ~Server();
+    Server(const Server &) = delete;
+    Server &operator=(const Server &) = delete;
+
+    // Binds the port; false (with a message on stderr) when it cannot.
+    bool Bind();
+    // The bound port.
+    int Port() const;
+    // Serves until Stop(); returns false if listening failed.
+    bool Listen();
+    void Stop();
+
+  private:
+    std::unique_ptr<ServerImpl> impl_;
+};
+
+// Serves until SIGINT or SIGTERM. Returns a process exit code: 0 after a signal, 5 when the port
+// cannot be bound.
+int RunServer(const ServerOptions &options);
+
+} // namespace permanode::http

@@ -1,0 +1,143 @@
+// Rows the client library returns. IDs are text in the database's canonical form (0x-hex, bech32
+// addresses); raw bytes (blocks, outputs, payloads) are std::string byte buffers.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "permanode/cursor.hpp"
+
+namespace permanode::client
+{
+
+// A block (seed: message) with its metadata.
+struct BlockRow
+{
+    std::string block_id;
+    std::string raw;                             // TIP-24 bytes
+    std::string variant;                         // payload kind ("" when the block has none)
+    std::optional<std::int32_t> milestone_index; // referencing milestone
+    std::optional<std::int16_t> inclusion_state; // 0 no_transaction, 1 included, 2 conflicting
+    std::optional<std::int16_t> conflict_reason;
+    std::optional<std::int32_t> white_flag_index;
+    bool is_solid = false;
+    std::optional<bool> should_promote;
+    std::optional<bool> should_reattach;
+};
+
+// An output with where it was booked and, once spent, where it was spent.
+struct OutputRow
+{
+    std::string output_id;
+    std::string raw; // TIP-18 bytes
+    std::string block_id;
+    std::int32_t milestone_index_booked = 0;
+    std::int64_t milestone_timestamp_booked = 0; // unix seconds
+    bool is_spent = false;
+    std::int32_t milestone_index_spent = 0;
+    std::int64_t milestone_timestamp_spent = 0;
+    std::string transaction_id_spent;
+    std::int32_t ledger_index = 0; // the newest ingested milestone when read
+};
+
+struct MilestoneRow
+{
+    std::int32_t milestone_index = 0;
+    std::string milestone_id;
+    std::string block_id;
+    std::int64_t timestamp = 0; // unix seconds
+    std::string payload;        // raw milestone payload (with its u32 type)
+};
+
+struct UtxoChanges
+{
+    std::int32_t milestone_index = 0;
+    std::vector<std::string> created_outputs;
+    std::vector<std::string> consumed_outputs;
+};
+
+enum class OutputKind
+{
+    kBasic,
+    kAlias,
+    kFoundry,
+    kNft,
+};
+const char *ToString(OutputKind kind); // "basic", "alias", "foundry", "nft"
+
+// Indexer filters (IOTA indexer v1 names); unset fields do not filter. Addresses are bech32,
+// tag is 0x-hex, times are unix seconds.
+struct OutputFilter
+{
+    std::optional<std::string> address;
+    std::optional<bool> has_native_tokens;
+    std::optional<std::int32_t> min_native_token_count;
+    std::optional<std::int32_t> max_native_token_count;
+    std::optional<bool> has_storage_deposit_return;
+    std::optional<std::string> storage_deposit_return_address;
+    std::optional<bool> has_expiration;
+    std::optional<std::int64_t> expires_before;
+    std::optional<std::int64_t> expires_after;
+    std::optional<std::string> expiration_return_address;
+    std::optional<bool> has_timelock;
+    std::optional<std::int64_t> timelocked_before;
+    std::optional<std::int64_t> timelocked_after;
+    std::optional<std::string> sender;
+    std::optional<std::string> tag;
+    std::optional<std::string> issuer;
+    std::optional<std::string> state_controller;
+    std::optional<std::string> governor;
+    std::optional<std::string> alias_address;
+    std::optional<std::int64_t> created_before;
+    std::optional<std::int64_t> created_after;
+    std::optional<std::string> unlockable_by_address;
+};
+
+// The filters each kind supports (the rest must be unset): the IOTA indexer's sets.
+// Returns the indexer name of the first unsupported filter that is set, or nullptr.
+const char *UnsupportedFilter(OutputKind kind, const OutputFilter &filter);
+
+struct OutputIdPage
+{
+    std::int32_t ledger_index = 0;
+    std::vector<std::string> items; // output IDs
+    std::optional<Cursor> next;
+};
+
+struct Balance
+{
+    std::string address;
+    std::int64_t total_balance = 0;      // every unspent output the address unlocks
+    std::int64_t sig_locked_balance = 0; // of those, the ones without return, timelock, expiry
+    std::int32_t ledger_index = 0;
+};
+
+// An output created or spent, for an address or a milestone.
+struct LedgerUpdate
+{
+    std::string output_id;
+    bool is_spent = false;
+    std::int32_t milestone_index = 0;
+    std::int64_t milestone_timestamp = 0; // unix seconds
+    std::int64_t amount = 0;
+};
+
+struct MilestoneAnalytics
+{
+    std::int32_t milestone_index = 0;
+    std::int32_t block_count = 0;
+    std::int32_t transaction_count = 0;
+    std::int64_t transferred_tokens = 0;
+};
+
+struct DailyAnalytics
+{
+    std::string date; // YYYY-MM-DD
+    std::int32_t total_addresses = 0;
+    std::int32_t send_addresses = 0;
+    std::int32_t recv_addresses = 0;
+};
+
+} // namespace permanode::client

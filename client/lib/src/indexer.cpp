@@ -1,0 +1,373 @@
+// Indexer queries (IOTA indexer v1 filters) over the unspent set or over all outputs.
+//
+// Each target (the unspent set, or one kind's history table) has one fixed statement built from
+// fixed fragments at prepare time: every filter is `($n IS NULL OR <condition>)`, so an unset
+// filter folds away in the (custom) plan. Parameters: $1 the kind, $2..$23 the filters in the
+// order of kFilters, $24..$27 the cursor, $28 the row limit. User input is only ever bound.
+#include "internal.hpp"
+
+#include <array>
+
+namespace permanode::client
+{
+using namespace internal;
+
+namespace
+{
+
+enum Target
+{
+    kUnspent,
+    kBasicTable,
+    kAliasTable,
+    kFoundryTable,
+    kNftTable,
+    kTargetCount
+};
+
+const char *const kTables[kTargetCount] = {"unspent_outputs", "basic_outputs", "alias_outputs",
+                                           "foundry_outputs", "nft_outputs"};
+
+// One filter: its indexer name, its parameter's SQL type, its condition (`@` stands for the
+// column, `$` for the parameter) and the column per target (nullptr: the kind lacks it).
+struct FilterSpec
+{
+    const char *name;
+    const char *type;
+    const char *condition;
+    std::array<const char *, kTargetCount> columns;
+};
+
+constexpr const char *kAll = "*";
+
+const FilterSpec kFilters[] = {
+    {"address", "permanode.address", "@ = $", {"address", "address", nullptr, nullptr, "address"}},
+    {"hasNativeTokens", "bool", "(@ > 0) = $", {kAll, kAll, kAll, kAll, kAll}},
+    {"minNativeTokenCount", "int", "@ >= $", {kAll, kAll, kAll, kAll, kAll}},
+    {"maxNativeTokenCount", "int", "@ <= $", {kAll, kAll, kAll, kAll, kAll}},
+    {"hasStorageDepositReturn",
+     "bool",
+     "(@ IS NOT NULL) = $",
+     {"dust_return_address", "dust_return_address", nullptr, nullptr, "dust_return_address"}},
+    {"storageDepositReturnAddress",
+     "permanode.address",
+     "@ = $",
+     {"dust_return_address", "dust_return_address", nullptr, nullptr, "dust_return_address"}},
+    {"hasExpiration",
+     "bool",
+     "(@ IS NOT NULL) = $",
+     {"expiration", "expiration", nullptr, nullptr, "expiration"}},
+    {"expiresBefore",
+     "bigint",
+     "@ < to_timestamp($)",
+     {"expiration", "expiration", nullptr, nullptr, "expiration"}},
+    {"expiresAfter",
+     "bigint",
+     "@ > to_timestamp($)",
+     {"expiration", "expiration", nullptr, nullptr, "expiration"}},
+    {"expirationReturnAddress",
+     "permanode.address",
+     "@ = $",
+     {"expiration_return_address", "expiration_return_address", nullptr, nullptr,
+      "expiration_return_address"}},
+    {"hasTimelock",
+     "bool",
+     "(@ IS NOT NULL) = $",
+     {"timelock", "timelock", nullptr, nullptr, "timelock"}},
+    {"timelockedBefore",
+     "bigint",
+     "@ < to_timestamp($)",
+     {"timelock", "timelock", nullptr, nullptr, "timelock"}},
+    {"timelockedAfter",
+     "bigint",
+     "@ > to_timestamp($)",
+     {"timelock", "timelock", nullptr, nullptr, "timelock"}},
+    {"sender", "permanode.address", "@ = $", {"sender", "sender", "sender", nullptr, "sender"}},
+    {"tag", "bytea", "@ = $", {"tag", "tag", nullptr, nullptr, "tag"}},
+    {"issuer", "permanode.address", "@ = $", {"issuer", nullptr, "issuer", nullptr, "issuer"}},
+    {"stateController",
+     "permanode.address",
+     "@ = $",
+     {"state_controller", nullptr, "state_controller", nullptr, nullptr}},
+    {"governor", "permanode.address", "@ = $", {"governor", nullptr, "governor", nullptr, nullptr}},
+    {"aliasAddress",
+     "permanode.address",
+     "@ = $",
+     {"address", nullptr, nullptr, "address", nullptr}},
+    {"createdBefore", "bigint", "@ < to_timestamp($)", {kAll, kAll, kAll, kAll, kAll}},
+    {"createdAfter", "bigint", "@ > to_timestamp($)", {kAll, kAll, kAll, kAll, kAll}},
+    {"unlockableByAddress", "permanode.address", "@", {kAll, kAll, kAll, kAll, kAll}},
+};
+constexpr int kFilterCount = sizeof(kFilters) / sizeof(kFilters[0]);
+constexpr int kFirstFilterParam = 2;
+constexpr int kCursorParam = kFirstFilterParam + kFilterCount; // 24
+constexpr int kLimitParam = kCursorParam + 4;                  // 28
+
+// The columns a `*` filter uses where the column name is not the filter's.
+std::string DefaultColumn(const std::string &name, Target target)
+{
+    if (name == "hasNativeTokens" || name == "minNativeTokenCount" || name == "maxNativeTokenCount")
+    {
+        return "native_token_count";
+    }
+    if (name == "createdBefore" || name == "createdAfter")
+    {
+        return "ms_timestamp";
+    }
+    // unlockableByAddress: the address conditions that let an address unlock the output.
+    switch (target)
+    {
+        case kUnspent:
+            return "(o.address = $ OR o.state_controller = $ OR o.governor = $ OR "
+                   "o.expiration_return_address = $)";
+        case kBasicTable:
+        case kNftTable:
+            return "(o.address = $ OR o.expiration_return_address = $)";
+        case kAliasTable:
+            return "(o.state_controller = $ OR o.governor = $)";
+        default:
+            return "o.address = $";
+    }
+}
+
+std::string Replace(std::string text, char mark, const std::string &with)
+{
+    std::string out;
+    for (char c : text)
+    {
+        if (c == mark)
+        {
+            out += with;
+        }
+        else
+        {
+            out += c;
+        }
+    }
+    return out;
+}
+
+// The fixed statement of one target.
+std::string BuildQuery(Target target)
+{
+    std::string sql = "SELECT o.output_id::text, ";
+    sql += target == kUnspent ? "0" : "o.ms_range_id";
+    sql += ", " + Micros("o.ms_timestamp") +
+           ", o.milestone_index, (SELECT coalesce(max(milestone_index), 0) FROM "
+           "permanode.sync) FROM permanode." +
+           std::string(kTables[target]) + " o WHERE ";
+    sql += target == kUnspent ? "o.output_kind = $1" : "$1::text IS NOT NULL";
+    for (int i = 0; i < kFilterCount; i++)
+    {
+        const FilterSpec &f = kFilters[i];
+        std::string param = "$" + std::to_string(kFirstFilterParam + i);
+        std::string typed = param + "::" + f.type;
+        const char *column = f.columns[target];
+        if (column == nullptr)
+        {
+            sql += " AND " + typed + " IS NULL"; // rejected before: always NULL
+            continue;
+        }
+        std::string condition;
+        if (std::string(f.name) == "unlockableByAddress")
+        {
+            condition = Replace(DefaultColumn(f.name, target), '$', typed);
+        }
+        else
+        {
+            std::string col = column == kAll ? DefaultColumn(f.name, target) : column;
+            condition = Replace(Replace(f.condition, '@', "o." + col), '$', typed);
+        }
+        sql += " AND (" + typed + " IS NULL OR " + condition + ")";
+    }
+    std::string c = "$" + std::to_string(kCursorParam);
+    auto p = [](int n) { return "$" + std::to_string(n); };
+    if (target == kUnspent)
+    {
+        sql += " AND (" + c +
+               "::int IS NULL OR (o.ms_timestamp, o.milestone_index, o.output_id) "
+               "< (timestamptz 'epoch' + " +
+               p(kCursorParam + 1) + "::bigint * interval '1 microsecond', " + p(kCursorParam + 2) +
+               "::int, " + p(kCursorParam + 3) +
+               "::permanode.output_id))"
+               " ORDER BY o.ms_timestamp DESC, o.milestone_index DESC, o.output_id DESC";
+    }
+    else
+    {
+        sql += " AND " +
+               KeysetCondition(kCursorParam, "o.ms_range_id", "o.ms_timestamp", "o.milestone_index",
+                               "o.output_id", "permanode.output_id") +
+               " ORDER BY o.ms_range_id DESC, o.ms_timestamp DESC, o.milestone_index DESC, "
+               "o.output_id DESC";
+    }
+    return sql + " LIMIT " + p(kLimitParam);
+}
+
+std::string StatementName(Target target)
+{
+    return std::string("indexer_") + kTables[target];
+}
+
+Target TableOf(OutputKind kind)
+{
+    switch (kind)
+    {
+        case OutputKind::kBasic:
+            return kBasicTable;
+        case OutputKind::kAlias:
+            return kAliasTable;
+        case OutputKind::kFoundry:
+            return kFoundryTable;
+        case OutputKind::kNft:
+            return kNftTable;
+    }
+    return kBasicTable;
+}
+
+// The filter values in kFilters order.
+std::array<bool, kFilterCount> SetFilters(const OutputFilter &f)
+{
+    return {f.address.has_value(),
+            f.has_native_tokens.has_value(),
+            f.min_native_token_count.has_value(),
+            f.max_native_token_count.has_value(),
+            f.has_storage_deposit_return.has_value(),
+            f.storage_deposit_return_address.has_value(),
+            f.has_expiration.has_value(),
+            f.expires_before.has_value(),
+            f.expires_after.has_value(),
+            f.expiration_return_address.has_value(),
+            f.has_timelock.has_value(),
+            f.timelocked_before.has_value(),
+            f.timelocked_after.has_value(),
+            f.sender.has_value(),
+            f.tag.has_value(),
+            f.issuer.has_value(),
+            f.state_controller.has_value(),
+            f.governor.has_value(),
+            f.alias_address.has_value(),
+            f.created_before.has_value(),
+            f.created_after.has_value(),
+            f.unlockable_by_address.has_value()};
+}
+
+void AddFilters(Params &params, const OutputFilter &f)
+{
+    params.Add(f.address);
+    params.Add(f.has_native_tokens);
+    params.AddInt(f.min_native_token_count);
+    params.AddInt(f.max_native_token_count);
+    params.Add(f.has_storage_deposit_return);
+    params.Add(f.storage_deposit_return_address);
+    params.Add(f.has_expiration);
+    params.AddInt(f.expires_before);
+    params.AddInt(f.expires_after);
+    params.Add(f.expiration_return_address);
+    params.Add(f.has_timelock);
+    params.AddInt(f.timelocked_before);
+    params.AddInt(f.timelocked_after);
+    params.Add(f.sender);
+    // bytea text input takes \x-hex; the tag arrives as 0x-hex.
+    params.Add(f.tag ? std::optional<std::string>("\\x" + f.tag->substr(2)) : std::nullopt);
+    params.Add(f.issuer);
+    params.Add(f.state_controller);
+    params.Add(f.governor);
+    params.Add(f.alias_address);
+    params.AddInt(f.created_before);
+    params.AddInt(f.created_after);
+    params.Add(f.unlockable_by_address);
+}
+
+} // namespace
+
+const char *UnsupportedFilter(OutputKind kind, const OutputFilter &filter)
+{
+    auto set = SetFilters(filter);
+    Target target = TableOf(kind);
+    for (int i = 0; i < kFilterCount; i++)
+    {
+        if (set[i] && kFilters[i].columns[target] == nullptr)
+        {
+            return kFilters[i].name;
+        }
+    }
+    return nullptr;
+}
+
+namespace internal
+{
+
+void PrepareIndexerStatements(pqxx::connection &connection)
+{
+    for (int t = 0; t < kTargetCount; t++)
+    {
+        connection.prepare(StatementName(static_cast<Target>(t)),
+                           BuildQuery(static_cast<Target>(t)));
+    }
+    connection.prepare("chain_output",
+                       "SELECT output_id::text FROM permanode.unspent_outputs "
+                       "WHERE output_kind = $1 AND chain_id = $2::permanode.hash32 LIMIT 1");
+    connection.prepare("foundry_output",
+                       "SELECT output_id::text FROM permanode.unspent_outputs "
+                       "WHERE output_kind = 'foundry' AND foundry_id = $1 LIMIT 1");
+}
+
+} // namespace internal
+
+OutputIdPage Client::QueryOutputs(OutputKind kind, const OutputFilter &filter, bool include_spent,
+                                  int page_size, const std::optional<Cursor> &after)
+{
+    if (const char *name = UnsupportedFilter(kind, filter))
+    {
+        throw Error(std::string("filter ") + name + " does not apply to " + ToString(kind) +
+                        " outputs",
+                    "22023");
+    }
+    Target target = include_spent ? TableOf(kind) : kUnspent;
+    auto result = Translate(
+        [&]
+        {
+            Params params;
+            params.Add(std::string(ToString(kind)));
+            AddFilters(params, filter);
+            params.Add(after);
+            params.Add(std::to_string(page_size + 1));
+            return Exec(*connection_, StatementName(target), params);
+        });
+    OutputIdPage page;
+    auto rows = MakePage<std::string>(
+        result, page_size, [](const pqxx::row &row) { return row[0].as<std::string>(); },
+        [](const pqxx::row &row) { return CursorOf(row, 1, 0); });
+    page.items = std::move(rows.items);
+    page.next = std::move(rows.next);
+    page.ledger_index = result.empty() ? GetLedgerIndex() : result[0][4].as<std::int32_t>();
+    return page;
+}
+
+std::optional<std::string> Client::GetChainOutput(OutputKind kind, const std::string &id)
+{
+    return Translate(
+        [&]() -> std::optional<std::string>
+        {
+            Params params;
+            pqxx::result result;
+            if (kind == OutputKind::kFoundry)
+            {
+                params.Add(id);
+                result = Exec(*connection_, "foundry_output", params);
+            }
+            else
+            {
+                params.Add(std::string(ToString(kind)));
+                params.Add(id);
+                result = Exec(*connection_, "chain_output", params);
+            }
+            if (result.empty())
+            {
+                return std::nullopt;
+            }
+            return result[0][0].as<std::string>();
+        });
+}
+
+} // namespace permanode::client

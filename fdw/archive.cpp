@@ -1,0 +1,647 @@
+/*
+ * archive.cpp
+ *	  permanode.archive_partitions(parent, from_range, to_range): moves the heap partitions of
+ *	  a range-partitioned table whose bounds tile [from_range, to_range) into one RocksDB archive
+ *	  and puts a foreign partition in their place.
+ *
+ *	  1. Read the partitions' bounds and index definitions: the row key is the primary key (or
+ *	     first unique index); every other plain btree index present in all partitions becomes an
+ *	     index family.
+ *	  2. One sequential scan per heap (latest snapshot, writers blocked by a SHARE lock) feeds one
+ *	     tuplesort per family; the sorted output goes through SstFileWriter into one SST per
+ *	     family, ingested into a fresh database. Row count and checksum are taken on the way, and
+ *	     every row's partition key is checked against the range (PostgreSQL never validates a
+ *	     foreign partition's bounds).
+ *	  3. The manifest is written atomically: the directory is sealed, never written again.
+ *	  4. The archive is re-read: row count and checksum must match what the heap gave.
+ *	  5. Detach the heaps, create and attach the foreign partition, drop the heaps. All of this
+ *	     runs in the caller's transaction, so a crash anywhere leaves either the heaps (and an
+ *	     orphaned directory for archive_gc) or the foreign partition: every row exactly once.
+ */
+extern "C"
+{
+#include "postgres.h"
+
+#include <sys/stat.h>
+
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/relation.h"
+#include "access/table.h"
+#include "catalog/dependency.h"
+#include "catalog/partition.h"
+#include "catalog/pg_am.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_index.h"
+#include "catalog/pg_inherits.h"
+#include "catalog/pg_operator.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "nodes/parsenodes.h"
+#include "partitioning/partbounds.h"
+#include "storage/lmgr.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/partcache.h"
+#include "utils/rel.h"
+#include "utils/ruleutils.h"
+#include "utils/syscache.h"
+#include "utils/timestamp.h"
+#include "utils/tuplesort.h"
+
+    PG_FUNCTION_INFO_V1(permanode_archive_partitions);
+}
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "archive_writer.hpp"
+#include "heap_reader.hpp"
+
+namespace permanode::fdw
+{
+
+namespace
+{
+
+namespace fs = std::filesystem;
+
+/* A child partition and its bounds, as read from the catalog. */
+struct ChildBound
+{
+    Oid relid;
+    char relkind;
+    bool bounded; /* both bounds are values (not MINVALUE/MAXVALUE) */
+    int64 from;
+    int64 to;
+};
+
+/* One index of a partition, as read from the catalog. */
+struct IndexDef
+{
+    std::string name;
+    bool primary = false;
+    bool unique = false;
+    bool plain_btree = false; /* btree, valid, no expressions, no predicate */
+    std::vector<std::string> columns;
+    std::vector<bool> desc;
+    std::vector<bool> nulls_first;
+    std::vector<std::string> include; /* INCLUDE columns */
+    std::string own_definition; /* SQL that recreates it, when not inherited from the parent */
+};
+
+int64 ConstInt(Const *c)
+{
+    switch (c->consttype)
+    {
+        case INT2OID:
+            return DatumGetInt16(c->constvalue);
+        case INT4OID:
+            return DatumGetInt32(c->constvalue);
+        default:
+            return DatumGetInt64(c->constvalue);
+    }
+}
+
+/* True when an index (also a partitioned one) is unique. (pg) */
+bool IndexIsUnique(Oid indexoid)
+{
+    HeapTuple tuple = SearchSysCache1(INDEXRELID, ObjectIdGetDatum(indexoid));
+    if (!HeapTupleIsValid(tuple))
+        elog(ERROR, "cache lookup failed for index %u", indexoid);
+    bool unique = ((Form_pg_index)GETSTRUCT(tuple))->indisunique;
+    ReleaseSysCache(tuple);
+    return unique;
+}
+
+/* Checks the parent and lists its children with their bounds. (pg) */
+void ReadChildren(Oid parent, std::vector<ChildBound> *children, AttrNumber *partattnum)
+{
+    Relation rel = table_open(parent, AccessShareLock);
+    if (rel->rd_rel->relkind != RELKIND_PARTITIONED_TABLE)
+        ereport(ERROR, (errcode(ERRCODE_WRONG_OBJECT_TYPE),
+                        errmsg("\"%s\" is not a partitioned table", RelationGetRelationName(rel))));
+    PartitionKey key = RelationGetPartitionKey(rel);
+    if (key->strategy != PARTITION_STRATEGY_RANGE || key->partnatts != 1 ||
+        key->partattrs[0] == 0 ||
+        (key->parttypid[0] != INT2OID && key->parttypid[0] != INT4OID &&
+         key->parttypid[0] != INT8OID))
+        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                        errmsg("table \"%s\" is not partitioned by range on one integer column",
+                               RelationGetRelationName(rel))));
+    *partattnum = key->partattrs[0];
+    /* PostgreSQL refuses a foreign partition under a unique index: say so before any work. */
+    ListCell *lc;
+    foreach (lc, RelationGetIndexList(rel))
+        if (IndexIsUnique(lfirst_oid(lc)))
+            ereport(ERROR,
+                    (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                     errmsg("cannot archive partitions of \"%s\", which has a unique index",
+                            RelationGetRelationName(rel)),
+                     errdetail("A foreign partition cannot be attached under a unique index."),
+                     errhint("Keep uniqueness per partition: give each partition its own primary "
+                             "key instead.")));
+    table_close(rel, NoLock);
+
+    List *oids = find_inheritance_children(parent, AccessShareLock);
+    foreach (lc, oids)
+    {
+        Oid child = lfirst_oid(lc);
+        HeapTuple tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(child));
+        if (!HeapTupleIsValid(tuple))
+            elog(ERROR, "cache lookup failed for relation %u", child);
+        bool isnull;
+        Datum bound = SysCacheGetAttr(RELOID, tuple, Anum_pg_class_relpartbound, &isnull);
+        ChildBound cb{child, ((Form_pg_class)GETSTRUCT(tuple))->relkind, false, 0, 0};
+        if (!isnull)
+        {
+            auto *spec = castNode(PartitionBoundSpec, stringToNode(TextDatumGetCString(bound)));
+            if (!spec->is_default && spec->strategy == PARTITION_STRATEGY_RANGE)
+            {
+                auto *lo = castNode(PartitionRangeDatum, linitial(spec->lowerdatums));
+                auto *hi = castNode(PartitionRangeDatum, linitial(spec->upperdatums));
+                if (lo->kind == PARTITION_RANGE_DATUM_VALUE &&
+                    hi->kind == PARTITION_RANGE_DATUM_VALUE)
+                {
+                    cb.bounded = true;
+                    cb.from = ConstInt(castNode(Const, lo->value));
+                    cb.to = ConstInt(castNode(Const, hi->value));
+                }
+            }
+        }
+        ReleaseSysCache(tuple);
+        children->push_back(cb);
+    }
+}
+
+/* An index as read from the catalog, in palloc'd memory (no C++ object lives across ereport). */
+struct CatalogIndex
+{
+    char *name;
+    bool primary;
+    bool unique;
+    bool plain_btree; /* btree, valid, no expressions, no predicate */
+    int nkeys;
+    char *columns[INDEX_MAX_KEYS];
+    bool desc[INDEX_MAX_KEYS];
+    bool nulls_first[INDEX_MAX_KEYS];
+    int ninclude;
+    char *include[INDEX_MAX_KEYS];
+    char *own_definition; /* NULL when inherited from a parent index */
+};
+
+/* Reads the indexes of a partition into a List of CatalogIndex. (pg) */
+List *ReadCatalogIndexes(Oid relid)
+{
+    List *result = NIL;
+    Relation rel = table_open(relid, NoLock);
+    ListCell *lc;
+    foreach (lc, RelationGetIndexList(rel))
+    {
+        Oid indexoid = lfirst_oid(lc);
+        Relation idx = index_open(indexoid, AccessShareLock);
+        Form_pg_index form = idx->rd_index;
+        CatalogIndex *ci = (CatalogIndex *)palloc0(sizeof(CatalogIndex));
+        ci->name = pstrdup(RelationGetRelationName(idx));
+        ci->primary = form->indisprimary;
+        ci->unique = form->indisunique;
+        ci->plain_btree = idx->rd_rel->relam == BTREE_AM_OID && form->indisvalid &&
+                          heap_attisnull(idx->rd_indextuple, Anum_pg_index_indexprs, nullptr) &&
+                          heap_attisnull(idx->rd_indextuple, Anum_pg_index_indpred, nullptr);
+        ci->nkeys = ci->plain_btree ? IndexRelationGetNumberOfKeyAttributes(idx) : 0;
+        for (int i = 0; i < ci->nkeys; i++)
+        {
+            ci->columns[i] = get_attname(relid, form->indkey.values[i], false);
+            ci->desc[i] = (idx->rd_indoption[i] & INDOPTION_DESC) != 0;
+            ci->nulls_first[i] = (idx->rd_indoption[i] & INDOPTION_NULLS_FIRST) != 0;
+        }
+        for (int i = ci->nkeys; ci->plain_btree && i < IndexRelationGetNumberOfAttributes(idx); i++)
+            ci->include[ci->ninclude++] = get_attname(relid, form->indkey.values[i], false);
+        if (!has_superclass(indexoid))
+        {
+            Oid constraint = get_index_constraint(indexoid);
+            ci->own_definition = OidIsValid(constraint) ? pg_get_constraintdef_command(constraint)
+                                                        : pg_get_indexdef_string(indexoid);
+        }
+        index_close(idx, AccessShareLock);
+        result = lappend(result, ci);
+    }
+    table_close(rel, NoLock);
+    return result;
+}
+
+/* Reads the indexes of a partition. */
+std::vector<IndexDef> ReadIndexes(Oid relid)
+{
+    List *catalog = pg::CallPg([&] { return ReadCatalogIndexes(relid); });
+    std::vector<IndexDef> out;
+    ListCell *lc;
+    foreach (lc, catalog)
+    {
+        const CatalogIndex *ci = (const CatalogIndex *)lfirst(lc);
+        IndexDef def;
+        def.name = ci->name;
+        def.primary = ci->primary;
+        def.unique = ci->unique;
+        def.plain_btree = ci->plain_btree;
+        for (int i = 0; i < ci->nkeys; i++)
+        {
+            def.columns.push_back(ci->columns[i]);
+            def.desc.push_back(ci->desc[i]);
+            def.nulls_first.push_back(ci->nulls_first[i]);
+        }
+        for (int i = 0; i < ci->ninclude; i++)
+            def.include.push_back(ci->include[i]);
+        if (ci->own_definition != nullptr)
+            def.own_definition = ci->own_definition;
+        out.push_back(std::move(def));
+    }
+    return out;
+}
+
+/* A column of the parent as read from the catalog, in palloc'd memory. */
+struct CatalogColumn
+{
+    char *name;
+    Oid type_oid;
+    char *type_name;
+    int32 typmod;
+    KeyKind kind;
+    int fixed_len;
+    bool partition_key;
+};
+
+/* Reads the parent's live columns into a List of CatalogColumn. (pg) */
+List *ReadCatalogColumns(Oid parent, AttrNumber partattnum)
+{
+    List *result = NIL;
+    Relation rel = table_open(parent, NoLock);
+    TupleDesc desc = RelationGetDescr(rel);
+    for (int i = 0; i < desc->natts; i++)
+    {
+        Form_pg_attribute att = TupleDescAttr(desc, i);
+        if (att->attisdropped)
+            continue;
+        CatalogColumn *cc = (CatalogColumn *)palloc0(sizeof(CatalogColumn));
+        cc->name = pstrdup(NameStr(att->attname));
+        cc->type_oid = att->atttypid;
+        cc->type_name = format_type_be(att->atttypid);
+        cc->typmod = att->atttypmod;
+        cc->kind = KeyKindOfType(att->atttypid, &cc->fixed_len);
+        cc->partition_key = att->attnum == partattnum;
+        result = lappend(result, cc);
+    }
+    table_close(rel, NoLock);
+    return result;
+}
+
+bool SameKey(const IndexDef &a, const IndexDef &b)
+{
+    return a.plain_btree && b.plain_btree && a.columns == b.columns && a.desc == b.desc &&
+           a.nulls_first == b.nulls_first;
+}
+
+/* The manifest's column index of a column name, or -1. */
+int ColumnIndex(const Manifest &m, const std::string &name)
+{
+    for (size_t i = 0; i < m.columns.size(); i++)
+        if (m.columns[i].name == name)
+            return static_cast<int>(i);
+    return -1;
+}
+
+/* Key columns of an index definition, or false when a column cannot be encoded. */
+bool KeyOf(const Manifest &m, const IndexDef &def, std::vector<ManifestKeyColumn> *key)
+{
+    key->clear();
+    for (size_t i = 0; i < def.columns.size(); i++)
+    {
+        int column = ColumnIndex(m, def.columns[i]);
+        if (column < 0 || m.columns[column].kind == KeyKind::kNone)
+            return false;
+        key->push_back(ManifestKeyColumn{column, def.desc[i], def.nulls_first[i]});
+    }
+    return !key->empty();
+}
+
+std::string SafeName(const std::string &name)
+{
+    std::string out;
+    for (char c : name)
+        out += (isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
+    return out.substr(0, 40);
+}
+
+/* Runs SQL statements through SPI in the caller's transaction. (pg) */
+void RunStatements(const std::vector<std::string> &statements)
+{
+    pg::CallPg(
+        [&]
+        {
+            SPI_connect();
+            for (const auto &sql : statements)
+                if (SPI_execute(sql.c_str(), false, 0) < 0)
+                    elog(ERROR, "SPI_execute failed: %s", sql.c_str());
+            SPI_finish();
+        });
+}
+
+/* Key of the advisory lock that keeps archive_gc away from archives being written. */
+
+Oid ArchivePartitions(Oid parent, int64 from, int64 to)
+{
+    pg::CallPg(
+        [&]
+        {
+            if (!superuser())
+                ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                                errmsg("only superuser can archive partitions")));
+            if (from >= to)
+                ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                                errmsg("empty range [%ld, %ld)", (long)from, (long)to)));
+            DirectFunctionCall1(pg_advisory_xact_lock_shared_int8, Int64GetDatum(kArchiveLockKey));
+        });
+
+    /* 1. partitions, columns, row key and index families */
+    std::vector<ChildBound> children;
+    AttrNumber partattnum = 0;
+    pg::CallPg([&] { ReadChildren(parent, &children, &partattnum); });
+    std::vector<ChildBound> chosen;
+    for (const auto &c : children)
+    {
+        bool inside = c.bounded && c.from >= from && c.to <= to;
+        bool overlaps = !c.bounded || (c.from < to && c.to > from);
+        if (!overlaps)
+            continue;
+        if (!inside)
+        {
+            std::string child = pg::CallPg([&] { return std::string(get_rel_name(c.relid)); });
+            throw pg::PgError(
+                ERRCODE_INVALID_PARAMETER_VALUE,
+                "a partition overlaps the range without lying inside it",
+                fmt::format("Partition {} has bounds [{}, {}), the range is [{}, {}).", child,
+                            c.from, c.to, from, to));
+        }
+        if (c.relkind != RELKIND_RELATION)
+            throw pg::PgError(ERRCODE_WRONG_OBJECT_TYPE,
+                              "the range holds a partition that is not a plain table",
+                              "Archived partitions cannot be archived again; restore them first.");
+        chosen.push_back(c);
+    }
+    std::sort(chosen.begin(), chosen.end(),
+              [](const ChildBound &a, const ChildBound &b) { return a.from < b.from; });
+    int64 expect = from;
+    for (const auto &c : chosen)
+    {
+        if (c.from != expect)
+            break;
+        expect = c.to;
+    }
+    if (chosen.empty() || expect != to)
+        throw pg::PgError(
+            ERRCODE_INVALID_PARAMETER_VALUE,
+            "the partitions in the range do not cover it without gaps",
+            fmt::format("Archiving needs heap partitions that tile [{}, {}).", from, to));
+
+    Manifest m;
+    std::vector<std::vector<IndexDef>> indexes;
+    std::string parent_qualified;
+    std::vector<std::string> part_qualified;
+    Oid parent_namespace = InvalidOid;
+    List *columns = nullptr;
+    pg::CallPg(
+        [&]
+        {
+            for (const auto &c : chosen)
+                LockRelationOid(c.relid, ShareLock); /* readers go on, writers wait */
+            parent_namespace = get_rel_namespace(parent);
+            columns = ReadCatalogColumns(parent, partattnum);
+        });
+    m.table_schema = pg::CallPg([&] { return std::string(get_namespace_name(parent_namespace)); });
+    m.table_name = pg::CallPg([&] { return std::string(get_rel_name(parent)); });
+    parent_qualified = pg::CallPg(
+        [&] {
+            return std::string(
+                quote_qualified_identifier(m.table_schema.c_str(), m.table_name.c_str()));
+        });
+    ListCell *lc;
+    foreach (lc, columns)
+    {
+        const CatalogColumn *cc = (const CatalogColumn *)lfirst(lc);
+        ManifestColumn col;
+        col.name = cc->name;
+        col.type_oid = cc->type_oid;
+        col.type_name = cc->type_name;
+        col.typmod = cc->typmod;
+        col.kind = cc->kind;
+        col.fixed_len = cc->fixed_len;
+        if (cc->partition_key)
+        {
+            m.partition_column = col.name;
+            m.partition_column_index = static_cast<int>(m.columns.size());
+        }
+        m.columns.push_back(std::move(col));
+    }
+    for (const auto &c : chosen)
+    {
+        indexes.push_back(ReadIndexes(c.relid));
+        ManifestPartition p;
+        p.schema =
+            pg::CallPg([&] { return std::string(get_namespace_name(get_rel_namespace(c.relid))); });
+        p.name = pg::CallPg([&] { return std::string(get_rel_name(c.relid)); });
+        p.range_from = c.from;
+        p.range_to = c.to;
+        for (const auto &def : indexes.back())
+            if (!def.own_definition.empty())
+                p.own_indexes.push_back(def.own_definition);
+        part_qualified.push_back(pg::CallPg(
+            [&]
+            { return std::string(quote_qualified_identifier(p.schema.c_str(), p.name.c_str())); }));
+        m.partitions.push_back(std::move(p));
+    }
+    m.range_from = from;
+    m.range_to = to;
+    m.compression = "zstd";
+
+    /* an index is archived when every partition has the same key */
+    auto in_all = [&](const IndexDef &def)
+    {
+        for (size_t i = 1; i < indexes.size(); i++)
+            if (std::none_of(indexes[i].begin(), indexes[i].end(),
+                             [&](const IndexDef &o) { return SameKey(def, o); }))
+                return false;
+        return true;
+    };
+    const IndexDef *rowkey = nullptr;
+    for (int pass = 0; pass < 2 && rowkey == nullptr; pass++)
+        for (const auto &def : indexes[0])
+        {
+            std::vector<ManifestKeyColumn> key;
+            if ((pass == 0 ? def.primary : def.unique) && def.plain_btree && KeyOf(m, def, &key) &&
+                in_all(def))
+            {
+                rowkey = &def;
+                m.rows.cf = kRowsFamily;
+                m.rows.name = def.name;
+                m.rows.key = key;
+                break;
+            }
+        }
+    if (rowkey == nullptr)
+        throw pg::PgError(ERRCODE_FEATURE_NOT_SUPPORTED,
+                          "the partitions have no primary key or unique index to key the archive",
+                          "Every partition needs the same primary key (or unique btree index) on "
+                          "columns of supported types.");
+    std::vector<std::string> skipped;
+    for (const auto &def : indexes[0])
+    {
+        if (&def == rowkey)
+            continue;
+        ManifestFamily f;
+        if (!def.plain_btree || !KeyOf(m, def, &f.key) || !in_all(def))
+        {
+            skipped.push_back(def.name);
+            continue;
+        }
+        f.cf = "i" + std::to_string(m.indexes.size() + 1);
+        f.name = def.name;
+        auto held = [&](int column)
+        {
+            for (const auto *part : {&f.key, &f.suffix, &f.include})
+                for (const auto &k : *part)
+                    if (k.column == column)
+                        return true;
+            return false;
+        };
+        for (const auto &rk : m.rows.key)
+            if (!held(rk.column))
+                f.suffix.push_back(rk);
+        /* INCLUDE columns make index-only scans possible; they are kept when encodable */
+        for (const auto &name : def.include)
+        {
+            int column = ColumnIndex(m, name);
+            if (column >= 0 && m.columns[column].kind != KeyKind::kNone && !held(column))
+                f.include.push_back(ManifestKeyColumn{column, false, false});
+        }
+        m.indexes.push_back(std::move(f));
+    }
+    for (const auto &name : skipped)
+        pg::CallPg(
+            [&]
+            {
+                ereport(NOTICE, (errmsg("index \"%s\" is not archived", name.c_str()),
+                                 errdetail("Only btree indexes on plain columns of supported "
+                                           "types, present in every partition, are archived.")));
+            });
+
+    /* 2. write: a fresh, uniquely named directory */
+    std::string root = ArchiveRootOfDatabase();
+    std::error_code ec;
+    fs::create_directories(root, ec);
+    std::string name, dir;
+    for (int attempt = 0;; attempt++)
+    {
+        TimestampTz now = pg::CallPg([] { return GetCurrentTimestamp(); });
+        name = fmt::format("{}_{}_{}_{:x}_{}_{}", SafeName(m.table_name), from, to,
+                           static_cast<uint64>(now), MyProcPid, attempt);
+        dir = root + "/" + name;
+        if (mkdir(dir.c_str(), 0700) == 0)
+            break;
+        if (errno != EEXIST || attempt > 100)
+            throw pg::PgError(ERRCODE_IO_ERROR, "could not create archive directory \"" + dir +
+                                                    "\": " + strerror(errno));
+    }
+    m.created_at =
+        pg::CallPg([] { return std::string(timestamptz_to_str(GetCurrentTimestamp())); });
+
+    auto codec = pg::CallPg([&] { return std::make_unique<RowCodec>(m); });
+    auto phase_start = std::chrono::steady_clock::now();
+    auto phase = [&](const char *what)
+    {
+        double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                              phase_start)
+                        .count();
+        pg::CallPg([&] { elog(DEBUG1, "permanode_fdw: archive %s took %.0f ms", what, ms); });
+        phase_start = std::chrono::steady_clock::now();
+    };
+    ArchiveWriter writer(dir, m, *codec);
+    HeapDigest heap;
+    for (size_t i = 0; i < chosen.size(); i++)
+    {
+        uint64 rows = writer.AddRelation(chosen[i].relid);
+        m.partitions[i].rows = rows;
+        heap.rows += rows;
+    }
+    heap.checksum = writer.checksum();
+    phase("reading the heap");
+    writer.Finish(&m);
+    phase("sorting and writing");
+    pg::CallPg([] { CrashPoint("after_write"); });
+
+    /* 3. seal */
+    m.row_count = heap.rows;
+    m.checksum = heap.checksum;
+    SealArchive(dir, ManifestToJson(m));
+    uint64 bytes = DirectoryBytes(dir);
+    phase("sealing");
+
+    /* 4. verify against the heap before changing anything */
+    /* every block of every family is read with its checksum verified */
+    HeapDigest archived = DigestArchive(dir, false);
+    if (archived.rows != heap.rows || archived.checksum != heap.checksum)
+        throw pg::PgError(ERRCODE_DATA_CORRUPTED, "archive verification failed",
+                          fmt::format("The heap gave {} rows (checksum {:x}), the archive {} "
+                                      "(checksum {:x}).",
+                                      heap.rows, heap.checksum, archived.rows, archived.checksum));
+    phase("verifying");
+    pg::CallPg([] { CrashPoint("before_swap"); });
+
+    /* 5. swap, in the caller's transaction */
+    std::string ftname = SafeName(m.table_name) + fmt::format("_archive_{}_{}", from, to);
+    std::vector<std::string> statements;
+    for (const auto &p : part_qualified)
+        statements.push_back(
+            fmt::format("ALTER TABLE {} DETACH PARTITION {}", parent_qualified, p));
+    std::string ftqualified;
+    pg::CallPg(
+        [&] { ftqualified = quote_qualified_identifier(m.table_schema.c_str(), ftname.c_str()); });
+    auto literal = [](const std::string &s)
+    { return pg::CallPg([&] { return std::string(quote_literal_cstr(s.c_str())); }); };
+    statements.push_back(
+        fmt::format("CREATE FOREIGN TABLE {} PARTITION OF {} FOR VALUES FROM ({}) TO ({}) "
+                    "SERVER permanode_archive OPTIONS (archive {}, row_count '{}', byte_size '{}', "
+                    "range_from '{}', range_to '{}', partition_attnum '{}', indexes {})",
+                    ftqualified, parent_qualified, from, to, literal(name), heap.rows, bytes, from,
+                    to, m.partition_column_index + 1, literal(IndexesOption(m))));
+    std::string drop = "DROP TABLE ";
+    for (size_t i = 0; i < part_qualified.size(); i++)
+        drop += (i ? ", " : "") + part_qualified[i];
+    statements.push_back(drop);
+    RunStatements(statements);
+    pg::CallPg([] { CrashPoint("after_swap"); });
+    return pg::CallPg([&] { return get_relname_relid(ftname.c_str(), parent_namespace); });
+}
+
+} // namespace
+
+} // namespace permanode::fdw
+
+/* permanode.archive_partitions(parent regclass, from_range int, to_range int) returns regclass */
+extern "C" Datum permanode_archive_partitions(PG_FUNCTION_ARGS)
+{
+    Oid parent = PG_GETARG_OID(0);
+    int64 from = PG_GETARG_INT32(1);
+    int64 to = PG_GETARG_INT32(2);
+    const char *table = get_rel_name(parent);
+    return permanode::fdw::GuardedArchive(
+        table,
+        [&]() -> Datum
+        { return ObjectIdGetDatum(permanode::fdw::ArchivePartitions(parent, from, to)); });
+}

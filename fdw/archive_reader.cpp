@@ -1,0 +1,293 @@
+/*
+ * archive_reader.cpp
+ *	  Cursor over a sealed archive, and the re-read that verifies an archive.
+ */
+extern "C"
+{
+#include "postgres.h"
+
+#include "access/tupdesc.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+}
+
+#include "archive_reader.hpp"
+
+#include <atomic>
+#include <thread>
+
+namespace permanode::fdw
+{
+
+ArchiveCursor::ArchiveCursor(const std::string &dir) : handle_(OpenArchive(dir)) {}
+
+ArchiveCursor::~ArchiveCursor()
+{
+    Close();
+}
+
+void ArchiveCursor::Bind(TupleDesc reldesc, List *needed)
+{
+    const Manifest &m = handle_->manifest;
+    codec_ = std::make_unique<RowCodec>(m);
+    attmap_.assign(reldesc->natts, -1);
+    for (int i = 0; i < reldesc->natts; i++)
+    {
+        Form_pg_attribute att = TupleDescAttr(reldesc, i);
+        if (att->attisdropped)
+            continue;
+        for (size_t j = 0; j < m.columns.size(); j++)
+            if (m.columns[j].name == NameStr(att->attname))
+            {
+                if (m.columns[j].type_oid != att->atttypid)
+                    ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
+                                    errmsg("archived column \"%s\" has type %s, the table has %s",
+                                           NameStr(att->attname), m.columns[j].type_name.c_str(),
+                                           format_type_be(att->atttypid))));
+                attmap_[i] = static_cast<int>(j);
+            }
+    }
+    needed_.assign(m.columns.size(), needed == NIL);
+    ListCell *lc;
+    foreach (lc, needed)
+    {
+        AttrNumber attnum = static_cast<AttrNumber>(lfirst_int(lc));
+        if (attnum >= 1 && attnum <= reldesc->natts && attmap_[attnum - 1] >= 0)
+            needed_[attmap_[attnum - 1]] = true;
+    }
+    deform_natts_ = 0;
+    for (size_t j = 0; j < m.columns.size(); j++)
+        if (needed_[j])
+            deform_natts_ = static_cast<int>(j) + 1;
+    archive_values_ = static_cast<Datum *>(palloc0(sizeof(Datum) * m.columns.size()));
+    archive_nulls_ = static_cast<bool *>(palloc0(sizeof(bool) * m.columns.size()));
+}
+
+void ArchiveCursor::Start(int family, bool backward, std::string lower, std::string upper,
+                          int64 prune_lo, int64 prune_hi, bool index_only)
+{
+    Close();
+    if (family < 0 || static_cast<size_t>(family) > handle_->indexes.size())
+        throw StatusError(rocksdb::Status::InvalidArgument("no such column family"),
+                          "could not scan archive");
+    family_ = family;
+    backward_ = backward;
+    index_only_ = index_only && family > 0;
+    lower_ = std::move(lower);
+    upper_ = std::move(upper);
+    prune_lo_ = prune_lo;
+    prune_hi_ = prune_hi;
+    prune_active_ =
+        prune_lo > handle_->manifest.range_from || prune_hi < handle_->manifest.range_to - 1;
+    rocksdb::ReadOptions options;
+    options.verify_checksums = true;
+    if (!lower_.empty())
+    {
+        lower_slice_ = rocksdb::Slice(lower_);
+        options.iterate_lower_bound = &lower_slice_;
+    }
+    if (!upper_.empty())
+    {
+        upper_slice_ = rocksdb::Slice(upper_);
+        options.iterate_upper_bound = &upper_slice_;
+    }
+    rocksdb::ColumnFamilyHandle *cf = family == 0 ? handle_->rows : handle_->indexes[family - 1];
+    iter_.reset(handle_->db->NewIterator(options, cf));
+    if (backward_)
+        iter_->SeekToLast();
+    else
+        iter_->SeekToFirst();
+    at_entry_ = true;
+    /* A full scan of the rows reads ahead in a helper thread (a short one is not worth it). */
+    if (family == 0 && lower_.empty() && upper_.empty() &&
+        handle_->manifest.row_count >= kPrefetchMinRows)
+        prefetch_ = std::make_unique<Prefetcher>(std::move(iter_), backward_);
+}
+
+bool ArchiveCursor::Next()
+{
+    if (prefetch_)
+        return NextPrefetched();
+    if (!iter_)
+        return false;
+    for (;;)
+    {
+        if (!at_entry_)
+        {
+            if (backward_)
+                iter_->Prev();
+            else
+                iter_->Next();
+        }
+        at_entry_ = false;
+        if (!iter_->Valid())
+        {
+            CheckStatus(iter_->status(), "could not read archive " + handle_->dir);
+            return false;
+        }
+        if ((++entries_read_ & 1023) == 0)
+            CheckInterrupts();
+        rocksdb::Slice key = iter_->key();
+        std::string_view key_view(key.data(), key.size());
+        if (family_ == 0)
+            rowkey_.assign(key_view);
+        else
+            codec_->RowKeyFromIndexKey(family_ - 1, key_view, rowkey_);
+        int64 partition_value;
+        if (prune_active_ && codec_->PartitionValue(rowkey_, &partition_value) &&
+            (partition_value < prune_lo_ || partition_value > prune_hi_))
+            continue;
+        if (family_ == 0 || index_only_)
+        {
+            rocksdb::Slice value = iter_->value();
+            value_view_ = std::string_view(value.data(), value.size());
+            key_view_ = key_view;
+        }
+        else
+        {
+            rocksdb::ReadOptions options;
+            options.verify_checksums = true;
+            row_value_.Reset();
+            rocksdb::Status status =
+                handle_->db->Get(options, handle_->rows, rocksdb::Slice(rowkey_), &row_value_);
+            if (status.IsNotFound())
+                throw StatusError(rocksdb::Status::Corruption("index entry without a row"),
+                                  "could not read archive " + handle_->dir);
+            CheckStatus(status, "could not read archive " + handle_->dir);
+            value_view_ = std::string_view(row_value_.data(), row_value_.size());
+        }
+        rows_returned_++;
+        return true;
+    }
+}
+
+bool ArchiveCursor::NextPrefetched()
+{
+    for (;;)
+    {
+        std::string_view key, value;
+        bool timed_out;
+        if (!prefetch_->Next(&key, &value, 100, &timed_out))
+        {
+            if (timed_out)
+            {
+                CheckInterrupts();
+                continue;
+            }
+            CheckStatus(prefetch_->status(), "could not read archive " + handle_->dir);
+            return false;
+        }
+        if ((++entries_read_ & 1023) == 0)
+            CheckInterrupts();
+        int64 partition_value;
+        if (prune_active_ && codec_->PartitionValue(key, &partition_value) &&
+            (partition_value < prune_lo_ || partition_value > prune_hi_))
+            continue;
+        rowkey_.assign(key);
+        value_view_ = value;
+        rows_returned_++;
+        return true;
+    }
+}
+
+void ArchiveCursor::Store(Datum *values, bool *isnull)
+{
+    size_t ncolumns = handle_->manifest.columns.size();
+    if (index_only_)
+        codec_->DecodeIndexEntry(family_ - 1, key_view_, value_view_, archive_values_,
+                                 archive_nulls_);
+    else
+        codec_->DecodeRow(rowkey_, value_view_, archive_values_, archive_nulls_, &needed_,
+                          deform_natts_);
+    for (size_t i = 0; i < attmap_.size(); i++)
+    {
+        int j = attmap_[i];
+        if (j < 0 || static_cast<size_t>(j) >= ncolumns)
+        {
+            values[i] = (Datum)0;
+            isnull[i] = true;
+        }
+        else
+        {
+            values[i] = archive_values_[j];
+            isnull[i] = archive_nulls_[j];
+        }
+    }
+}
+
+void ArchiveCursor::Close()
+{
+    prefetch_.reset(); /* stops and joins the thread before the iterator goes */
+    iter_.reset();
+    row_value_.Reset();
+}
+
+HeapDigest DigestArchive(const std::string &dir, bool verify_blocks)
+{
+    std::shared_ptr<ArchiveHandle> handle = OpenArchive(dir);
+    if (verify_blocks)
+        CheckStatus(handle->db->VerifyChecksum(), "archive " + dir + " failed verification");
+    HeapDigest digest;
+    rocksdb::ReadOptions options;
+    options.verify_checksums = true;
+    options.fill_cache = false;
+    /* Index families are counted in a helper thread (RocksDB only, every signal blocked) while
+     * this one hashes the rows. */
+    std::vector<uint64> index_entries(handle->indexes.size(), 0);
+    rocksdb::Status index_status;
+    std::atomic<bool> stop{false}; /* set when this thread leaves early (error, cancel) */
+    std::thread counter;
+    {
+        SignalBlocker blocker;
+        counter = std::thread(
+            [&]
+            {
+                for (size_t i = 0; i < handle->indexes.size() && index_status.ok(); i++)
+                {
+                    std::unique_ptr<rocksdb::Iterator> it(
+                        handle->db->NewIterator(options, handle->indexes[i]));
+                    for (it->SeekToFirst(); it->Valid() && !stop; it->Next())
+                        index_entries[i]++;
+                    index_status = it->status();
+                }
+            });
+    }
+    struct Joiner /* joins the counter on every way out, exceptions included */
+    {
+        std::thread &thread;
+        std::atomic<bool> &stop;
+        ~Joiner()
+        {
+            stop = true;
+            if (thread.joinable())
+                thread.join();
+        }
+    } joiner{counter, stop};
+    {
+        std::unique_ptr<rocksdb::Iterator> it(handle->db->NewIterator(options, handle->rows));
+        for (it->SeekToFirst(); it->Valid(); it->Next())
+        {
+            if ((++digest.rows & 1023) == 0)
+                CheckInterrupts();
+            rocksdb::Slice k = it->key();
+            rocksdb::Slice v = it->value();
+            digest.checksum +=
+                RowHash(std::string_view(k.data(), k.size()), std::string_view(v.data(), v.size()));
+        }
+        CheckStatus(it->status(), "could not read archive " + dir);
+    }
+    counter.join();
+    counter = std::thread(); /* joined: the Joiner must not join again */
+    CheckStatus(index_status, "could not read archive " + dir);
+    for (size_t i = 0; i < handle->indexes.size(); i++)
+        if (index_entries[i] != digest.rows)
+            throw StatusError(rocksdb::Status::Corruption(
+                                  "index family " + handle->manifest.indexes[i].cf + " holds " +
+                                  std::to_string(index_entries[i]) + " entries for " +
+                                  std::to_string(digest.rows) + " rows"),
+                              "archive " + dir + " failed verification");
+    return digest;
+}
+
+} // namespace permanode::fdw

@@ -1,0 +1,95 @@
+/*
+ * archive_reader.hpp
+ *	  Reading rows out of a sealed archive: a cursor over one column family between two encoded
+ *	  keys, forward or backward, that produces rows in a relation's column layout.
+ *	  Include after postgres.h.
+ */
+#ifndef PERMANODE_FDW_ARCHIVE_READER_HPP
+#define PERMANODE_FDW_ARCHIVE_READER_HPP
+
+#include "permanode_fdw.hpp"
+#include "prefetch.hpp"
+
+namespace permanode::fdw
+{
+
+class ArchiveCursor
+{
+  public:
+    /* Opens the archive in dir (through the handle cache). */
+    explicit ArchiveCursor(const std::string &dir);
+    ~ArchiveCursor();
+
+    /*
+     * Maps the archive's columns onto reldesc by name. needed lists the attnums the caller
+     * reads (NIL: all; entries below 1 are ignored); the others come back NULL. (pg)
+     */
+    void Bind(TupleDesc reldesc, List *needed = NIL);
+
+    /*
+     * Positions on family (0 = rows, n = index n-1) between lower (inclusive) and upper
+     * (exclusive); empty strings are unbounded. Rows whose partition key lies outside
+     * [prune_lo, prune_hi] are skipped when the row key holds the partition key.
+     */
+    void Start(int family, bool backward, std::string lower, std::string upper, int64 prune_lo,
+               int64 prune_hi, bool index_only = false);
+
+    /* Advances to the next row; false at the end. Checks for interrupts. */
+    bool Next();
+
+    /* Decodes the current row into values/isnull of the bound relation layout. (pg) */
+    void Store(Datum *values, bool *isnull);
+
+    /* Releases the iterator (the handle stays cached). */
+    void Close();
+
+    const Manifest &manifest() const { return handle_->manifest; }
+    const std::shared_ptr<ArchiveHandle> &handle() const { return handle_; }
+    uint64 entries_read() const { return entries_read_; }
+    uint64 rows_returned() const { return rows_returned_; }
+
+  private:
+    /* Next() of a scan read ahead by prefetch_. */
+    bool NextPrefetched();
+
+    /* Archives with fewer rows are scanned without a helper thread. */
+    static constexpr uint64 kPrefetchMinRows = 10000;
+
+    std::shared_ptr<ArchiveHandle> handle_;   /* open archive, shared with the cache */
+    std::unique_ptr<RowCodec> codec_;         /* decodes keys and values */
+    std::unique_ptr<rocksdb::Iterator> iter_; /* current iteration, null when closed */
+    std::unique_ptr<Prefetcher> prefetch_;    /* reads iter_ ahead (full scans), or null */
+    std::string lower_;                       /* lower bound (inclusive), kept alive for iter_ */
+    std::string upper_;                       /* upper bound (exclusive), kept alive for iter_ */
+    rocksdb::Slice lower_slice_;              /* slices of the bounds given to ReadOptions */
+    rocksdb::Slice upper_slice_;
+    int family_ = 0;            /* family iterated: 0 rows, n index n-1 */
+    bool backward_ = false;     /* iterate from the last key down */
+    bool index_only_ = false;   /* rows come from index entries alone */
+    std::string_view key_view_; /* key of the current entry (index-only scans) */
+    bool at_entry_ = false;     /* iterator is on an entry not returned yet */
+    int64 prune_lo_ = 0;        /* partition key range to keep */
+    int64 prune_hi_ = 0;
+    std::string rowkey_;               /* row key of the current row */
+    rocksdb::PinnableSlice row_value_; /* value of the current row (index scans) */
+    std::string_view value_view_;      /* value of the current row */
+    std::vector<int> attmap_;          /* per relation attribute: archive column or -1 */
+    std::vector<bool> needed_;         /* per archive column: the caller reads it */
+    int deform_natts_ = -1;            /* stored columns to deform: up to the last needed */
+    bool prune_active_ = false;        /* the prune range excludes part of the archive */
+    Datum *archive_values_ = nullptr;  /* decoded row in archive layout (palloc'd) */
+    bool *archive_nulls_ = nullptr;
+    uint64 entries_read_ = 0;  /* keys visited */
+    uint64 rows_returned_ = 0; /* rows produced */
+};
+
+/* Evaluates a pending interrupt (query cancel, statement_timeout) as a C++ exception. */
+inline void CheckInterrupts()
+{
+    if (unlikely(INTERRUPTS_PENDING_CONDITION()))
+        pg::CallPg([] { CHECK_FOR_INTERRUPTS(); });
+}
+
+} // namespace permanode::fdw
+
+#endif /* PERMANODE_FDW_ARCHIVE_READER_HPP */

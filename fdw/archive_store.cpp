@@ -1,0 +1,370 @@
+/*
+ * archive_store.cpp
+ *	  RocksDB options, read-only handle cache, SST writing and sealing of archive directories.
+ */
+#include "archive_store.hpp"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <unistd.h>
+
+#include <cstdarg>
+#include <filesystem>
+#include <fstream>
+#include <list>
+#include <map>
+#include <sstream>
+
+#include <rocksdb/cache.h>
+#include <rocksdb/env.h>
+#include <rocksdb/table.h>
+
+namespace permanode::fdw
+{
+
+namespace fs = std::filesystem;
+
+namespace
+{
+
+/* Keeps RocksDB from writing LOG files: sealed directories are never written again. */
+class NullLogger : public rocksdb::Logger
+{
+  public:
+    using rocksdb::Logger::Logv;
+    void Logv(const char *, va_list) override {}
+};
+
+/* How many open archives a backend keeps; the oldest is closed beyond this. */
+constexpr size_t kHandleCacheSize = 64;
+
+/*
+ * This backend's open archives, most recently used first. Never destroyed by static
+ * destructors (which would run after RocksDB's own): CloseAllArchives empties it at exit.
+ */
+std::list<std::shared_ptr<ArchiveHandle>> &handle_cache =
+    *new std::list<std::shared_ptr<ArchiveHandle>>();
+
+void SyncPath(const std::string &path, bool directory)
+{
+    int fd = open(path.c_str(), directory ? O_RDONLY | O_DIRECTORY : O_RDONLY);
+    if (fd < 0)
+        throw StatusError(rocksdb::Status::IOError(path, strerror(errno)), "could not open");
+    int rc = fsync(fd);
+    close(fd);
+    if (rc != 0)
+        throw StatusError(rocksdb::Status::IOError(path, strerror(errno)), "could not fsync");
+}
+
+} // namespace
+
+void CheckStatus(const rocksdb::Status &status, const std::string &what)
+{
+    if (!status.ok())
+        throw StatusError(status, what);
+}
+
+SignalBlocker::SignalBlocker()
+{
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &saved_);
+}
+
+SignalBlocker::~SignalBlocker()
+{
+    pthread_sigmask(SIG_SETMASK, &saved_, nullptr);
+}
+
+rocksdb::Options ArchiveDbOptions()
+{
+    /* shared by every archive of the backend; deliberately never destroyed */
+    static auto &block_cache =
+        *new std::shared_ptr<rocksdb::Cache>(rocksdb::NewLRUCache(128 << 20));
+    static auto &null_logger =
+        *new std::shared_ptr<rocksdb::Logger>(std::make_shared<NullLogger>());
+    rocksdb::BlockBasedTableOptions table;
+    table.block_size = 16 * 1024;
+    table.block_cache = block_cache;
+    table.format_version = 5;
+    rocksdb::Options options;
+    options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+    options.compression = rocksdb::kZSTD;
+    options.bottommost_compression = rocksdb::kZSTD;
+    options.info_log = null_logger;
+    options.disable_auto_compactions = true;
+    options.max_open_files = -1;
+    options.paranoid_checks = true;
+    return options;
+}
+
+ArchiveHandle::~ArchiveHandle()
+{
+    if (db)
+    {
+        for (auto *cf : all)
+            db->DestroyColumnFamilyHandle(cf);
+        db->Close();
+    }
+}
+
+bool IsSealed(const std::string &dir)
+{
+    std::error_code ec;
+    return fs::is_regular_file(fs::path(dir) / kManifestFile, ec);
+}
+
+std::shared_ptr<ArchiveHandle> OpenArchive(const std::string &dir)
+{
+    for (auto it = handle_cache.begin(); it != handle_cache.end(); ++it)
+        if ((*it)->dir == dir)
+        {
+            auto handle = *it;
+            handle_cache.erase(it);
+            handle_cache.push_front(handle);
+            return handle;
+        }
+
+    if (!IsSealed(dir))
+        throw StatusError(rocksdb::Status::NotFound(dir, "no sealed archive (manifest missing)"),
+                          "could not open archive");
+    auto handle = std::make_shared<ArchiveHandle>();
+    handle->dir = dir;
+    handle->manifest = ManifestFromJson(ReadWholeFile((fs::path(dir) / kManifestFile).string()));
+
+    rocksdb::Options options = ArchiveDbOptions();
+    std::vector<rocksdb::ColumnFamilyDescriptor> families;
+    families.emplace_back(rocksdb::kDefaultColumnFamilyName, options);
+    families.emplace_back(kRowsFamily, options);
+    for (const auto &index : handle->manifest.indexes)
+        families.emplace_back(index.cf, options);
+    rocksdb::DB *db = nullptr;
+    rocksdb::Status status;
+    {
+        SignalBlocker blocker;
+        status = rocksdb::DB::OpenForReadOnly(rocksdb::DBOptions(options),
+                                              (fs::path(dir) / kDbSubdir).string(), families,
+                                              &handle->all, &db);
+    }
+    CheckStatus(status, "could not open archive " + dir);
+    handle->db.reset(db);
+    handle->rows = handle->all[1];
+    handle->indexes.assign(handle->all.begin() + 2, handle->all.end());
+
+    handle_cache.push_front(handle);
+    while (handle_cache.size() > kHandleCacheSize)
+        handle_cache.pop_back();
+    return handle;
+}
+
+void CloseAllArchives()
+{
+    handle_cache.clear();
+}
+
+void ForgetArchive(const std::string &dir)
+{
+    handle_cache.remove_if([&](const auto &h) { return h->dir == dir; });
+}
+
+namespace
+{
+constexpr size_t kSinkBatchBytes = 1 << 20; /* entries handed to the writer thread at once */
+constexpr size_t kSinkMaxQueued = 4;        /* batches queued at most */
+} // namespace
+
+SstSink::SstSink(std::string path) : path_(std::move(path))
+{
+    rocksdb::Options options = ArchiveDbOptions();
+    writer_ = std::make_unique<rocksdb::SstFileWriter>(rocksdb::EnvOptions(), options);
+    CheckStatus(writer_->Open(path_), "could not create " + path_);
+    filling_ = std::make_unique<Batch>();
+    SignalBlocker blocker; /* the thread inherits a mask that blocks every signal */
+    thread_ = std::thread([this] { Run(); });
+}
+
+SstSink::~SstSink()
+{
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        last_ = true;
+        queue_.clear(); /* abandoned: the thread stops */
+    }
+    changed_.notify_all();
+    if (thread_.joinable())
+        thread_.join();
+}
+
+void SstSink::Run()
+{
+    for (;;)
+    {
+        std::unique_ptr<Batch> batch;
+        {
+            std::unique_lock<std::mutex> lock(mutex_);
+            changed_.wait(lock, [this] { return !queue_.empty() || last_; });
+            if (queue_.empty())
+                break;
+            batch = std::move(queue_.front());
+            queue_.pop_front();
+        }
+        changed_.notify_all();
+        size_t offset = 0;
+        for (size_t i = 0; i < batch->lengths.size() && error_.ok(); i += 2)
+        {
+            rocksdb::Slice key(batch->data.data() + offset, batch->lengths[i]);
+            rocksdb::Slice value(batch->data.data() + offset + batch->lengths[i],
+                                 batch->lengths[i + 1]);
+            offset += batch->lengths[i] + batch->lengths[i + 1];
+            rocksdb::Status status = writer_->Put(key, value);
+            if (!status.ok())
+            {
+                std::lock_guard<std::mutex> lock(mutex_);
+                error_ = status;
+            }
+        }
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    finished_ = true;
+}
+
+void SstSink::Handoff(bool last)
+{
+    {
+        std::unique_lock<std::mutex> lock(mutex_);
+        changed_.wait(lock, [this] { return queue_.size() < kSinkMaxQueued || !error_.ok(); });
+        if (!error_.ok())
+            throw StatusError(error_, "could not write " + path_);
+        if (!filling_->lengths.empty())
+            queue_.push_back(std::move(filling_));
+        last_ = last;
+    }
+    changed_.notify_all();
+    filling_ = std::make_unique<Batch>();
+    filling_->data.reserve(kSinkBatchBytes + 4096);
+}
+
+void SstSink::Put(std::string_view key, std::string_view value)
+{
+    filling_->data.append(key);
+    filling_->data.append(value);
+    filling_->lengths.push_back(static_cast<uint32_t>(key.size()));
+    filling_->lengths.push_back(static_cast<uint32_t>(value.size()));
+    entries_++;
+    if (filling_->data.size() >= kSinkBatchBytes)
+        Handoff(false);
+}
+
+bool SstSink::Finish()
+{
+    Handoff(true);
+    thread_.join();
+    if (!error_.ok())
+        throw StatusError(error_, "could not write " + path_);
+    if (entries_ == 0)
+    {
+        writer_.reset();
+        std::error_code ec;
+        fs::remove(path_, ec);
+        return false;
+    }
+    CheckStatus(writer_->Finish(), "could not finish " + path_);
+    writer_.reset();
+    return true;
+}
+
+void BuildArchiveDb(const std::string &db_dir,
+                    const std::vector<std::pair<std::string, std::string>> &families)
+{
+    rocksdb::Options options = ArchiveDbOptions();
+    options.create_if_missing = true;
+    options.error_if_exists = true;
+    std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+    descriptors.emplace_back(rocksdb::kDefaultColumnFamilyName, options);
+    for (const auto &f : families)
+        descriptors.emplace_back(f.first, options);
+    options.create_missing_column_families = true;
+
+    SignalBlocker blocker;
+    rocksdb::DB *raw = nullptr;
+    std::vector<rocksdb::ColumnFamilyHandle *> handles;
+    CheckStatus(rocksdb::DB::Open(rocksdb::DBOptions(options), db_dir, descriptors, &handles, &raw),
+                "could not create archive database " + db_dir);
+    std::unique_ptr<rocksdb::DB> db(raw);
+    rocksdb::Status status;
+    for (size_t i = 0; i < families.size() && status.ok(); i++)
+    {
+        if (families[i].second.empty())
+            continue;
+        rocksdb::IngestExternalFileOptions ingest;
+        ingest.move_files = true;
+        status = db->IngestExternalFile(handles[i + 1], {families[i].second}, ingest);
+    }
+    if (status.ok())
+        status = db->FlushWAL(true);
+    for (auto *h : handles)
+        db->DestroyColumnFamilyHandle(h);
+    rocksdb::Status close_status = db->Close();
+    CheckStatus(status, "could not ingest into archive database " + db_dir);
+    CheckStatus(close_status, "could not close archive database " + db_dir);
+}
+
+void SealArchive(const std::string &dir, const std::string &manifest_json)
+{
+    SyncTree(dir);
+    std::string tmp = (fs::path(dir) / (std::string(kManifestFile) + ".tmp")).string();
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out << manifest_json;
+        out.close();
+        if (!out)
+            throw StatusError(rocksdb::Status::IOError(tmp, "write failed"),
+                              "could not write manifest");
+    }
+    SyncPath(tmp, false);
+    /* sealed files are never written again: make them read-only */
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
+         it.increment(ec))
+    {
+        std::error_code perm_ec;
+        if (it->is_regular_file(perm_ec))
+            fs::permissions(it->path(), fs::perms::owner_read, fs::perm_options::replace, perm_ec);
+    }
+    fs::rename(tmp, fs::path(dir) / kManifestFile, ec);
+    if (ec)
+        throw StatusError(rocksdb::Status::IOError(tmp, ec.message()), "could not seal archive");
+    SyncPath(dir, true);
+}
+
+std::string ReadWholeFile(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw StatusError(rocksdb::Status::IOError(path, "cannot open"), "could not read");
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return buffer.str();
+}
+
+uint64_t DirectoryBytes(const std::string &dir)
+{
+    uint64_t total = 0;
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
+         it.increment(ec))
+        if (it->is_regular_file(ec))
+            total += it->file_size(ec);
+    return total;
+}
+
+void SyncTree(const std::string &dir)
+{
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
+         it.increment(ec))
+        SyncPath(it->path().string(), it->is_directory(ec));
+    SyncPath(dir, true);
+}
+
+} // namespace permanode::fdw

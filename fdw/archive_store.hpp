@@ -1,0 +1,160 @@
+/*
+ * archive_store.hpp
+ *	  The RocksDB side of an archive directory: options shared by writer and reader, the
+ *	  per-backend cache of read-only handles, SST writing and sealing. Free of PostgreSQL headers;
+ *	  nothing here runs PostgreSQL code, and nothing here is called from another thread.
+ *
+ *	  Directory layout (immutable once sealed):
+ *	    <dir>/db/                    a RocksDB database, column families "rows" and "i1".."iN",
+ *	                                 every file ingested from SstFileWriter output
+ *	    <dir>/permanode_manifest.json  written last, atomically: its presence seals the archive
+ */
+#ifndef PERMANODE_FDW_ARCHIVE_STORE_HPP
+#define PERMANODE_FDW_ARCHIVE_STORE_HPP
+
+#include <condition_variable>
+#include <csignal>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <rocksdb/db.h>
+#include <rocksdb/sst_file_writer.h>
+#include <rocksdb/status.h>
+
+#include "manifest.hpp"
+
+namespace permanode::fdw
+{
+
+/* A failed RocksDB call; rocksdb_status.cpp maps it to a SQLSTATE. */
+class StatusError : public std::runtime_error
+{
+  public:
+    StatusError(rocksdb::Status status, const std::string &what)
+        : std::runtime_error(what + ": " + status.ToString()), status_(std::move(status))
+    {
+    }
+    const rocksdb::Status &status() const { return status_; }
+
+  private:
+    rocksdb::Status status_;
+};
+
+/* Throws StatusError unless status is ok. */
+void CheckStatus(const rocksdb::Status &status, const std::string &what);
+
+/*
+ * Blocks every signal for its lifetime: threads RocksDB starts inherit the mask, so that
+ * PostgreSQL's signals only ever reach the backend's own thread.
+ */
+class SignalBlocker
+{
+  public:
+    SignalBlocker();
+    ~SignalBlocker();
+    SignalBlocker(const SignalBlocker &) = delete;
+    SignalBlocker &operator=(const SignalBlocker &) = delete;
+
+  private:
+    sigset_t saved_;
+};
+
+/* Options of every archive column family: zstd, 16 kB blocks, the shared block cache. */
+rocksdb::Options ArchiveDbOptions();
+
+/* An open, sealed, read-only archive. */
+struct ArchiveHandle
+{
+    std::string dir;
+    Manifest manifest;
+    std::unique_ptr<rocksdb::DB> db;
+    rocksdb::ColumnFamilyHandle *rows = nullptr;
+    std::vector<rocksdb::ColumnFamilyHandle *> indexes; /* parallel to manifest.indexes */
+    std::vector<rocksdb::ColumnFamilyHandle *> all;     /* every handle, destroyed before db */
+
+    ~ArchiveHandle();
+};
+
+/* Opens (or finds in this backend's cache) the sealed archive in dir. */
+std::shared_ptr<ArchiveHandle> OpenArchive(const std::string &dir);
+
+/* Drops dir from the cache (after an error, or when it is removed). */
+void ForgetArchive(const std::string &dir);
+
+/* Closes every cached archive (at backend exit, before static destructors run). */
+void CloseAllArchives();
+
+/* True when dir holds a sealed archive (its manifest exists). */
+bool IsSealed(const std::string &dir);
+
+/*
+ * Writes one column family's sorted entries into an SST file. Building blocks and compressing
+ * them runs in a helper thread (RocksDB code only, every signal blocked), so that it overlaps
+ * with the backend producing the entries.
+ */
+class SstSink
+{
+  public:
+    explicit SstSink(std::string path);
+    ~SstSink();
+    SstSink(const SstSink &) = delete;
+    SstSink &operator=(const SstSink &) = delete;
+    void Put(std::string_view key, std::string_view value);
+    /* Finishes the file; returns false when it holds no entry (no file is left). */
+    bool Finish();
+    const std::string &path() const { return path_; }
+    uint64_t entries() const { return entries_; }
+
+  private:
+    /* Entries handed to the thread at once. */
+    struct Batch
+    {
+        std::string data;
+        std::vector<uint32_t> lengths; /* key length, value length, per entry */
+    };
+    void Run();
+    void Handoff(bool last);
+
+    std::string path_;
+    std::unique_ptr<rocksdb::SstFileWriter> writer_; /* used by the thread once started */
+    uint64_t entries_ = 0;
+    std::unique_ptr<Batch> filling_; /* producer: batch being filled */
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::deque<std::unique_ptr<Batch>> queue_; /* full batches for the thread */
+    bool last_ = false;                        /* no batch follows the queued ones */
+    bool finished_ = false;                    /* the thread is done */
+    rocksdb::Status error_;                    /* first failure of the thread */
+    std::thread thread_;
+};
+
+/*
+ * Creates the database in db_dir with the given column families and ingests each one's SST
+ * (cf name, file; an empty file name for an empty family), then closes it.
+ */
+void BuildArchiveDb(const std::string &db_dir,
+                    const std::vector<std::pair<std::string, std::string>> &families);
+
+/* Writes the manifest atomically (temporary file, fsync, rename, fsync of dir): seals dir. */
+void SealArchive(const std::string &dir, const std::string &manifest_json);
+
+/* Reads a whole small file. */
+std::string ReadWholeFile(const std::string &path);
+
+/* Bytes of every regular file under dir. */
+uint64_t DirectoryBytes(const std::string &dir);
+
+/* fsyncs every file under dir and dir itself. */
+void SyncTree(const std::string &dir);
+
+} // namespace permanode::fdw
+
+#endif /* PERMANODE_FDW_ARCHIVE_STORE_HPP */

@@ -1,0 +1,51 @@
+/*
+ * archive_writer.hpp
+ *	  Writes the families of an archive: heap rows are encoded, sorted by key with one
+ *	  tuplesort per family (spilling to disk within maintenance_work_mem), then written in order
+ *	  with SstFileWriter and ingested into a fresh database. Include after postgres.h.
+ */
+#ifndef PERMANODE_FDW_ARCHIVE_WRITER_HPP
+#define PERMANODE_FDW_ARCHIVE_WRITER_HPP
+
+#include "permanode_fdw.hpp"
+
+extern "C"
+{
+#include "utils/tuplesort.h"
+}
+
+namespace permanode::fdw
+{
+
+class ArchiveWriter
+{
+  public:
+    /* Starts writing the archive of manifest m into dir (which exists and is empty). */
+    ArchiveWriter(std::string dir, const Manifest &m, RowCodec &codec);
+
+    /* Adds every row of a locked heap partition; returns how many. */
+    uint64 AddRelation(Oid relid);
+
+    /* Order-independent checksum of the rows added so far. */
+    uint64 checksum() const { return checksum_; }
+
+    /* Writes the SSTs and the database; records each family's entry count in m. */
+    void Finish(Manifest *m);
+
+  private:
+    std::string dir_;                     /* archive directory */
+    const Manifest &manifest_;            /* layout being written */
+    RowCodec &codec_;                     /* encodes rows */
+    std::vector<Tuplesortstate *> sorts_; /* one per family: rows, then indexes */
+    std::vector<std::string> index_keys_; /* scratch: index keys of the current row */
+    std::string key_;                     /* scratch: row key */
+    std::string value_;                   /* scratch: stored value */
+    std::string include_;                 /* scratch: INCLUDE columns of an index entry */
+    const std::string empty_;             /* an empty value */
+    uint64 rows_ = 0;                     /* rows added */
+    uint64 checksum_ = 0;                 /* sum of RowHash over the rows added */
+};
+
+} // namespace permanode::fdw
+
+#endif /* PERMANODE_FDW_ARCHIVE_WRITER_HPP */

@@ -1,0 +1,140 @@
+/*
+ * maintenance.cpp
+ *	  permanode.verify_archive(foreign_part) and permanode.archive_gc().
+ */
+extern "C"
+{
+#include "postgres.h"
+
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/lsyscache.h"
+#include "utils/tuplestore.h"
+
+    PG_FUNCTION_INFO_V1(permanode_verify_archive);
+    PG_FUNCTION_INFO_V1(permanode_archive_gc);
+}
+
+#include <filesystem>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "archive_reader.hpp"
+
+namespace permanode::fdw
+{
+
+void CheckArchivedPartition(Oid relid); /* in restore.cpp */
+
+namespace
+{
+
+/* Checks RocksDB's block checksums and our row checksum; returns the rows verified. */
+int64 VerifyArchive(Oid ftoid)
+{
+    std::string archive;
+    pg::CallPg(
+        [&]
+        {
+            CheckArchivedPartition(ftoid);
+            archive = GetArchiveOptions(ftoid)->archive;
+        });
+    std::string dir = ArchiveDir(archive.c_str());
+    ForgetArchive(dir); /* reopen: check the files as they are now */
+    HeapDigest digest = DigestArchive(dir, true);
+    const Manifest &m = OpenArchive(dir)->manifest;
+    if (digest.rows != m.row_count || digest.checksum != m.checksum)
+        throw StatusError(rocksdb::Status::Corruption(fmt::format(
+                              "the manifest records {} rows (checksum {:x}), the archive holds "
+                              "{} (checksum {:x})",
+                              m.row_count, m.checksum, digest.rows, digest.checksum)),
+                          "archive " + dir + " failed verification");
+    return static_cast<int64>(digest.rows);
+}
+
+} // namespace
+
+} // namespace permanode::fdw
+
+/* permanode.verify_archive(foreign_part regclass) returns bigint (rows verified) */
+extern "C" Datum permanode_verify_archive(PG_FUNCTION_ARGS)
+{
+    Oid ftoid = PG_GETARG_OID(0);
+    const char *table = get_rel_name(ftoid);
+    return permanode::fdw::GuardedArchive(
+        table, [&]() -> Datum { return Int64GetDatum(permanode::fdw::VerifyArchive(ftoid)); });
+}
+
+/*
+ * permanode.archive_gc() returns setof text: removes the archive directories of this database
+ * that no foreign table references (left by a crash before the swap committed, or by a
+ * restore), and returns their names. Waits for archives being written to commit or abort.
+ */
+extern "C" Datum permanode_archive_gc(PG_FUNCTION_ARGS)
+{
+    using namespace permanode;
+    ReturnSetInfo *rsinfo = (ReturnSetInfo *)fcinfo->resultinfo;
+    return fdw::GuardedArchive(
+        "archive_gc",
+        [&]() -> Datum
+        {
+            std::set<std::string> referenced;
+            pg::CallPg(
+                [&]
+                {
+                    if (!superuser())
+                        ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                                        errmsg("only superuser can remove archives")));
+                    InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+                    DirectFunctionCall1(pg_advisory_xact_lock_int8,
+                                        Int64GetDatum(fdw::kArchiveLockKey));
+                    SPI_connect();
+                    SPI_execute("SELECT o.option_value FROM pg_foreign_table t "
+                                "JOIN pg_foreign_server s ON s.oid = t.ftserver "
+                                "JOIN pg_foreign_data_wrapper w ON w.oid = s.srvfdw "
+                                "CROSS JOIN LATERAL pg_options_to_table(t.ftoptions) o "
+                                "WHERE w.fdwname = 'permanode_fdw' AND o.option_name = 'archive'",
+                                true, 0);
+                    for (uint64 i = 0; i < SPI_processed; i++)
+                    {
+                        char *v = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
+                        referenced.insert(v);
+                    }
+                    SPI_finish();
+                });
+            namespace fs = std::filesystem;
+            std::string root = fdw::ArchiveRootOfDatabase();
+            std::vector<std::string> removed;
+            std::error_code ec;
+            for (auto it = fs::directory_iterator(root, ec); !ec && it != fs::end(it);
+                 it.increment(ec))
+            {
+                std::string name = it->path().filename().string();
+                if (referenced.count(name) != 0)
+                    continue;
+                fdw::ForgetArchive(it->path().string());
+                std::error_code rm;
+                fs::remove_all(it->path(), rm);
+                if (rm)
+                    throw pg::PgError(ERRCODE_IO_ERROR, "could not remove archive directory \"" +
+                                                            it->path().string() +
+                                                            "\": " + rm.message());
+                removed.push_back(name);
+            }
+            std::sort(removed.begin(), removed.end());
+            for (const auto &name : removed)
+                pg::CallPg(
+                    [&]
+                    {
+                        Datum value = CStringGetTextDatum(name.c_str());
+                        bool isnull = false;
+                        tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, &value, &isnull);
+                    });
+            return (Datum)0;
+        });
+}

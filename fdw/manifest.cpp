@@ -1,0 +1,185 @@
+/*
+ * manifest.cpp
+ *	  Manifest (de)serialization with nlohmann::json.
+ */
+#include "manifest.hpp"
+
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+namespace permanode::fdw
+{
+
+namespace
+{
+
+using nlohmann::json;
+
+json KeyColumnsToJson(const std::vector<ManifestKeyColumn> &cols)
+{
+    json out = json::array();
+    for (const auto &c : cols)
+        out.push_back({{"column", c.column}, {"desc", c.desc}, {"nulls_first", c.nulls_first}});
+    return out;
+}
+
+std::vector<ManifestKeyColumn> KeyColumnsFromJson(const json &in, size_t ncolumns)
+{
+    std::vector<ManifestKeyColumn> out;
+    for (const auto &c : in)
+    {
+        ManifestKeyColumn k;
+        k.column = c.at("column").get<int>();
+        k.desc = c.at("desc").get<bool>();
+        k.nulls_first = c.at("nulls_first").get<bool>();
+        if (k.column < 0 || static_cast<size_t>(k.column) >= ncolumns)
+            throw std::runtime_error("manifest names a column that does not exist");
+        out.push_back(k);
+    }
+    return out;
+}
+
+json FamilyToJson(const ManifestFamily &f)
+{
+    return {{"cf", f.cf},
+            {"name", f.name},
+            {"key", KeyColumnsToJson(f.key)},
+            {"suffix", KeyColumnsToJson(f.suffix)},
+            {"include", KeyColumnsToJson(f.include)},
+            {"entries", f.entries}};
+}
+
+ManifestFamily FamilyFromJson(const json &in, size_t ncolumns)
+{
+    ManifestFamily f;
+    f.cf = in.at("cf").get<std::string>();
+    f.name = in.at("name").get<std::string>();
+    f.key = KeyColumnsFromJson(in.at("key"), ncolumns);
+    f.suffix = KeyColumnsFromJson(in.at("suffix"), ncolumns);
+    f.include = KeyColumnsFromJson(in.at("include"), ncolumns);
+    f.entries = in.at("entries").get<uint64_t>();
+    return f;
+}
+
+} // namespace
+
+std::string ManifestToJson(const Manifest &m)
+{
+    json columns = json::array();
+    for (const auto &c : m.columns)
+        columns.push_back({{"name", c.name},
+                           {"type_oid", c.type_oid},
+                           {"type_name", c.type_name},
+                           {"typmod", c.typmod},
+                           {"kind", static_cast<int>(c.kind)},
+                           {"fixed_len", c.fixed_len}});
+    json indexes = json::array();
+    for (const auto &f : m.indexes)
+        indexes.push_back(FamilyToJson(f));
+    json partitions = json::array();
+    for (const auto &p : m.partitions)
+        partitions.push_back({{"schema", p.schema},
+                              {"name", p.name},
+                              {"range_from", p.range_from},
+                              {"range_to", p.range_to},
+                              {"rows", p.rows},
+                              {"own_indexes", p.own_indexes}});
+    json out = {{"format_version", m.format_version},
+                {"table_schema", m.table_schema},
+                {"table_name", m.table_name},
+                {"partition_column", m.partition_column},
+                {"partition_column_index", m.partition_column_index},
+                {"range_from", m.range_from},
+                {"range_to", m.range_to},
+                {"row_count", m.row_count},
+                {"checksum", m.checksum},
+                {"compression", m.compression},
+                {"created_at", m.created_at},
+                {"columns", columns},
+                {"rows", FamilyToJson(m.rows)},
+                {"indexes", indexes},
+                {"partitions", partitions}};
+    return out.dump(1);
+}
+
+Manifest ManifestFromJson(const std::string &text)
+{
+    try
+    {
+        json in = json::parse(text);
+        Manifest m;
+        m.format_version = in.at("format_version").get<int>();
+        if (m.format_version != kManifestFormatVersion)
+            throw std::runtime_error("unsupported archive format version " +
+                                     std::to_string(m.format_version));
+        m.table_schema = in.at("table_schema").get<std::string>();
+        m.table_name = in.at("table_name").get<std::string>();
+        m.partition_column = in.at("partition_column").get<std::string>();
+        m.partition_column_index = in.at("partition_column_index").get<int>();
+        m.range_from = in.at("range_from").get<int64_t>();
+        m.range_to = in.at("range_to").get<int64_t>();
+        m.row_count = in.at("row_count").get<uint64_t>();
+        m.checksum = in.at("checksum").get<uint64_t>();
+        m.compression = in.at("compression").get<std::string>();
+        m.created_at = in.at("created_at").get<std::string>();
+        for (const auto &c : in.at("columns"))
+        {
+            ManifestColumn col;
+            col.name = c.at("name").get<std::string>();
+            col.type_oid = c.at("type_oid").get<uint32_t>();
+            col.type_name = c.at("type_name").get<std::string>();
+            col.typmod = c.at("typmod").get<int32_t>();
+            col.kind = static_cast<KeyKind>(c.at("kind").get<int>());
+            col.fixed_len = c.at("fixed_len").get<int>();
+            m.columns.push_back(col);
+        }
+        size_t n = m.columns.size();
+        if (m.partition_column_index < 0 || static_cast<size_t>(m.partition_column_index) >= n)
+            throw std::runtime_error("manifest names no partition column");
+        m.rows = FamilyFromJson(in.at("rows"), n);
+        for (const auto &f : in.at("indexes"))
+            m.indexes.push_back(FamilyFromJson(f, n));
+        for (const auto &p : in.at("partitions"))
+        {
+            ManifestPartition part;
+            part.schema = p.at("schema").get<std::string>();
+            part.name = p.at("name").get<std::string>();
+            part.range_from = p.at("range_from").get<int64_t>();
+            part.range_to = p.at("range_to").get<int64_t>();
+            part.rows = p.at("rows").get<uint64_t>();
+            part.own_indexes = p.at("own_indexes").get<std::vector<std::string>>();
+            m.partitions.push_back(part);
+        }
+        return m;
+    }
+    catch (const nlohmann::json::exception &e)
+    {
+        throw std::runtime_error(std::string("malformed archive manifest: ") + e.what());
+    }
+}
+
+std::vector<KeyColumn> FamilyKeyColumns(const Manifest &manifest, const ManifestFamily &family)
+{
+    std::vector<KeyColumn> out;
+    for (const auto *part : {&family.key, &family.suffix})
+        for (const auto &k : *part)
+        {
+            const ManifestColumn &c = manifest.columns[k.column];
+            out.push_back(KeyColumn{c.kind, c.fixed_len, k.desc, k.nulls_first});
+        }
+    return out;
+}
+
+std::vector<KeyColumn> FamilyIncludeColumns(const Manifest &manifest, const ManifestFamily &family)
+{
+    std::vector<KeyColumn> out;
+    for (const auto &k : family.include)
+    {
+        const ManifestColumn &c = manifest.columns[k.column];
+        out.push_back(KeyColumn{c.kind, c.fixed_len, k.desc, k.nulls_first});
+    }
+    return out;
+}
+
+} // namespace permanode::fdw

@@ -1,0 +1,102 @@
+/*
+ * manifest.hpp
+ *	  The manifest of an archive directory: what the archive holds and how its keys are built.
+ *	  Written last (atomically) when an archive is sealed; an archive without it is unsealed
+ *	  and never opened. Free of PostgreSQL headers.
+ */
+#ifndef PERMANODE_FDW_MANIFEST_HPP
+#define PERMANODE_FDW_MANIFEST_HPP
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "key_encoding.hpp"
+
+namespace permanode::fdw
+{
+
+inline constexpr int kManifestFormatVersion = 1;
+inline constexpr const char *kManifestFile = "permanode_manifest.json";
+inline constexpr const char *kDbSubdir = "db";
+inline constexpr const char *kRowsFamily = "rows";
+
+/* A column of the archived rows, in the order of the stored tuples. */
+struct ManifestColumn
+{
+    std::string name;
+    uint32_t type_oid = 0;
+    std::string type_name;
+    int32_t typmod = -1;
+    KeyKind kind = KeyKind::kNone; /* key encoding, kNone when not encodable */
+    int fixed_len = 0;
+};
+
+/* One key column of an index: a column of the archive and its direction. */
+struct ManifestKeyColumn
+{
+    int column = 0; /* index into Manifest::columns */
+    bool desc = false;
+    bool nulls_first = false;
+};
+
+/*
+ * A column family: the rows (keyed by the row key) or one index. An index key is its key
+ * columns followed by the row key columns it does not already hold (suffix), so it is unique and
+ * the row key can be rebuilt from it.
+ */
+struct ManifestFamily
+{
+    std::string cf;   /* column family name */
+    std::string name; /* the PostgreSQL index it mirrors */
+    std::vector<ManifestKeyColumn> key;
+    std::vector<ManifestKeyColumn> suffix;
+    std::vector<ManifestKeyColumn> include; /* INCLUDE columns, encoded in the value */
+    uint64_t entries = 0;
+};
+
+/* A heap partition the archive replaced, so that restore can recreate it. */
+struct ManifestPartition
+{
+    std::string schema;
+    std::string name;
+    int64_t range_from = 0;
+    int64_t range_to = 0;
+    uint64_t rows = 0;
+    std::vector<std::string> own_indexes; /* CREATE INDEX / ADD CONSTRAINT of the partition's own */
+};
+
+struct Manifest
+{
+    int format_version = kManifestFormatVersion;
+    std::string table_schema;
+    std::string table_name;
+    std::string partition_column;
+    int partition_column_index = -1; /* into columns */
+    int64_t range_from = 0;
+    int64_t range_to = 0;
+    uint64_t row_count = 0;
+    uint64_t checksum = 0;
+    std::string compression;
+    std::string created_at;
+    std::vector<ManifestColumn> columns;
+    ManifestFamily rows; /* cf "rows", key = row key */
+    std::vector<ManifestFamily> indexes;
+    std::vector<ManifestPartition> partitions;
+};
+
+/* Serializes a manifest as JSON. */
+std::string ManifestToJson(const Manifest &manifest);
+
+/* Parses a manifest; throws std::runtime_error when it is malformed or of another version. */
+Manifest ManifestFromJson(const std::string &text);
+
+/* The key columns (key, then suffix) of a family as encoding descriptors. */
+std::vector<KeyColumn> FamilyKeyColumns(const Manifest &manifest, const ManifestFamily &family);
+
+/* The INCLUDE columns of a family as encoding descriptors. */
+std::vector<KeyColumn> FamilyIncludeColumns(const Manifest &manifest, const ManifestFamily &family);
+
+} // namespace permanode::fdw
+
+#endif /* PERMANODE_FDW_MANIFEST_HPP */

@@ -1,0 +1,224 @@
+/*
+ * permanode_fdw.hpp
+ *	  Shared declarations of permanode_fdw, grouped by the file that defines them. Include after
+ *	  postgres.h (inside extern "C"), from the files of the PostgreSQL side only.
+ */
+#ifndef PERMANODE_FDW_HPP
+#define PERMANODE_FDW_HPP
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+extern "C"
+{
+#include "access/tupdesc.h"
+#include "commands/explain.h"
+#include "foreign/fdwapi.h"
+#include "miscadmin.h"
+#include "nodes/pathnodes.h"
+}
+
+#include "archive_store.hpp"
+#include "manifest.hpp"
+#include "pgcpp/guard.hpp"
+
+namespace permanode::fdw
+{
+
+/* Key of the advisory lock that keeps archive_gc away from archives being written. */
+inline constexpr int64 kArchiveLockKey = 0x7065726d616e6f64; /* "permanod" */
+
+/* in permanode_fdw.cpp */
+extern char *archive_root_setting;   /* permanode_fdw.archive_root */
+extern char *debug_crash_at_setting; /* permanode_fdw.debug_crash_at */
+/* Kills (or pauses) the backend when permanode_fdw.debug_crash_at names this step. */
+void CrashPoint(const char *step);
+
+/* in rocksdb_status.cpp */
+/* The SQLSTATE of a RocksDB status. */
+int StatusSqlstate(const rocksdb::Status &status);
+/* A PostgreSQL error for a failed archive operation on a table. */
+pg::PgError ArchiveError(const StatusError &error, const std::string &table);
+/*
+ * Runs body() like pg::Guarded, turning archive errors (StatusError, KeyFormatError, malformed
+ * manifests) into errors that name the table.
+ */
+template <typename Body> Datum GuardedArchive(const char *table, Body &&body)
+{
+    return pg::Guarded(
+        [&]() -> Datum
+        {
+            try
+            {
+                return body();
+            }
+            catch (const StatusError &e)
+            {
+                throw ArchiveError(e, table ? table : "?");
+            }
+            catch (const KeyFormatError &e)
+            {
+                throw ArchiveError(
+                    StatusError(rocksdb::Status::Corruption(e.what()), "invalid archive key"),
+                    table ? table : "?");
+            }
+        },
+        ERRCODE_FDW_ERROR);
+}
+
+/* in option.cpp */
+/* One archived index (or the rows family, first) as the planner sees it. */
+struct ArchivedIndex
+{
+    char *cf;            /* column family */
+    char *name;          /* PostgreSQL index it mirrors */
+    int ncolumns;        /* key columns */
+    AttrNumber *attnums; /* foreign table attnums of the key columns */
+    bool *desc;          /* per column: descending */
+    bool *nulls_first;   /* per column: NULLs sort first */
+    int ninclude;        /* INCLUDE columns stored with each entry */
+    AttrNumber *include_attnums;
+};
+/* The options of an archived foreign table, parsed. */
+struct ArchiveOptions
+{
+    char *archive;               /* archive directory name under the root */
+    double row_count;            /* rows in the archive */
+    int64 byte_size;             /* bytes on disk */
+    int64 range_from;            /* lowest partition key value (inclusive) */
+    int64 range_to;              /* highest partition key value (exclusive) */
+    AttrNumber partition_attnum; /* attnum of the partition key column */
+    int nindexes;                /* rows family + archived indexes */
+    ArchivedIndex *indexes;      /* [0] is the rows family, keyed by the row key */
+};
+ArchiveOptions *GetArchiveOptions(Oid foreigntableid);
+/* The archive root of this database: <archive_root>/<database oid>. */
+std::string ArchiveRootOfDatabase();
+/* The directory of a named archive. */
+std::string ArchiveDir(const char *archive);
+/* The "indexes" option describing a manifest's families with attnums (1 + column index). */
+std::string IndexesOption(const Manifest &manifest);
+
+/* in row_codec.cpp */
+/* The key encoding of a type, or kNone; fixed_len is set for kFixed. */
+KeyKind KeyKindOfType(Oid typid, int *fixed_len);
+/* Order-independent checksum term of one stored row. */
+uint64 RowHash(std::string_view key, std::string_view value);
+
+/*
+ * Encodes rows into archive keys and values and decodes them back, for one manifest. Values are
+ * arrays in the manifest's column order. Functions marked (pg) call PostgreSQL and must run
+ * inside pg::CallPg.
+ */
+class RowCodec
+{
+  public:
+    explicit RowCodec(const Manifest &manifest); /* (pg) */
+    TupleDesc desc() const { return desc_; }
+    const Manifest &manifest() const { return manifest_; }
+
+    /* Key of the rows family (index < 0) or of index family `index`. */
+    void EncodeKey(int index, const Datum *values, const bool *isnull, std::string &out) const;
+    /* Value of an entry of index family `index`: its INCLUDE columns. */
+    void EncodeInclude(int index, const Datum *values, const bool *isnull, std::string &out) const;
+    /* Length of the key at the start of an entry of a family (index < 0: rows). */
+    size_t KeyLength(int index, std::string_view entry) const;
+    /* Decodes the columns an index entry holds (key, suffix, INCLUDE); others are NULL. (pg) */
+    void DecodeIndexEntry(int index, std::string_view key, std::string_view value, Datum *values,
+                          bool *isnull);
+    /* The stored value: a MinimalTuple of every column but the row key's. (pg) */
+    void EncodeValue(const Datum *values, const bool *isnull, std::string &out);
+    /*
+     * Decodes a row; varlenas are palloc'd in CurrentMemoryContext. With needed (per column),
+     * only those columns are decoded, and the value is deformed up to deform_natts columns.
+     * (pg)
+     */
+    void DecodeRow(std::string_view rowkey, std::string_view value, Datum *values, bool *isnull,
+                   const std::vector<bool> *needed = nullptr, int deform_natts = -1);
+    /* Rebuilds the row key from the key of index family `index`. */
+    void RowKeyFromIndexKey(int index, std::string_view key, std::string &rowkey) const;
+    /* The partition key value held in a row key; false if the row key does not hold it. */
+    bool PartitionValue(std::string_view rowkey, int64 *value) const;
+
+  private:
+    /* Decodes the column at pos of an encoded key into values/isnull[column]. (pg) */
+    void DecodeColumn(std::string_view key, size_t pos, const KeyColumn &kc, int column,
+                      Datum *values, bool *isnull);
+    void EncodeColumns(const std::vector<ManifestKeyColumn> &columns,
+                       const std::vector<KeyColumn> &kinds, size_t first, const Datum *values,
+                       const bool *isnull, std::string &out) const;
+
+    /* Where a row key column comes from in an index key: segment number, direction flip. */
+    struct RowKeySource
+    {
+        int segment;
+        bool flip;
+    };
+    const Manifest &manifest_;
+    TupleDesc desc_;
+    std::vector<KeyColumn> rowkey_columns_;
+    std::vector<std::vector<KeyColumn>> index_columns_;   /* key + suffix of each index */
+    std::vector<std::vector<KeyColumn>> include_columns_; /* INCLUDE columns of each index */
+    std::vector<std::vector<RowKeySource>> rowkey_sources_;
+    std::vector<bool> in_rowkey_; /* per column */
+    int partition_segment_;       /* position of the partition key in the row key, or -1 */
+    std::string scratch_;
+    std::vector<uint64> tuple_buffer_; /* aligned copy of the current row's value */
+};
+
+/* in planner.cpp */
+void GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid);
+void GetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid);
+ForeignScan *GetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
+                            ForeignPath *best_path, List *tlist, List *scan_clauses,
+                            Plan *outer_plan);
+
+/* Positions in ForeignScan.fdw_private. */
+enum FdwScanPrivateIndex
+{
+    FdwScanPrivateIndexNumber, /* Integer: family scanned, 0 = rows, n = indexes[n] */
+    FdwScanPrivateBackward,    /* Integer: 1 to iterate backward */
+    FdwScanPrivateConditions,  /* List of IntLists, parallel to fdw_exprs: see KeyCondition */
+    FdwScanPrivateIndexOnly,   /* Integer: 1 when the index entries hold every needed column */
+    FdwScanPrivateNeeded,      /* IntList: attnums the scan must fill (others may stay NULL) */
+};
+/* Positions in each condition IntList. */
+enum FdwConditionIndex
+{
+    FdwConditionColumn,    /* key column position in the family, or -1 (pruning only) */
+    FdwConditionAttnum,    /* attnum of the column */
+    FdwConditionStrategy,  /* btree strategy, as "column OP value" */
+    FdwConditionVarOnLeft, /* 1 if the column is the left operand of the clause */
+    FdwConditionValueType, /* type of the value operand */
+};
+
+/* in scan.cpp */
+void BeginForeignScan(ForeignScanState *node, int eflags);
+TupleTableSlot *IterateForeignScan(ForeignScanState *node);
+void ReScanForeignScan(ForeignScanState *node);
+void EndForeignScan(ForeignScanState *node);
+void ExplainForeignScan(ForeignScanState *node, ExplainState *es);
+
+/* in analyze.cpp */
+bool AnalyzeForeignTable(Relation relation, AcquireSampleRowsFunc *func, BlockNumber *totalpages);
+
+/* in modify.cpp */
+void SetModifyCallbacks(FdwRoutine *routine);
+
+/* in archive.cpp */
+/* Checksum and row count of heap partitions, encoded as the archive would store them. */
+struct HeapDigest
+{
+    uint64 rows = 0;
+    uint64 checksum = 0;
+};
+/* Builds the archive's values array of a heap row (detoasted), partition attnums mapped. (pg) */
+HeapDigest DigestHeapRelations(const std::vector<Oid> &relids, RowCodec &codec);
+/* Re-reads a sealed archive: row count and checksum of the rows family; checks index counts. */
+HeapDigest DigestArchive(const std::string &dir, bool verify_blocks);
+
+} // namespace permanode::fdw
+
+#endif /* PERMANODE_FDW_HPP */

@@ -1,0 +1,368 @@
+/*
+ * row_codec.cpp
+ *	  Rows as archive keys and values. The rows family maps the row key (the partition's primary
+ *	  key, or first unique index) to a MinimalTuple of the other columns; every index family maps
+ *	  its key columns plus the missing row key columns to nothing. Varlenas are stored detoasted
+ *	  and uncompressed, so the bytes of a row are canonical: the same row always encodes the same,
+ *	  which is what the archive's checksum relies on.
+ */
+extern "C"
+{
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/dependency.h"
+#include "catalog/pg_type.h"
+#include "commands/extension.h"
+#include "common/hashfn.h"
+#include "fmgr.h"
+#include "utils/lsyscache.h"
+#include "utils/uuid.h"
+}
+
+#include "permanode_fdw.hpp"
+
+namespace permanode::fdw
+{
+
+KeyKind KeyKindOfType(Oid typid, int *fixed_len)
+{
+    *fixed_len = 0;
+    switch (typid)
+    {
+        case INT2OID:
+            return KeyKind::kInt16;
+        case INT4OID:
+        case DATEOID:
+            return KeyKind::kInt32;
+        case INT8OID:
+        case TIMESTAMPOID:
+        case TIMESTAMPTZOID:
+        case TIMEOID:
+            return KeyKind::kInt64;
+        case BOOLOID:
+            return KeyKind::kBool;
+        case UUIDOID:
+            *fixed_len = UUID_LEN;
+            return KeyKind::kFixed;
+        case BYTEAOID:
+        case TEXTOID:
+        case VARCHAROID:
+            return KeyKind::kBytes;
+        default:
+            break;
+    }
+    /* The permanode extension's fixed-length ID types compare with memcmp. */
+    int16 typlen;
+    bool typbyval;
+    get_typlenbyval(typid, &typlen, &typbyval);
+    if (typlen > 0 && !typbyval)
+    {
+        Oid ext = getExtensionOfObject(TypeRelationId, typid);
+        char *name = OidIsValid(ext) ? get_extension_name(ext) : nullptr;
+        if (name != nullptr && strcmp(name, "permanode") == 0)
+        {
+            *fixed_len = typlen;
+            return KeyKind::kFixed;
+        }
+    }
+    return KeyKind::kNone;
+}
+
+uint64 RowHash(std::string_view key, std::string_view value)
+{
+    uint64 h = hash_bytes_extended(reinterpret_cast<const unsigned char *>(key.data()),
+                                   static_cast<int>(key.size()), 0);
+    return hash_bytes_extended(reinterpret_cast<const unsigned char *>(value.data()),
+                               static_cast<int>(value.size()), h);
+}
+
+RowCodec::RowCodec(const Manifest &manifest) : manifest_(manifest), partition_segment_(-1)
+{
+    int n = static_cast<int>(manifest.columns.size());
+    desc_ = CreateTemplateTupleDesc(n);
+    for (int i = 0; i < n; i++)
+        TupleDescInitEntry(desc_, static_cast<AttrNumber>(i + 1), manifest.columns[i].name.c_str(),
+                           manifest.columns[i].type_oid, manifest.columns[i].typmod, 0);
+    in_rowkey_.assign(n, false);
+    rowkey_columns_ = FamilyKeyColumns(manifest, manifest.rows);
+    for (size_t r = 0; r < manifest.rows.key.size(); r++)
+    {
+        in_rowkey_[manifest.rows.key[r].column] = true;
+        if (manifest.rows.key[r].column == manifest.partition_column_index)
+            partition_segment_ = static_cast<int>(r);
+    }
+    for (const auto &index : manifest.indexes)
+    {
+        index_columns_.push_back(FamilyKeyColumns(manifest, index));
+        include_columns_.push_back(FamilyIncludeColumns(manifest, index));
+        std::vector<RowKeySource> sources;
+        for (const auto &rk : manifest.rows.key)
+        {
+            RowKeySource source{-1, false};
+            int segment = 0;
+            for (const auto *part : {&index.key, &index.suffix})
+                for (const auto &c : *part)
+                {
+                    if (source.segment < 0 && c.column == rk.column)
+                        source = RowKeySource{segment, c.desc != rk.desc};
+                    segment++;
+                }
+            if (source.segment < 0)
+                throw KeyFormatError("index family " + index.cf + " lacks a row key column");
+            sources.push_back(source);
+        }
+        rowkey_sources_.push_back(std::move(sources));
+    }
+}
+
+void RowCodec::EncodeColumns(const std::vector<ManifestKeyColumn> &columns,
+                             const std::vector<KeyColumn> &kinds, size_t first, const Datum *values,
+                             const bool *isnull, std::string &out) const
+{
+    for (size_t i = 0; i < columns.size(); i++)
+    {
+        const KeyColumn &kc = kinds[first + i];
+        int column = columns[i].column;
+        if (isnull[column])
+        {
+            EncodeNull(out, kc);
+            continue;
+        }
+        Datum d = values[column];
+        switch (kc.kind)
+        {
+            case KeyKind::kInt16:
+                EncodeInt(out, kc, DatumGetInt16(d));
+                break;
+            case KeyKind::kInt32:
+                EncodeInt(out, kc, DatumGetInt32(d));
+                break;
+            case KeyKind::kInt64:
+                EncodeInt(out, kc, DatumGetInt64(d));
+                break;
+            case KeyKind::kBool:
+                EncodeInt(out, kc, DatumGetBool(d) ? 1 : 0);
+                break;
+            case KeyKind::kFixed:
+                EncodeBytes(out, kc, DatumGetPointer(d), kc.fixed_len);
+                break;
+            case KeyKind::kBytes:
+                EncodeBytes(out, kc, VARDATA_ANY(DatumGetPointer(d)),
+                            VARSIZE_ANY_EXHDR(DatumGetPointer(d)));
+                break;
+            case KeyKind::kNone:
+                throw KeyFormatError("column " + manifest_.columns[column].name +
+                                     " cannot be part of a key");
+        }
+    }
+}
+
+void RowCodec::EncodeKey(int index, const Datum *values, const bool *isnull, std::string &out) const
+{
+    const ManifestFamily &family = index < 0 ? manifest_.rows : manifest_.indexes[index];
+    const std::vector<KeyColumn> &cols = index < 0 ? rowkey_columns_ : index_columns_[index];
+    out.clear();
+    EncodeColumns(family.key, cols, 0, values, isnull, out);
+    EncodeColumns(family.suffix, cols, family.key.size(), values, isnull, out);
+}
+
+void RowCodec::EncodeInclude(int index, const Datum *values, const bool *isnull,
+                             std::string &out) const
+{
+    out.clear();
+    EncodeColumns(manifest_.indexes[index].include, include_columns_[index], 0, values, isnull,
+                  out);
+}
+
+size_t RowCodec::KeyLength(int index, std::string_view entry) const
+{
+    const std::vector<KeyColumn> &cols = index < 0 ? rowkey_columns_ : index_columns_[index];
+    size_t pos = 0;
+    for (const auto &kc : cols)
+        pos = SkipColumn(entry, pos, kc);
+    return pos;
+}
+
+void RowCodec::DecodeColumn(std::string_view key, size_t pos, const KeyColumn &kc, int column,
+                            Datum *values, bool *isnull)
+{
+    if (IsNullAt(key, pos))
+    {
+        isnull[column] = true;
+        values[column] = (Datum)0;
+        return;
+    }
+    isnull[column] = false;
+    switch (kc.kind)
+    {
+        case KeyKind::kInt16:
+            values[column] = Int16GetDatum(static_cast<int16>(DecodeInt(key, pos, kc)));
+            break;
+        case KeyKind::kInt32:
+            values[column] = Int32GetDatum(static_cast<int32>(DecodeInt(key, pos, kc)));
+            break;
+        case KeyKind::kInt64:
+            values[column] = Int64GetDatum(DecodeInt(key, pos, kc));
+            break;
+        case KeyKind::kBool:
+            values[column] = BoolGetDatum(DecodeInt(key, pos, kc) != 0);
+            break;
+        case KeyKind::kFixed:
+        case KeyKind::kBytes:
+        {
+            DecodeBytes(key, pos, kc, scratch_);
+            if (kc.kind == KeyKind::kFixed)
+            {
+                char *copy = static_cast<char *>(palloc(scratch_.size()));
+                memcpy(copy, scratch_.data(), scratch_.size());
+                values[column] = PointerGetDatum(copy);
+            }
+            else
+            {
+                struct varlena *copy =
+                    static_cast<struct varlena *>(palloc(VARHDRSZ + scratch_.size()));
+                SET_VARSIZE(copy, VARHDRSZ + scratch_.size());
+                memcpy(VARDATA(copy), scratch_.data(), scratch_.size());
+                values[column] = PointerGetDatum(copy);
+            }
+            break;
+        }
+        case KeyKind::kNone:
+            throw KeyFormatError("key column cannot be decoded");
+    }
+}
+
+void RowCodec::DecodeIndexEntry(int index, std::string_view key, std::string_view value,
+                                Datum *values, bool *isnull)
+{
+    const ManifestFamily &family = manifest_.indexes[index];
+    for (int i = 0; i < desc_->natts; i++)
+    {
+        values[i] = (Datum)0;
+        isnull[i] = true;
+    }
+    size_t pos = 0;
+    size_t i = 0;
+    for (const auto *part : {&family.key, &family.suffix})
+        for (const auto &c : *part)
+        {
+            const KeyColumn &kc = index_columns_[index][i++];
+            DecodeColumn(key, pos, kc, c.column, values, isnull);
+            pos = SkipColumn(key, pos, kc);
+        }
+    pos = 0;
+    i = 0;
+    for (const auto &c : family.include)
+    {
+        const KeyColumn &kc = include_columns_[index][i++];
+        DecodeColumn(value, pos, kc, c.column, values, isnull);
+        pos = SkipColumn(value, pos, kc);
+    }
+}
+
+void RowCodec::EncodeValue(const Datum *values, const bool *isnull, std::string &out)
+{
+    int n = desc_->natts;
+    bool *nulls = static_cast<bool *>(palloc(n * sizeof(bool)));
+    for (int i = 0; i < n; i++)
+        nulls[i] = isnull[i] || in_rowkey_[i];
+    MinimalTuple tuple = heap_form_minimal_tuple(desc_, const_cast<Datum *>(values), nulls);
+    out.assign(reinterpret_cast<const char *>(tuple), tuple->t_len);
+    pfree(tuple);
+    pfree(nulls);
+}
+
+void RowCodec::DecodeRow(std::string_view rowkey, std::string_view value, Datum *values,
+                         bool *isnull, const std::vector<bool> *needed, int deform_natts)
+{
+    if (value.size() < SizeofMinimalTupleHeader)
+        throw KeyFormatError("archived row is too short");
+    if (deform_natts == 0)
+    {
+        /* nothing stored is read (count(*), or only row key columns) */
+        for (int i = 0; i < desc_->natts; i++)
+        {
+            values[i] = (Datum)0;
+            isnull[i] = true;
+        }
+    }
+    else
+    {
+        /* an aligned copy, reused row after row: the datums point into it until the next row */
+        tuple_buffer_.resize((value.size() + sizeof(uint64) - 1) / sizeof(uint64));
+        MinimalTuple tuple = reinterpret_cast<MinimalTuple>(tuple_buffer_.data());
+        memcpy(tuple, value.data(), value.size());
+        if (tuple->t_len != value.size() || HeapTupleHeaderGetNatts(tuple) > desc_->natts)
+            throw KeyFormatError("archived row has an invalid header");
+        /* deform only the columns up to the last one needed: the rest read as NULL */
+        if (deform_natts > 0 && deform_natts < HeapTupleHeaderGetNatts(tuple))
+            HeapTupleHeaderSetNatts(tuple, deform_natts);
+        HeapTupleData heap;
+        heap.t_len = tuple->t_len + MINIMAL_TUPLE_OFFSET;
+        heap.t_data = reinterpret_cast<HeapTupleHeader>(reinterpret_cast<char *>(tuple) -
+                                                        MINIMAL_TUPLE_OFFSET);
+        heap_deform_tuple(&heap, desc_, values, isnull);
+    }
+
+    size_t pos = 0;
+    for (size_t r = 0; r < manifest_.rows.key.size(); r++)
+    {
+        const KeyColumn &kc = rowkey_columns_[r];
+        int column = manifest_.rows.key[r].column;
+        if (needed == nullptr || (*needed)[column])
+            DecodeColumn(rowkey, pos, kc, column, values, isnull);
+        else
+        {
+            values[column] = (Datum)0; /* never read: NULL rather than a stale pointer */
+            isnull[column] = true;
+        }
+        pos = SkipColumn(rowkey, pos, kc);
+    }
+    if (pos != rowkey.size())
+        throw KeyFormatError("archived row key has trailing bytes");
+}
+
+void RowCodec::RowKeyFromIndexKey(int index, std::string_view key, std::string &rowkey) const
+{
+    const std::vector<KeyColumn> &cols = index_columns_[index];
+    size_t offsets[64];
+    size_t nsegments = cols.size();
+    if (nsegments + 1 > sizeof(offsets) / sizeof(offsets[0]))
+        throw KeyFormatError("too many key columns");
+    size_t pos = 0;
+    for (size_t i = 0; i < nsegments; i++)
+    {
+        offsets[i] = pos;
+        pos = SkipColumn(key, pos, cols[i]);
+    }
+    offsets[nsegments] = pos;
+    if (pos != key.size())
+        throw KeyFormatError("archived index key has trailing bytes");
+    rowkey.clear();
+    for (const auto &source : rowkey_sources_[index])
+    {
+        size_t start = offsets[source.segment];
+        size_t len = offsets[source.segment + 1] - start;
+        size_t at = rowkey.size();
+        rowkey.append(key.data() + start, len);
+        if (source.flip)
+            for (size_t i = at + 1; i < rowkey.size(); i++)
+                rowkey[i] = static_cast<char>(~static_cast<uint8>(rowkey[i]));
+    }
+}
+
+bool RowCodec::PartitionValue(std::string_view rowkey, int64 *value) const
+{
+    if (partition_segment_ < 0)
+        return false;
+    size_t pos = 0;
+    for (int i = 0; i < partition_segment_; i++)
+        pos = SkipColumn(rowkey, pos, rowkey_columns_[i]);
+    if (IsNullAt(rowkey, pos))
+        return false;
+    *value = DecodeInt(rowkey, pos, rowkey_columns_[partition_segment_]);
+    return true;
+}
+
+} // namespace permanode::fdw

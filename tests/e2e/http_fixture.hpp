@@ -1,0 +1,38 @@
+// The database the HTTP and client-library end-to-end tests read: the real fixtures loaded once
+// per test program by http_load_fixtures.sh into a database of the test cluster.
+#pragma once
+
+#include <cstdlib>
+#include <string>
+
+#include "test_env.hpp"
+
+namespace permanode::test
+{
+
+constexpr const char *kReaderRole = "permanode_http_test";
+
+// The DSN of the loaded database as the superuser the cluster gives tests.
+inline std::string FixtureAdminDsn()
+{
+    static const std::string dsn = []
+    {
+        std::string db = "permanode_http_e2e";
+        std::string command = std::string("'") + PERMANODE_SOURCE_DIR +
+                              "/tests/e2e/http_load_fixtures.sh' '" + TestDsn() + "' " + db;
+        if (std::system(command.c_str()) != 0)
+        {
+            ADD_FAILURE() << "loading the fixtures failed: " << command;
+        }
+        return TestDsn() + " dbname=" + db;
+    }();
+    return dsn;
+}
+
+// The same database as the read-only login.
+inline std::string FixtureReaderDsn()
+{
+    return FixtureAdminDsn() + " user=" + kReaderRole;
+}
+
+} // namespace permanode::test

@@ -1,0 +1,98 @@
+-- What the wrapper pushes down, as EXPLAIN shows it: the archived family scanned (rows by the
+-- row key, or an index), the key conditions, ms_range_id pruning, and the direction.
+SET search_path = regress_fdw, permanode, public;
+
+-- EXPLAIN without the parts that vary between runs: costs and archive directory names.
+CREATE FUNCTION explain(query text, with_verbose bool DEFAULT false) RETURNS SETOF text
+LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE format('EXPLAIN (COSTS OFF, VERBOSE %s) %s', CASE WHEN with_verbose THEN 'on' ELSE 'off' END, query) LOOP
+        line := regexp_replace(line, '\(cost=[^)]*\)', '', 'g');
+        line := regexp_replace(line, 'Archive: \S+', 'Archive: <dir>');
+        RETURN NEXT line;
+    END LOOP;
+END $$;
+
+-- A point lookup uses the row key (the partition's primary key).
+SELECT explain($$SELECT * FROM outputs_archive_0_4 WHERE output_id = '\x1234'$$);
+-- With ms_range_id too: both are key columns of the row key.
+SELECT explain($$SELECT * FROM outputs_archive_0_4 WHERE output_id = '\x1234' AND ms_range_id = 3$$);
+-- A range on the first key column.
+SELECT explain($$SELECT * FROM outputs_archive_0_4 WHERE output_id >= '\x10' AND output_id < '\x12'$$);
+-- ms_range_id alone prunes inside the archive.
+SELECT explain($$SELECT count(*) FROM outputs_archive_0_4 WHERE ms_range_id BETWEEN 1 AND 2$$, true);
+-- An equality on a lookup index.
+SELECT explain($$SELECT * FROM outputs_archive_0_4 WHERE tag = 'tag3'$$);
+SELECT explain($$SELECT * FROM outputs_archive_0_4 WHERE token = md5('4')::uuid$$);
+-- When the index entries hold every column the query needs (key, row key, INCLUDE columns),
+-- no row is looked up: an index-only scan.
+SELECT explain($$SELECT count(*) FROM outputs_archive_0_4 WHERE tag = 'tag3'$$);
+SELECT explain($$SELECT output_id, amount FROM outputs_archive_0_4 WHERE address = '\x01' AND ms_range_id = 2$$);
+SELECT (SELECT array_agg(output_id || int8send(amount) ORDER BY ms_timestamp DESC, milestone_index DESC, output_id)
+        FROM outputs_archive_0_4 WHERE address = decode(md5('3'), 'hex'))
+     = (SELECT array_agg(output_id || int8send(amount) ORDER BY ms_timestamp DESC, milestone_index DESC, output_id)
+        FROM (SELECT * FROM outputs_archive_0_4 WHERE address = decode(md5('3'), 'hex') AND tag IS DISTINCT FROM 'x' OFFSET 0) o)
+       AS index_only_matches_rows;
+-- Equality on the first column, range on the second.
+SELECT explain($$SELECT * FROM outputs_archive_0_4 WHERE day = '2023-01-02' AND amount > 1500000$$);
+-- Cross-type integer comparisons are pushed down too.
+SELECT explain($$SELECT * FROM outputs_archive_0_4 WHERE ms_range_id = 1::bigint$$);
+
+-- Newest first by address: the index order serves ORDER BY ... LIMIT without a sort, and
+-- MergeAppend merges the cold partitions with the hot ones.
+SELECT explain($$SELECT output_id FROM outputs WHERE address = decode(md5('3'), 'hex')
+                 ORDER BY ms_timestamp DESC, milestone_index DESC LIMIT 10$$);
+-- Oldest first reads the same index backward.
+SELECT explain($$SELECT output_id FROM outputs_archive_0_4 WHERE address = decode(md5('3'), 'hex')
+                 ORDER BY ms_timestamp, milestone_index LIMIT 10$$);
+-- Row key order, both ways.
+SELECT explain($$SELECT output_id FROM outputs_archive_0_4 ORDER BY output_id LIMIT 3$$);
+SELECT explain($$SELECT output_id FROM outputs_archive_0_4 ORDER BY output_id DESC LIMIT 3$$);
+-- Results of the backward scans match the forward ones reversed.
+SELECT (SELECT array_agg(output_id ORDER BY output_id DESC) FROM
+          (SELECT output_id FROM outputs_archive_0_4 ORDER BY output_id LIMIT 50) a)
+     = (SELECT array_agg(output_id) FROM
+          (SELECT output_id FROM outputs_archive_0_4 ORDER BY output_id DESC OFFSET 1950) b)
+       AS backward_matches_forward;
+
+-- Nested-loop joins get a parameterized path: each outer row is a keyed lookup.
+SET enable_hashjoin = off;
+SET enable_mergejoin = off;
+SELECT explain($$SELECT o.amount FROM lookup l JOIN outputs_archive_0_4 o ON o.output_id = l.output_id$$);
+SELECT count(*), sum(o.amount) FROM lookup l JOIN outputs_archive_0_4 o ON o.output_id = l.output_id;
+SELECT explain($$SELECT o.amount FROM lookup l JOIN outputs o ON o.output_id = l.output_id AND o.ms_range_id = l.ms_range_id$$);
+SELECT count(*), sum(o.amount) FROM lookup l JOIN outputs o
+    ON o.output_id = l.output_id AND o.ms_range_id = l.ms_range_id;
+RESET enable_hashjoin;
+RESET enable_mergejoin;
+-- A parameter that is NULL selects nothing (and is not an error).
+PREPARE by_tag(text) AS SELECT count(*) FROM outputs_archive_0_4 WHERE tag = $1;
+EXECUTE by_tag('tag3');
+EXECUTE by_tag(NULL);
+DEALLOCATE by_tag;
+
+-- Quals that cannot go to the archive stay local: here, no key at all.
+SELECT explain($$SELECT * FROM outputs_archive_0_4 WHERE amount + 1 = 2$$);
+-- Every pushed qual is also rechecked, so out-of-range constants are still right.
+SELECT count(*) FROM outputs_archive_0_4 WHERE milestone_index = 5000000000;
+SELECT count(*) FROM outputs_archive_0_4 WHERE milestone_index < 5000000000 AND milestone_index > -5000000000;
+SELECT count(*) FROM outputs_archive_0_4 WHERE ms_range_id > 3;
+SELECT count(*) FROM outputs_archive_0_4 WHERE ms_range_id = 3 AND ms_range_id = 2;
+
+-- EXPLAIN ANALYZE shows how much of the archive a scan read.
+SELECT explain($$SELECT count(*) FROM outputs_archive_0_4 WHERE ms_range_id = 3$$);
+CREATE FUNCTION analyze_counters(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || query LOOP
+        IF line ~ 'Archive (Entries|Rows)|Foreign Scan' THEN
+            RETURN NEXT regexp_replace(line, '\(actual.*\)', '');
+        END IF;
+    END LOOP;
+END $$;
+SELECT analyze_counters($$SELECT count(*) FROM outputs_archive_0_4 WHERE tag = 'tag3'$$);
+SELECT analyze_counters($$SELECT * FROM outputs_archive_0_4 WHERE output_id = decode(md5('5') || md5('35'), 'hex')$$);
+SELECT analyze_counters($$SELECT count(*) FROM outputs_archive_0_4 WHERE ms_range_id = 3$$);
