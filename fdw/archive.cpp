@@ -159,7 +159,9 @@ void ReadChildren(Oid parent, std::vector<ChildBound> *children, AttrNumber *par
             elog(ERROR, "cache lookup failed for relation %u", child);
         bool isnull;
         Datum bound = SysCacheGetAttr(RELOID, tuple, Anum_pg_class_relpartbound, &isnull);
-        ChildBound cb{child, ((Form_pg_class)GETSTRUCT(tuple))->relkind, false, 0, 0};
+        /* A default partition (or one we cannot read) overlaps every range. */
+        ChildBound cb{child, ((Form_pg_class)GETSTRUCT(tuple))->relkind, false, PG_INT64_MIN,
+                      PG_INT64_MAX};
         if (!isnull)
         {
             auto *spec = castNode(PartitionBoundSpec, stringToNode(TextDatumGetCString(bound)));
@@ -167,13 +169,18 @@ void ReadChildren(Oid parent, std::vector<ChildBound> *children, AttrNumber *par
             {
                 auto *lo = castNode(PartitionRangeDatum, linitial(spec->lowerdatums));
                 auto *hi = castNode(PartitionRangeDatum, linitial(spec->upperdatums));
-                if (lo->kind == PARTITION_RANGE_DATUM_VALUE &&
-                    hi->kind == PARTITION_RANGE_DATUM_VALUE)
+                /* MINVALUE and MAXVALUE as the extremes, so that FROM (n) TO (MAXVALUE) overlaps
+                 * only ranges reaching n */
+                auto value = [](PartitionRangeDatum *d)
                 {
-                    cb.bounded = true;
-                    cb.from = ConstInt(castNode(Const, lo->value));
-                    cb.to = ConstInt(castNode(Const, hi->value));
-                }
+                    if (d->kind == PARTITION_RANGE_DATUM_VALUE)
+                        return ConstInt(castNode(Const, d->value));
+                    return d->kind == PARTITION_RANGE_DATUM_MINVALUE ? PG_INT64_MIN : PG_INT64_MAX;
+                };
+                cb.bounded = lo->kind == PARTITION_RANGE_DATUM_VALUE &&
+                             hi->kind == PARTITION_RANGE_DATUM_VALUE;
+                cb.from = value(lo);
+                cb.to = value(hi);
             }
         }
         ReleaseSysCache(tuple);
@@ -377,7 +384,7 @@ Oid ArchivePartitions(Oid parent, int64 from, int64 to)
     for (const auto &c : children)
     {
         bool inside = c.bounded && c.from >= from && c.to <= to;
-        bool overlaps = !c.bounded || (c.from < to && c.to > from);
+        bool overlaps = c.from < to && c.to > from;
         if (!overlaps)
             continue;
         if (!inside)

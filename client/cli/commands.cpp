@@ -1,6 +1,7 @@
 // The CLI's subcommands: their options and help; the work is done in the files they call.
 #include "commands.hpp"
 
+#include "archive.hpp"
 #include "bundle.hpp"
 #include "chronicle_import.hpp"
 #include "demo.hpp"
@@ -117,7 +118,66 @@ void RegisterStatusCommand(CLI::App &app, CommonOptions &common)
     auto *status = app.add_subcommand("status", "Show what the database holds and where");
     status->add_option("--dsn", common.dsn, "libpq connection string (default: embedded cluster)");
     status->add_option("--dir", common.dir, "Embedded cluster directory");
-    status->callback([&] { PrintBuildInfo(DsnFor(common)); });
+    status->callback(
+        [&]
+        {
+            std::string dsn = DsnFor(common);
+            PrintBuildInfo(dsn);
+            fmt::print("\n");
+            pqxx::connection conn(dsn);
+            PrintLedgerStatus(conn);
+        });
+}
+
+void RegisterArchiveCommands(CLI::App &app, CommonOptions &common)
+{
+    static int older_than = -1, from_range = -1, to_range = -1;
+    auto *archive = app.add_subcommand(
+        "archive", "Move old milestone ranges of every ledger table (but sync) into RocksDB "
+                   "archives; queries read them as before. Only ranges below the range of the "
+                   "newest synced milestone");
+    archive->add_option("--dsn", common.dsn, "libpq connection string (default: embedded cluster)");
+    archive->add_option("--dir", common.dir, "Embedded cluster directory");
+    auto *older = archive->add_option("--older-than", older_than,
+                                      "Archive every range whose milestones are all older than "
+                                      "the newest synced milestone minus N");
+    auto *from = archive->add_option("--from-range", from_range,
+                                     "First ms_range_id to archive (milestone / chunk size)");
+    auto *to = archive->add_option("--to-range", to_range, "ms_range_id after the last one");
+    older->check(CLI::NonNegativeNumber)->excludes(from)->excludes(to);
+    from->check(CLI::NonNegativeNumber)->needs(to);
+    to->check(CLI::NonNegativeNumber)->needs(from);
+    archive->callback(
+        [&]
+        {
+            if (older_than < 0 && from_range < 0)
+                throw CLI::ValidationError("archive", "give --older-than N or --from-range A "
+                                                      "--to-range B");
+            pqxx::connection conn(DsnFor(common));
+            if (older_than >= 0)
+                ArchiveOlderThan(conn, older_than);
+            else
+                ArchiveRanges(conn, from_range, to_range);
+        });
+
+    static int restore_from = -1, restore_to = -1;
+    auto *restore = app.add_subcommand(
+        "restore", "Put archived ranges back into ordinary partitions (each archive overlapping "
+                   "the ranges is restored whole)");
+    restore->add_option("--dsn", common.dsn, "libpq connection string (default: embedded cluster)");
+    restore->add_option("--dir", common.dir, "Embedded cluster directory");
+    restore->add_option("--from-range", restore_from, "First ms_range_id to restore")
+        ->required()
+        ->check(CLI::NonNegativeNumber);
+    restore->add_option("--to-range", restore_to, "ms_range_id after the last one")
+        ->required()
+        ->check(CLI::NonNegativeNumber);
+    restore->callback(
+        [&]
+        {
+            pqxx::connection conn(DsnFor(common));
+            RestoreRanges(conn, restore_from, restore_to);
+        });
 }
 
 void RegisterDemoCommand(CLI::App &app, CommonOptions &common)

@@ -35,5 +35,6 @@ void RegisterIngestCommand(CLI::App &app, CommonOptions &common);
 void RegisterImportChronicleCommand(CLI::App &app);
 void RegisterGenerateCommand(CLI::App &app);
 void RegisterServeCommand(CLI::App &app, CommonOptions &common);
+void RegisterArchiveCommands(CLI::App &app, CommonOptions &common);
 
 } // namespace permanode::cli

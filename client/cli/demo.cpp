@@ -1,12 +1,14 @@
 // The demo: load real and generated milestones, then query them.
 #include "demo.hpp"
 
+#include "archive.hpp"
 #include "bundle.hpp"
 #include "chronicle_import.hpp"
 #include "commands.hpp"
 #include "embedded_cluster.hpp"
 #include "generator.hpp"
 #include "ingest.hpp"
+#include "print_table.hpp"
 
 #include <cstdlib>
 #include <filesystem>
@@ -27,6 +29,7 @@ namespace
 constexpr std::uint32_t kGeneratedStart = 3'000'000;
 constexpr std::uint32_t kGeneratedTimestamp = 1'700'000'000; // 2023-11-14
 constexpr std::uint64_t kGeneratedSeed = 42;
+constexpr int kDemoChunkSize = 1000;
 
 void WriteBundles(const std::vector<MilestoneBundle> &bundles, const fs::path &path)
 {
@@ -78,35 +81,49 @@ void Load(const std::string &dsn, const fs::path &path)
 void Show(pqxx::work &tx, const std::string &title, const std::string &sql)
 {
     fmt::print("\n-- {}\n{}\n", title, sql);
-    pqxx::result rows = tx.exec(sql);
-    std::vector<std::size_t> widths(rows.columns());
-    for (pqxx::row::size_type c = 0; c < rows.columns(); ++c)
-        widths[c] = std::string(rows.column_name(c)).size();
-    for (const auto &row : rows)
-        for (pqxx::row::size_type c = 0; c < rows.columns(); ++c)
-            widths[c] = std::max(widths[c], std::string(row[c].c_str()).size());
-    auto line = [&](auto cell)
+    PrintTable(tx.exec(sql));
+}
+
+// Chunks of 1000 milestones instead of 10000, so that the demo's few thousand milestones fill
+// several ranges, some cold and some hot. Only in a new database (chunk sizes are fixed once a
+// table holds rows).
+void ChooseChunkSizes(const std::string &dsn)
+{
+    pqxx::connection conn(dsn);
+    pqxx::work tx(conn);
+    if (tx.exec1("SELECT EXISTS (SELECT 1 FROM permanode.sync)")[0].as<bool>())
+        return;
+    fmt::print("$ psql -c \"SELECT permanode.set_chunk_size(table_name, {0}) FROM "
+               "permanode.ledger_tables\"\n",
+               kDemoChunkSize);
+    tx.exec_params("SELECT permanode.set_chunk_size(table_name, $1) FROM permanode.ledger_tables",
+                   kDemoChunkSize);
+    tx.commit();
+}
+
+// Archives every range below the one of the newest milestone: the fixtures' ranges and the
+// older half of the generated ledger. A second run finds nothing hot left to archive there.
+void ArchiveOldRanges(const std::string &dsn)
+{
+    pqxx::connection conn(dsn);
+    int newest_range = 0;
     {
-        std::string text;
-        for (pqxx::row::size_type c = 0; c < rows.columns(); ++c)
-            text += fmt::format("{}{:<{}}", c ? " | " : " ", cell(c), widths[c]);
-        fmt::print("{}\n", text);
-    };
-    line([&](pqxx::row::size_type c) { return std::string(rows.column_name(c)); });
-    std::size_t total = 0;
-    for (std::size_t width : widths)
-        total += width + 3;
-    fmt::print("{}\n", std::string(total, '-'));
-    for (const auto &row : rows)
-        line([&](pqxx::row::size_type c) { return std::string(row[c].c_str()); });
-    fmt::print("({} rows)\n", rows.size());
+        pqxx::read_transaction tx(conn);
+        newest_range = tx.exec1("SELECT permanode.ms_range_id('messages', max(milestone_index)) "
+                                "FROM permanode.sync")[0]
+                           .as<int>();
+    }
+    fmt::print("\n$ permanode archive --from-range 0 --to-range {}\n", newest_range);
+    ArchiveRanges(conn, 0, newest_range);
+    fmt::print("\n$ permanode status\n");
+    PrintLedgerStatus(conn);
 }
 
 void ExampleQueries(const std::string &dsn)
 {
     pqxx::connection conn(dsn);
     pqxx::work tx(conn);
-    Show(tx, "rows per table",
+    Show(tx, "rows per table, counted over every range, hot and cold",
          "SELECT t AS table_name, n AS rows FROM (VALUES "
          "('messages', (SELECT count(*) FROM messages)), "
          "('transactions', (SELECT count(*) FROM transactions)), "
@@ -121,31 +138,38 @@ void ExampleQueries(const std::string &dsn)
          "('parents', (SELECT count(*) FROM parents)), "
          "('sync', (SELECT count(*) FROM sync))) AS v(t, n)");
 
-    // The busiest address of the real Shimmer data, then its outputs newest first.
-    pqxx::result busiest =
-        tx.exec("SELECT address FROM basic_outputs WHERE milestone_index < 3000000 "
-                "AND address IS NOT NULL GROUP BY address ORDER BY count(*) DESC, address LIMIT 1");
-    if (!busiest.empty())
+    // An address of the generated ledger with outputs in several ranges: its lookup reads
+    // archived ranges through RocksDB and hot ones through their indexes, in one query.
+    pqxx::result spread = tx.exec(
+        "SELECT address FROM basic_outputs WHERE milestone_index >= 3000000 AND address IS NOT "
+        "NULL GROUP BY address ORDER BY count(DISTINCT ms_range_id) DESC, count(*) DESC, "
+        "address LIMIT 1");
+    if (!spread.empty())
     {
-        std::string address = busiest[0][0].c_str();
-        Show(tx, "an address's outputs, newest first (lookup basic_outputs_by_address)",
+        std::string address = tx.quote(std::string(spread[0][0].c_str()));
+        Show(tx,
+             "an address's outputs per range, from both tiers (lookup basic_outputs_by_address)",
+             "SELECT b.ms_range_id, s.tier, count(*) AS outputs, sum(b.amount) AS amount "
+             "FROM basic_outputs_by_address b JOIN status s ON s.table_name = 'basic_outputs' "
+             "AND b.ms_range_id >= s.from_range AND b.ms_range_id < s.to_range "
+             "WHERE b.address = " +
+                 address + " GROUP BY 1, 2 ORDER BY 1");
+        Show(tx, "the same address's outputs, newest first",
              "SELECT output_id, milestone_index, ms_timestamp, amount FROM "
              "basic_outputs_by_address WHERE address = " +
-                 tx.quote(address) + " ORDER BY ms_range_id DESC, ms_timestamp DESC LIMIT 5");
+                 address + " ORDER BY ms_range_id DESC, ms_timestamp DESC LIMIT 5");
     }
     pqxx::result some_output =
         tx.exec("SELECT output_id FROM basic_outputs WHERE milestone_index = 17340 "
                 "ORDER BY output_id LIMIT 1");
     if (!some_output.empty())
-        Show(tx, "a point lookup by output ID (the locator names its one partition)",
+        Show(tx, "a point lookup by output ID in an archived range (the locator names its range)",
              "SELECT output_id, milestone_index, address, amount, tag FROM basic_outputs "
              "WHERE output_id = " +
                  tx.quote(std::string(some_output[0][0].c_str())));
     Show(tx, "ingested ranges and the gaps between them",
          "SELECT 'synced' AS kind, * FROM sync_ranges() UNION ALL "
          "SELECT 'gap', * FROM sync_gaps() ORDER BY 2");
-    // Hook for the cold tier: once `permanode archive` exists, the demo archives the oldest
-    // range here and repeats the lookups above to show that they answer from RocksDB.
 }
 
 } // namespace
@@ -172,6 +196,7 @@ int RunDemo(const DemoOptions &options)
     fs::path work = cluster.Root() / "demo";
     fs::create_directories(work);
     fs::path fixtures = FixturesDirectory(options.fixtures);
+    ChooseChunkSizes(dsn);
     for (const char *name : {"in_memory_data.json", "blocks_ms_2418187.json"})
     {
         fs::path source = fixtures / name;
@@ -188,6 +213,7 @@ int RunDemo(const DemoOptions &options)
         Load(dsn, bundles);
     }
     Load(dsn, GeneratedLedger(work, options.milestones));
+    ArchiveOldRanges(dsn);
     ExampleQueries(dsn);
     return kOk;
 }

@@ -1,6 +1,8 @@
 // `permanode demo`: the README's first command. Starts the embedded cluster, ingests the real
-// Shimmer fixtures and a generated ledger, and prints a few example queries. Idempotent: a
-// second run finds everything present and prints the same answers.
+// Shimmer fixtures and a generated ledger (in chunks of 1000 milestones when the database is
+// new), archives every range below the newest one into RocksDB, and prints the status and a few
+// example queries that span both tiers. Idempotent: a second run finds everything present and
+// archived, and prints the same answers.
 #pragma once
 
 #include <cstdint>

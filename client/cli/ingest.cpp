@@ -198,6 +198,32 @@ void PrintGaps(const std::string &dsn)
                gaps.size() > 5 ? fmt::format(" and {} more", gaps.size() - 5) : "");
 }
 
+// After a successful ingest: the maintenance job (permanode.maintain(): the archiving policy,
+// pending expiry, partitions ahead). It needs permanode_admin; other logins skip it.
+int Maintain(const std::string &dsn)
+{
+    pqxx::connection conn(dsn);
+    pqxx::work tx(conn);
+    pqxx::field allowed =
+        tx.exec1("SELECT CASE WHEN to_regprocedure('permanode.maintain()') IS NOT NULL THEN "
+                 "has_function_privilege('permanode.maintain()', 'EXECUTE') END")[0];
+    if (allowed.is_null() || !allowed.as<bool>())
+    {
+        fmt::print("notice: maintenance skipped: {}\n",
+                   allowed.is_null()
+                       ? "this database has no permanode.maintain()"
+                       : fmt::format("{} may not run permanode.maintain()", conn.username()));
+        return kOk;
+    }
+    tx.exec0("SET LOCAL client_min_messages = warning");
+    for (const auto &row : tx.exec("SELECT task, done FROM permanode.maintain()"))
+        if (row[0].as<std::string>() == "archived rows" && row[1].as<long>() > 0)
+            fmt::print("maintenance: archived {} rows (policy archive_older_than)\n",
+                       row[1].as<long>());
+    tx.commit();
+    return kOk;
+}
+
 } // namespace
 
 int Ingest(const std::string &dsn, const IngestOptions &options, IngestSummary &summary)
@@ -310,7 +336,9 @@ int Ingest(const std::string &dsn, const IngestOptions &options, IngestSummary &
     }
     if (exit_code != kOk)
         return exit_code;
-    return interrupted ? kInterrupted : kOk;
+    if (interrupted)
+        return kInterrupted;
+    return Maintain(dsn);
 }
 
 } // namespace permanode::cli

@@ -24,6 +24,7 @@ int main(int argc, char **argv)
     RegisterImportChronicleCommand(app);
     RegisterGenerateCommand(app);
     RegisterIngestCommand(app, common);
+    RegisterArchiveCommands(app, common);
     RegisterDemoCommand(app, common);
     RegisterServeCommand(app, common);
 

@@ -41,6 +41,12 @@ BEGIN
     IF to_regclass(format('@extschema@.%I', part)) IS NOT NULL THEN
         RETURN false;
     END IF;
+    -- An archived range keeps its foreign partition (writes to it fail with a hint to restore).
+    IF EXISTS (SELECT 1 FROM @extschema@.archive_status s
+               WHERE s.parent_table = format('@extschema@.%I', table_name)::regclass
+                 AND ms_range_id >= s.range_from AND ms_range_id < s.range_to) THEN
+        RETURN false;
+    END IF;
     upper_bound := CASE WHEN ms_range_id = @extschema@.pending_range() THEN 'MAXVALUE'
                         ELSE (ms_range_id + 1)::text END;
     EXECUTE format('CREATE TABLE @extschema@.%I (LIKE @extschema@.%I INCLUDING DEFAULTS INCLUDING CONSTRAINTS)',

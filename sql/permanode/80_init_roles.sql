@@ -60,16 +60,19 @@ DECLARE
 BEGIN
     FOR f, grantee IN
         SELECT p.oid::regprocedure,
-               CASE WHEN p.proname LIKE 'ingest%' THEN 'permanode_writer' ELSE 'permanode_admin' END
+               CASE WHEN p.proname LIKE 'ingest%' THEN 'permanode_writer'
+                    WHEN p.proname = 'partition_rows' THEN 'permanode_reader' -- for the status view
+                    ELSE 'permanode_admin' END
         FROM pg_proc p
         WHERE p.pronamespace = '@extschema@'::regnamespace
           AND p.proname IN ('ingest_milestone', 'premake', 'create_partition', 'set_chunk_size',
-                            'expire_pending', 'rollup_daily_analytics', 'init')
+                            'expire_pending', 'rollup_daily_analytics', 'init', 'archive',
+                            'archive_table', 'restore', 'maintain', 'partition_rows')
     LOOP
         EXECUTE format('ALTER FUNCTION %s SECURITY DEFINER SET search_path = pg_catalog, @extschema@', f);
         EXECUTE format('REVOKE ALL ON FUNCTION %s FROM PUBLIC', f);
         EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO %I', f, grantee);
-        IF grantee = 'permanode_writer' THEN
+        IF grantee IN ('permanode_writer', 'permanode_reader') THEN
             NULL;
         ELSIF f::text LIKE '%premake%' OR f::text LIKE '%create_partition%' THEN
             -- ingest makes the partitions of its milestone's range

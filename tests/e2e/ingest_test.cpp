@@ -410,4 +410,60 @@ TEST_F(IngestTest, UsageAndInputErrors)
     EXPECT_NE(import.output.find(junk.string() + ": "), std::string::npos) << import.output;
 }
 
+// `permanode archive`, `status` and `restore`: range 1 (17339-17341 at the default chunk size
+// 10000) goes cold and comes back, and the ledger's rows stay the same throughout.
+TEST_F(IngestTest, ArchiveStatusAndRestore)
+{
+    ASSERT_EQ(Ingest(Bundles("in_memory_data")).exit_code, 0);
+    ASSERT_EQ(Ingest(Bundles("blocks_ms_2418187")).exit_code, 0);
+    std::string hot = Fingerprint();
+    std::string known = Query(fmt::format(
+        "SELECT amount FROM permanode.basic_outputs WHERE output_id = '{}'", kKnownOutput));
+
+    auto archive = RunCli(fmt::format("archive --dsn '{}' --older-than 0", dsn_));
+    ASSERT_EQ(archive.exit_code, 0) << archive.output;
+    EXPECT_NE(archive.output.find("messages_archive_1_2"), std::string::npos) << archive.output;
+    EXPECT_EQ(Query("SELECT count(*) FROM permanode.status WHERE tier = 'cold'"), "11");
+    EXPECT_EQ(Fingerprint(), hot);
+    EXPECT_EQ(Query(fmt::format("SELECT amount FROM permanode.basic_outputs WHERE output_id = '{}'",
+                                kKnownOutput)),
+              known);
+
+    auto status = RunCli(fmt::format("status --dsn '{}'", dsn_));
+    ASSERT_EQ(status.exit_code, 0) << status.output;
+    EXPECT_NE(status.output.find(" messages          | 1      | cold | 112 "), std::string::npos)
+        << status.output;
+    EXPECT_NE(status.output.find(" messages          | 241    | hot  | 88 "), std::string::npos)
+        << status.output;
+    EXPECT_NE(status.output.find(" total "), std::string::npos) << status.output;
+
+    // The newest milestone's range may still be written by ingest.
+    auto refused = RunCli(fmt::format("archive --dsn '{}' --from-range 241 --to-range 242", dsn_));
+    EXPECT_EQ(refused.exit_code, 3) << refused.output;
+    EXPECT_NE(refused.output.find("ingest may still write it"), std::string::npos)
+        << refused.output;
+    auto usage = RunCli(fmt::format("archive --dsn '{}'", dsn_));
+    EXPECT_EQ(usage.exit_code, 2) << usage.output;
+
+    auto restore = RunCli(fmt::format("restore --dsn '{}' --from-range 0 --to-range 241", dsn_));
+    ASSERT_EQ(restore.exit_code, 0) << restore.output;
+    EXPECT_NE(restore.output.find("(11 rows)"), std::string::npos) << restore.output;
+    EXPECT_EQ(Query("SELECT count(*) FROM permanode.status WHERE tier = 'cold'"), "0");
+    EXPECT_EQ(Fingerprint(), hot);
+}
+
+// The policy: with archive_older_than set, ingest runs permanode.maintain() after the file.
+TEST_F(IngestTest, IngestAppliesTheArchivePolicy)
+{
+    ASSERT_EQ(Ingest(Bundles("in_memory_data")).exit_code, 0);
+    Query("INSERT INTO permanode.settings VALUES ('archive_older_than', '1000')");
+    auto b = Ingest(Bundles("blocks_ms_2418187"));
+    ASSERT_EQ(b.exit_code, 0) << b.output;
+    EXPECT_NE(b.output.find("maintenance: archived 973 rows"), std::string::npos) << b.output;
+    EXPECT_EQ(Query("SELECT string_agg(DISTINCT from_range::text, ',') FROM permanode.status "
+                    "WHERE tier = 'cold'"),
+              "1");
+    EXPECT_EQ(Query("SELECT count(*) FROM permanode.messages"), "200");
+}
+
 } // namespace

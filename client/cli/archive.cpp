@@ -1,0 +1,67 @@
+// The cold tier at the ledger level: archive, restore and status over permanode.archive(),
+// permanode.restore() and the permanode.status view.
+#include "archive.hpp"
+
+#include "print_table.hpp"
+
+#include <fmt/format.h>
+
+namespace permanode::cli
+{
+namespace
+{
+
+// Runs a statement of the cold tier in one transaction and prints its rows. The engine's
+// notices (indexes it does not archive) stay quiet.
+template <typename... Args>
+void RunAndPrint(pqxx::connection &conn, const std::string &sql, Args... args)
+{
+    pqxx::work tx(conn);
+    tx.exec0("SET LOCAL client_min_messages = warning");
+    pqxx::result rows = tx.exec_params(sql, args...);
+    tx.commit();
+    PrintTable(rows);
+}
+
+} // namespace
+
+void ArchiveRanges(pqxx::connection &conn, int from_range, int to_range)
+{
+    RunAndPrint(conn,
+                "SELECT table_name, archive, rows FROM permanode.archive($1, $2) ORDER BY 1, 2",
+                from_range, to_range);
+}
+
+void ArchiveOlderThan(pqxx::connection &conn, int older_than)
+{
+    RunAndPrint(conn, "SELECT table_name, archive, rows FROM permanode.archive($1) ORDER BY 1, 2",
+                older_than);
+}
+
+void RestoreRanges(pqxx::connection &conn, int from_range, int to_range)
+{
+    RunAndPrint(conn,
+                "SELECT table_name, archive, from_archived, to_archived, rows "
+                "FROM permanode.restore($1, $2) ORDER BY 1, 3",
+                from_range, to_range);
+}
+
+void PrintLedgerStatus(pqxx::connection &conn)
+{
+    pqxx::read_transaction tx(conn);
+    // The pending tier's ranges show as "pending"; empty hot partitions made ahead are left out.
+    PrintTable(tx.exec("SELECT table_name, "
+                       "CASE WHEN to_range IS NULL THEN 'pending' "
+                       "     WHEN to_range = from_range + 1 THEN from_range::text "
+                       "     ELSE from_range || '-' || to_range - 1 END AS ranges, "
+                       "tier, rows, pg_size_pretty(bytes) AS bytes "
+                       "FROM permanode.status WHERE rows > 0 OR tier = 'cold' "
+                       "ORDER BY table_name, from_range"));
+    fmt::print("\n");
+    PrintTable(tx.exec("SELECT coalesce(s.tier, 'total') AS tier, count(*) AS partitions, "
+                       "sum(s.rows) AS rows, pg_size_pretty(sum(s.bytes)) AS bytes "
+                       "FROM permanode.status s GROUP BY ROLLUP (s.tier) "
+                       "ORDER BY grouping(s.tier), s.tier"));
+}
+
+} // namespace permanode::cli

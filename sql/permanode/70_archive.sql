@@ -1,0 +1,230 @@
+
+-------------------------------------------------------------------------------------------------
+-- The ledger's cold tier: archive and restore whole milestone ranges of every ledger table at
+-- once, the archiving policy, and the status of each range. The engine is permanode_fdw
+-- (fdw/DESIGN.md): archive_partitions moves adjacent heap partitions into one RocksDB archive
+-- served as a foreign partition; restore_partitions puts them back.
+--
+-- Ranges are ms_range_id values, half-open like the engine's: [from_range, to_range).
+-- Only ranges below the range of the newest synced milestone are archived (ingest may still
+-- write that one and later ones). sync is never archived: it stays hot, so ingest's "already
+-- present" check stays cheap and never reads an archive. Hints and locators stay hot too.
+-------------------------------------------------------------------------------------------------
+
+-- The newest range of a table that may be archived: the one before the range of the newest
+-- synced milestone; NULL when nothing is synced.
+CREATE FUNCTION @extschema@.newest_archivable_range(table_name name) RETURNS int
+LANGUAGE sql STABLE AS $$
+    SELECT (SELECT max(s.milestone_index) FROM @extschema@.sync s) / t.chunk_size - 1
+    FROM @extschema@.ledger_tables t WHERE t.table_name = $1
+$$;
+
+-- Archives the hot partitions of one table in [from_range, to_range) that hold rows (never the
+-- pending one): one archive per run of adjacent ranges (archive_partitions needs partitions
+-- that tile its range, so a gap or an already archived range between two runs splits them).
+CREATE FUNCTION @extschema@.archive_table(table_name name, from_range int, to_range int)
+RETURNS TABLE (archive regclass, rows bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+    parent regclass := format('@extschema@.%I', $1)::regclass;
+    part record;
+    has_rows boolean;
+    run_from int;
+    run_to int;
+BEGIN
+    FOR part IN SELECT p.partition, p.ms_range_id FROM @extschema@.partitions p
+                WHERE p.table_name = parent AND p.tier = 'hot'
+                  AND p.ms_range_id >= from_range AND p.ms_range_id < to_range
+                  AND p.ms_range_id <> @extschema@.pending_range()
+                ORDER BY p.ms_range_id LOOP
+        EXECUTE format('SELECT EXISTS (SELECT 1 FROM %s)', part.partition) INTO has_rows;
+        CONTINUE WHEN NOT has_rows;
+        IF run_to = part.ms_range_id THEN
+            run_to := run_to + 1;
+            CONTINUE;
+        END IF;
+        IF run_from IS NOT NULL THEN
+            archive := @extschema@.archive_partitions(parent, run_from, run_to);
+            SELECT s.rows INTO rows FROM @extschema@.archive_status s
+            WHERE s.foreign_table = archive_table.archive;
+            RETURN NEXT;
+        END IF;
+        run_from := part.ms_range_id;
+        run_to := part.ms_range_id + 1;
+    END LOOP;
+    IF run_from IS NOT NULL THEN
+        archive := @extschema@.archive_partitions(parent, run_from, run_to);
+        SELECT s.rows INTO rows FROM @extschema@.archive_status s
+            WHERE s.foreign_table = archive_table.archive;
+        RETURN NEXT;
+    END IF;
+END
+$$;
+
+-- Archives the ranges [from_range, to_range) of every ledger table but sync; returns a row per
+-- archive made (tables without rows there are skipped). Refuses ranges ingest may still write.
+CREATE FUNCTION @extschema@.archive(from_range int, to_range int)
+RETURNS TABLE (table_name name, archive regclass, rows bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+    t record;
+    newest int;
+BEGIN
+    IF from_range IS NULL OR to_range IS NULL OR from_range < 0 OR to_range <= from_range THEN
+        RAISE EXCEPTION 'invalid range [%, %)', from_range, to_range
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Ranges are ms_range_id values, from_range included, to_range excluded.';
+    END IF;
+    FOR t IN SELECT l.table_name, l.chunk_size FROM @extschema@.ledger_tables l
+             WHERE l.table_name <> 'sync' ORDER BY l.table_name LOOP
+        newest := @extschema@.newest_archivable_range(t.table_name);
+        IF newest IS NULL OR to_range - 1 > newest THEN
+            RAISE EXCEPTION 'cannot archive range % of %: ingest may still write it', to_range - 1, t.table_name
+                USING ERRCODE = 'object_not_in_prerequisite_state',
+                      DETAIL = CASE WHEN newest IS NULL THEN 'No milestone is synced yet.'
+                                    ELSE format('The newest synced milestone is in range %s (chunk size %s).',
+                                                newest + 1, t.chunk_size) END,
+                      HINT = 'Archive only ranges below the range of the newest synced milestone.';
+        END IF;
+    END LOOP;
+    FOR t IN SELECT l.table_name FROM @extschema@.ledger_tables l
+             WHERE l.table_name <> 'sync' ORDER BY l.table_name LOOP
+        table_name := t.table_name;
+        FOR archive, rows IN SELECT * FROM @extschema@.archive_table(t.table_name, from_range, to_range) LOOP
+            RETURN NEXT;
+        END LOOP;
+    END LOOP;
+END
+$$;
+COMMENT ON FUNCTION @extschema@.archive(int, int) IS
+    'archives the ranges [from_range, to_range) of every ledger table but sync into RocksDB; a row per archive';
+
+-- Archives every hot range, of every ledger table but sync, whose milestones are all older than
+-- max(sync.milestone_index) - older_than.
+CREATE FUNCTION @extschema@.archive(older_than int)
+RETURNS TABLE (table_name name, archive regclass, rows bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+    t record;
+    cutoff int;
+BEGIN
+    IF older_than IS NULL OR older_than < 0 THEN
+        RAISE EXCEPTION 'invalid age % (milestones)', older_than USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    cutoff := (SELECT max(s.milestone_index) FROM @extschema@.sync s) - older_than;
+    FOR t IN SELECT l.table_name, l.chunk_size FROM @extschema@.ledger_tables l
+             WHERE l.table_name <> 'sync' AND cutoff > 0 ORDER BY l.table_name LOOP
+        -- ranges r < cutoff / chunk_size end before the cutoff milestone
+        table_name := t.table_name;
+        FOR archive, rows IN
+            SELECT * FROM @extschema@.archive_table(t.table_name, 0,
+                least(cutoff / t.chunk_size, @extschema@.newest_archivable_range(t.table_name) + 1)) LOOP
+            RETURN NEXT;
+        END LOOP;
+    END LOOP;
+END
+$$;
+COMMENT ON FUNCTION @extschema@.archive(int) IS
+    'archives every hot range (all ledger tables but sync) whose milestones are older than the newest synced one minus older_than';
+
+-- Restores the archives of every ledger table that overlap [from_range, to_range). An archive is
+-- restored whole, so ranges outside the given ones may come back too (a notice says which).
+CREATE FUNCTION @extschema@.restore(from_range int, to_range int)
+RETURNS TABLE (table_name name, archive text, from_archived int, to_archived int, rows bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+    a record;
+BEGIN
+    IF from_range IS NULL OR to_range IS NULL OR to_range <= from_range THEN
+        RAISE EXCEPTION 'invalid range [%, %)', from_range, to_range
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    FOR a IN SELECT l.table_name, s.foreign_table, s.range_from::int AS range_from,
+                    s.range_to::int AS range_to
+             FROM @extschema@.archive_status s
+             JOIN @extschema@.ledger_tables l
+               ON s.parent_table = format('@extschema@.%I', l.table_name)::regclass
+             WHERE s.range_from < to_range AND s.range_to > from_range
+             ORDER BY l.table_name, s.range_from LOOP
+        IF a.range_from < from_range OR a.range_to > to_range THEN
+            RAISE NOTICE 'archive % holds ranges [%, %): restoring all of them',
+                a.foreign_table, a.range_from, a.range_to;
+        END IF;
+        table_name := a.table_name;
+        archive := a.foreign_table::text;
+        from_archived := a.range_from;
+        to_archived := a.range_to;
+        rows := @extschema@.restore_partitions(a.foreign_table);
+        RETURN NEXT;
+    END LOOP;
+END
+$$;
+COMMENT ON FUNCTION @extschema@.restore(int, int) IS
+    'restores the archives overlapping [from_range, to_range) to heap partitions; each archive is restored whole';
+
+-- The maintenance job: applies the archiving policy (settings key archive_older_than, in
+-- milestones; no row, no archiving), expires pending rows and makes the partitions of the
+-- next range ahead of ingest. `permanode ingest` calls it after each file it finishes.
+CREATE FUNCTION @extschema@.maintain()
+RETURNS TABLE (task text, done bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+    older_than int := (SELECT s.value::int FROM @extschema@.settings s WHERE s.key = 'archive_older_than');
+    newest int := (SELECT max(s.milestone_index) FROM @extschema@.sync s);
+BEGIN
+    IF older_than IS NOT NULL THEN
+        task := 'archived rows';
+        SELECT coalesce(sum(a.rows), 0) INTO done FROM @extschema@.archive(older_than) a;
+        RETURN NEXT;
+    END IF;
+    task := 'expired pending rows';
+    done := @extschema@.expire_pending();
+    RETURN NEXT;
+    IF newest IS NOT NULL THEN
+        task := 'partitions made';
+        done := @extschema@.premake(newest, newest, 1);
+        RETURN NEXT;
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION @extschema@.maintain() IS
+    'archives by the policy in settings (archive_older_than), expires pending rows, premakes the next range';
+
+-- Rows of a hot partition: counted when it is small or never analyzed, else reltuples.
+-- SECURITY DEFINER (80_init_roles.sql) because readers have no rights on the partitions.
+CREATE FUNCTION @extschema@.partition_rows(part regclass) RETURNS bigint
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    n bigint;
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM @extschema@.partitions p WHERE p.partition = part AND p.tier = 'hot') THEN
+        RAISE EXCEPTION '% is not a hot partition of a ledger table', part USING ERRCODE = 'wrong_object_type';
+    END IF;
+    SELECT c.reltuples::bigint INTO n FROM pg_class c WHERE c.oid = part;
+    IF n < 0 OR pg_relation_size(part) < 8 * 1024 * 1024 THEN
+        EXECUTE format('SELECT count(*) FROM %s', part) INTO n;
+    END IF;
+    RETURN n;
+END
+$$;
+
+-- Each ledger table's ranges: tier, rows and bytes on disk (hot: the partition with its
+-- indexes; cold: the archive, which may hold several ranges). ms_range_id 2147483647 is the
+-- pending tier.
+CREATE VIEW @extschema@.status AS
+SELECT h.table_name, h.from_range, h.to_range, 'hot'::text AS tier, h.partition,
+       @extschema@.partition_rows(h.partition) AS rows, pg_total_relation_size(h.partition) AS bytes
+-- OFFSET 0 keeps the caller's filters on rows out of the catalog scans below
+FROM (SELECT l.table_name, p.ms_range_id AS from_range,
+             CASE WHEN p.ms_range_id = @extschema@.pending_range() THEN NULL
+                  ELSE p.ms_range_id + 1 END AS to_range,
+             p.partition
+      FROM @extschema@.ledger_tables l
+      JOIN @extschema@.partitions p ON p.table_name = format('@extschema@.%I', l.table_name)::regclass
+      WHERE p.tier = 'hot' OFFSET 0) h
+UNION ALL
+SELECT l.table_name, s.range_from::int, s.range_to::int, 'cold', s.foreign_table, s.rows, s.bytes
+FROM @extschema@.ledger_tables l
+JOIN @extschema@.archive_status s ON s.parent_table = format('@extschema@.%I', l.table_name)::regclass;
+COMMENT ON VIEW @extschema@.status IS
+    'per ledger table and range [from_range, to_range): tier (hot or cold), rows and bytes on disk';
