@@ -5,32 +5,14 @@
 
 #include <fmt/format.h>
 
+#include "run_cli.hpp"
 #include "test_env.hpp"
 
 namespace
 {
 
-struct Result
-{
-    int exit_code;
-    std::string output;
-};
-
-// Runs the CLI with arguments through the shell, capturing stdout and stderr.
-Result RunCli(const std::string &args)
-{
-    std::string command = fmt::format("'{}' {} 2>&1", PERMANODE_CLI_PATH, args);
-    FILE *pipe = popen(command.c_str(), "r");
-    Result result{-1, {}};
-    if (pipe == nullptr)
-        return result;
-    std::array<char, 4096> buffer{};
-    while (fgets(buffer.data(), buffer.size(), pipe) != nullptr)
-        result.output += buffer.data();
-    int status = pclose(pipe);
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return result;
-}
+using permanode::test::RunCli;
+using Result = permanode::test::CliResult;
 
 } // namespace
 

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
+#include "run_cli.hpp"
 #include "test_env.hpp"
 
 namespace fs = std::filesystem;
@@ -21,26 +22,8 @@ namespace fs = std::filesystem;
 namespace
 {
 
-struct Result
-{
-    int exit_code;
-    std::string output; // stdout and stderr
-};
-
-Result RunCli(const std::string &args)
-{
-    std::string command = fmt::format("'{}' {} 2>&1", PERMANODE_CLI_PATH, args);
-    FILE *pipe = popen(command.c_str(), "r");
-    Result result{-1, {}};
-    if (pipe == nullptr)
-        return result;
-    std::array<char, 4096> buffer{};
-    while (fgets(buffer.data(), buffer.size(), pipe) != nullptr)
-        result.output += buffer.data();
-    int status = pclose(pipe);
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return result;
-}
+using permanode::test::RunCli;
+using Result = permanode::test::CliResult;
 
 std::string Fixtures()
 {
