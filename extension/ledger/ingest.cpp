@@ -210,12 +210,20 @@ IngestResult WriteMilestone(const ledger::MilestoneRows &rows)
     }
 
     // Partitions for this milestone's range, and for the milestones whose payloads the cone
-    // carries (usually the previous one, in the same range).
+    // carries (usually the previous one, in the same range). One call per distinct set of
+    // ranges: a milestone whose ranges an earlier one already covered adds nothing.
     std::set<uint32_t> indexes = {rows.milestone_index};
     for (const ledger::MilestoneRow &m : rows.milestones)
         indexes.insert(m.index);
+    std::vector<uint32_t> premade;
     for (uint32_t index : indexes)
     {
+        bool covered = false;
+        for (uint32_t done : premade)
+            covered = covered || ranges.SameRanges(index, done);
+        if (covered)
+            continue;
+        premade.push_back(index);
         ledger::Params premake;
         premake.AddInt32(static_cast<int32>(index));
         ledger::Execute(ledger::Statement::kPremake, premake);

@@ -3,9 +3,9 @@
  *	  Ingest's SQL, one set-based statement per table: the rows arrive as parallel arrays and
  *	  are expanded with unnest(). ON CONFLICT DO NOTHING backs up the milestone lock wherever a
  *	  unique index exists; the locators are upserts because a creation and its spend may arrive
- *	  in either order. Plans are generic from the start: their parameters are arrays, so custom
- *	  plans could not be better. Operators on the extension's types are schema-qualified, so the
- *	  statements do not depend on the caller's search_path.
+ *	  in either order. Plans are generic from the start, but for the few that NeedsCustomPlan
+ *	  names. Operators on the extension's types are schema-qualified, so the statements do not
+ *	  depend on the caller's search_path.
  */
 extern "C"
 {
@@ -257,8 +257,19 @@ Oid TypeOid(const char *name)
     return type;
 }
 
-SPIPlanPtr PrepareOne(const StatementText &text)
+// Statements that probe a growing table by key. A generic plan is made once per backend,
+// usually when the tables are still empty, and would then keep the sequential scans it chose
+// for them (a hash anti join over all of output_locator, a scan of all of unspent_outputs).
+// Planned each time instead, with the arrays as constants, they see the tables' real size and
+// the arrays' real length, and probe the unique indexes.
+bool NeedsCustomPlan(Statement statement)
 {
+    return statement == Statement::kUnspentDelete || statement == Statement::kUnspentInsert;
+}
+
+SPIPlanPtr PrepareOne(Statement statement, const StatementText &text)
+{
+    int options = NeedsCustomPlan(statement) ? CURSOR_OPT_CUSTOM_PLAN : CURSOR_OPT_GENERIC_PLAN;
     std::vector<Oid> types(text.types.size(), InvalidOid);
     SPIPlanPtr plan = nullptr;
     const char *sql = text.sql;
@@ -270,7 +281,7 @@ SPIPlanPtr PrepareOne(const StatementText &text)
         {
             for (int i = 0; i < nargs; ++i)
                 argtypes[i] = TypeOid(names[i]);
-            plan = SPI_prepare_cursor(sql, nargs, argtypes, CURSOR_OPT_GENERIC_PLAN);
+            plan = SPI_prepare_cursor(sql, nargs, argtypes, options);
             if (plan == nullptr)
                 elog(ERROR, "SPI_prepare_cursor failed: %s", SPI_result_code_string(SPI_result));
             SPI_keepplan(plan);
@@ -305,7 +316,8 @@ const TypeOids &PrepareStatements()
             types.foundry_id = TypeOid("permanode.foundry_id");
         });
     for (std::size_t i = 0; i < plan_cache.plans.size(); ++i)
-        plan_cache.plans[i] = PrepareOne(TextOf(static_cast<Statement>(i)));
+        plan_cache.plans[i] =
+            PrepareOne(static_cast<Statement>(i), TextOf(static_cast<Statement>(i)));
     plan_cache.types = types;
     plan_cache.extension = extension;
     return plan_cache.types;

@@ -164,6 +164,18 @@ int32 Ranges::Of(const char *table, uint32 milestone_index) const
     return static_cast<int32>(milestone_index / static_cast<uint32>(it->second));
 }
 
+bool Ranges::SameRanges(uint32 a, uint32 b) const
+{
+    for (const auto &[table, chunk_size] : chunk_sizes_)
+    {
+        if (chunk_size <= 0)
+            return false;
+        if (a / static_cast<uint32>(chunk_size) != b / static_cast<uint32>(chunk_size))
+            return false;
+    }
+    return true;
+}
+
 Ranges ReadRanges(uint32 milestone_index)
 {
     Execute(Statement::kChunkSizes, Params());
