@@ -37,34 +37,34 @@ namespace internal
 void PrepareBlockStatements(pqxx::connection &connection)
 {
     // A block referenced by a milestone sorts before its pending copy, if both exist.
-    connection.prepare("block", std::string("SELECT ") + kBlockColumns +
-                                    " FROM permanode.messages WHERE message_id = $1 "
-                                    "ORDER BY ms_range_id LIMIT 1");
-    connection.prepare("transaction_block",
-                       "SELECT message_id::text FROM permanode.transactions "
-                       "WHERE transaction_id = $1 AND inclusion_state = 1 LIMIT 1");
-    connection.prepare(
-        "block_children",
-        "SELECT message_id::text, ms_range_id, " + Micros("ms_timestamp") +
-            ", milestone_index FROM permanode.parents_by_ms WHERE parent_id = $1 AND " +
-            KeysetCondition(2, "ms_range_id", "ms_timestamp", "milestone_index", "message_id",
-                            "permanode.block_id") +
-            " ORDER BY ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, message_id "
-            "DESC LIMIT $6");
-    connection.prepare(
-        "blocks_by_tag",
-        "SELECT message_id::text, ms_range_id, " + Micros("ms_timestamp") +
-            ", milestone_index FROM permanode.tags WHERE tag = $1 AND milestone_index IS NOT "
-            "NULL AND ms_timestamp IS NOT NULL AND " +
-            KeysetCondition(2, "ms_range_id", "ms_timestamp", "milestone_index", "message_id",
-                            "permanode.block_id") +
-            " ORDER BY ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, message_id "
-            "DESC LIMIT $6");
-    connection.prepare("milestone_blocks",
-                       "SELECT message_id::text, white_flag_index FROM permanode.messages "
-                       "WHERE milestone_index = $1 AND white_flag_index IS NOT NULL "
-                       "AND ($2::int IS NULL OR white_flag_index > $2) "
-                       "ORDER BY white_flag_index LIMIT $3");
+    // A point lookup: its generic plan keys the Permanode Range Scan on $1 as well.
+    Prepare(connection, "block",
+            std::string("SELECT ") + kBlockColumns +
+                " FROM permanode.messages WHERE message_id = $1 ORDER BY ms_range_id LIMIT 1",
+            Plan::kGeneric);
+    Prepare(connection, "transaction_block",
+            "SELECT message_id::text FROM permanode.transactions "
+            "WHERE transaction_id = $1 AND inclusion_state = 1 LIMIT 1");
+    Prepare(connection, "block_children",
+            "SELECT message_id::text, ms_range_id, " + Micros("ms_timestamp") +
+                ", milestone_index FROM permanode.parents_by_ms WHERE parent_id = $1 AND " +
+                KeysetCondition(2, "ms_range_id", "ms_timestamp", "milestone_index", "message_id",
+                                "permanode.block_id") +
+                " ORDER BY ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, message_id "
+                "DESC LIMIT $6");
+    Prepare(connection, "blocks_by_tag",
+            "SELECT message_id::text, ms_range_id, " + Micros("ms_timestamp") +
+                ", milestone_index FROM permanode.tags WHERE tag = $1 AND milestone_index IS NOT "
+                "NULL AND ms_timestamp IS NOT NULL AND " +
+                KeysetCondition(2, "ms_range_id", "ms_timestamp", "milestone_index", "message_id",
+                                "permanode.block_id") +
+                " ORDER BY ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, message_id "
+                "DESC LIMIT $6");
+    Prepare(connection, "milestone_blocks",
+            "SELECT message_id::text, white_flag_index FROM permanode.messages "
+            "WHERE milestone_index = $1 AND white_flag_index IS NOT NULL "
+            "AND ($2::int IS NULL OR white_flag_index > $2) "
+            "ORDER BY white_flag_index LIMIT $3");
 }
 
 } // namespace internal

@@ -1,6 +1,10 @@
 // permanode client library: the connection, its session settings and shared helpers.
 #include "permanode/client.hpp"
 
+#include <mutex>
+#include <shared_mutex>
+#include <unordered_map>
+
 #include "internal.hpp"
 
 namespace permanode::client
@@ -8,10 +12,72 @@ namespace permanode::client
 namespace internal
 {
 
+namespace
+{
+
+// The SQL of the kCustom statements by name. Every connection prepares the same text, so
+// entries are only ever added (never changed); node-based, so a found string stays put.
+struct CustomStatements
+{
+    std::shared_mutex mutex;
+    std::unordered_map<std::string, std::string> sql;
+};
+
+CustomStatements &Customs()
+{
+    static CustomStatements customs;
+    return customs;
+}
+
+} // namespace
+
+void Prepare(pqxx::connection &connection, const std::string &name, const std::string &sql,
+             Plan plan)
+{
+    connection.prepare(name, sql);
+    if (plan == Plan::kCustom)
+    {
+        auto &customs = Customs();
+        std::unique_lock<std::shared_mutex> lock(customs.mutex);
+        customs.sql.try_emplace(name, sql);
+    }
+}
+
 pqxx::result Exec(pqxx::connection &connection, const std::string &statement, const Params &params)
 {
+    const std::string *custom = nullptr;
+    {
+        auto &customs = Customs();
+        std::shared_lock<std::shared_mutex> lock(customs.mutex);
+        auto it = customs.sql.find(statement);
+        if (it != customs.sql.end())
+        {
+            custom = &it->second;
+        }
+    }
     pqxx::nontransaction tx(connection);
-    return tx.exec_prepared(statement, pqxx::prepare::make_dynamic_params(params.Pointers()));
+    auto values = pqxx::prepare::make_dynamic_params(params.Pointers());
+    if (custom != nullptr)
+    {
+        return tx.exec_params(*custom, values);
+    }
+    return tx.exec_prepared(statement, values);
+}
+
+pqxx::result ExecSql(pqxx::connection &connection, const std::string &sql, const Params &params)
+{
+    pqxx::nontransaction tx(connection);
+    return tx.exec_params(sql, pqxx::prepare::make_dynamic_params(params.Pointers()));
+}
+
+pqxx::result ExecNamed(pqxx::connection &connection, const std::string &name,
+                       const std::string &sql, const Params &params)
+{
+    // libpqxx keeps the definition and prepares it on first use; the same definition again
+    // is a no-op.
+    connection.prepare(name, sql);
+    pqxx::nontransaction tx(connection);
+    return tx.exec_prepared(name, pqxx::prepare::make_dynamic_params(params.Pointers()));
 }
 
 std::string Bytes(const pqxx::field &field)
@@ -113,11 +179,13 @@ Client::Client(const std::string &dsn)
         {
             connection_ = std::make_unique<pqxx::connection>(dsn);
             pqxx::nontransaction tx(*connection_);
-            // Our types' operators live in schema permanode. Custom plans let the partition
-            // hints see each call's key and let `($n IS NULL OR ...)` filters fold away.
+            // Our types' operators live in schema permanode. plan_cache_mode stays at auto:
+            // the Permanode Range Scan takes its key from a parameter too, so point lookups
+            // (a block by ID) settle on a cheap generic plan, while statements with
+            // `($n IS NULL OR ...)` filters keep custom plans, which fold those filters away
+            // and cost far less than their generic plan.
             tx.exec("SELECT set_config('search_path', current_setting('search_path') || "
-                    "', permanode', false), set_config('plan_cache_mode', "
-                    "'force_custom_plan', false)");
+                    "', permanode', false)");
             internal::PrepareBlockStatements(*connection_);
             internal::PrepareOutputStatements(*connection_);
             internal::PrepareIndexerStatements(*connection_);

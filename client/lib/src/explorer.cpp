@@ -37,12 +37,11 @@ namespace internal
 
 void PrepareExplorerStatements(pqxx::connection &connection)
 {
-    connection.prepare(
-        "balance",
-        "SELECT coalesce(sum(amount), 0)::bigint, coalesce(sum(amount) FILTER (WHERE "
-        "dust_return_address IS NULL AND timelock IS NULL AND expiration IS NULL), 0)::bigint, "
-        "(SELECT coalesce(max(milestone_index), 0) FROM permanode.sync) "
-        "FROM permanode.unspent_outputs WHERE address = $1");
+    Prepare(connection, "balance",
+            "SELECT coalesce(sum(amount), 0)::bigint, coalesce(sum(amount) FILTER (WHERE "
+            "dust_return_address IS NULL AND timelock IS NULL AND expiration IS NULL), 0)::bigint, "
+            "(SELECT coalesce(max(milestone_index), 0) FROM permanode.sync) "
+            "FROM permanode.unspent_outputs WHERE address = $1");
 
     // Columns: output_id, is_spent, milestone_index, unix time, amount, then the sort key
     // (ms_range_id, µs, milestone_index) and its text id.
@@ -59,14 +58,14 @@ void PrepareExplorerStatements(pqxx::connection &connection)
         "FROM permanode.basic_outputs_by_address WHERE address = $1 UNION ALL "
         "SELECT output_id, ms_range_id, ms_timestamp, milestone_index, amount "
         "FROM permanode.nft_outputs_by_address WHERE address = $1";
-    connection.prepare("ledger_updates_by_address",
-                       select + "WITH created AS (" + created_by_address +
-                           ") SELECT output_id, false AS is_spent, ms_range_id, ms_timestamp, "
-                           "milestone_index, amount FROM created UNION ALL SELECT c.output_id, "
-                           "true, s.ms_range_id, s.ms_timestamp, s.milestone_index, c.amount "
-                           "FROM created c JOIN permanode.spent_outputs s "
-                           "ON s.output_id = c.output_id" +
-                           tail);
+    Prepare(connection, "ledger_updates_by_address",
+            select + "WITH created AS (" + created_by_address +
+                ") SELECT output_id, false AS is_spent, ms_range_id, ms_timestamp, "
+                "milestone_index, amount FROM created UNION ALL SELECT c.output_id, "
+                "true, s.ms_range_id, s.ms_timestamp, s.milestone_index, c.amount "
+                "FROM created c JOIN permanode.spent_outputs s "
+                "ON s.output_id = c.output_id" +
+                tail);
 
     std::string created_at;
     std::string all_created;
@@ -79,33 +78,31 @@ void PrepareExplorerStatements(pqxx::connection &connection)
             (created_at.empty() ? "" : " UNION ALL ") + part + " WHERE milestone_index = $1";
         all_created += (all_created.empty() ? "" : " UNION ALL ") + part;
     }
-    connection.prepare(
-        "ledger_updates_by_milestone",
-        select +
-            "SELECT output_id, false AS is_spent, ms_range_id, ms_timestamp, "
-            "milestone_index, amount FROM (" +
-            created_at +
-            ") c UNION ALL SELECT s.output_id, true, s.ms_range_id, s.ms_timestamp, "
-            "s.milestone_index, (SELECT a.amount FROM (" +
-            all_created +
-            ") a WHERE a.output_id = s.output_id LIMIT 1) FROM permanode.spent_outputs s "
-            "WHERE s.milestone_index = $1" +
-            tail);
+    Prepare(connection, "ledger_updates_by_milestone",
+            select +
+                "SELECT output_id, false AS is_spent, ms_range_id, ms_timestamp, "
+                "milestone_index, amount FROM (" +
+                created_at +
+                ") c UNION ALL SELECT s.output_id, true, s.ms_range_id, s.ms_timestamp, "
+                "s.milestone_index, (SELECT a.amount FROM (" +
+                all_created +
+                ") a WHERE a.output_id = s.output_id LIMIT 1) FROM permanode.spent_outputs s "
+                "WHERE s.milestone_index = $1" +
+                tail);
 
-    connection.prepare("milestone_analytics",
-                       "SELECT milestone_index, message_count, transaction_count, "
-                       "transferred_tokens FROM permanode.ms_analytics "
-                       "WHERE milestone_index = $1 LIMIT 1");
+    Prepare(connection, "milestone_analytics",
+            "SELECT milestone_index, message_count, transaction_count, "
+            "transferred_tokens FROM permanode.ms_analytics "
+            "WHERE milestone_index = $1 LIMIT 1");
     // Rolled-up days, and days metrics_cache holds that are not rolled up yet.
-    connection.prepare(
-        "daily_analytics",
-        "SELECT date::text, total_addresses, send_addresses, recv_addresses "
-        "FROM permanode.daily_analytics WHERE date BETWEEN $1::date AND $2::date "
-        "UNION ALL SELECT m.date::text, count(*) FILTER (WHERE m.metric = 'sent_or_received'), "
-        "count(*) FILTER (WHERE m.metric = 'sent'), count(*) FILTER (WHERE m.metric = "
-        "'received') FROM permanode.metrics_cache m WHERE m.date BETWEEN $1::date AND $2::date "
-        "AND m.variant = 'address' AND NOT EXISTS (SELECT 1 FROM permanode.daily_analytics d "
-        "WHERE d.date = m.date) GROUP BY m.date ORDER BY 1");
+    Prepare(connection, "daily_analytics",
+            "SELECT date::text, total_addresses, send_addresses, recv_addresses "
+            "FROM permanode.daily_analytics WHERE date BETWEEN $1::date AND $2::date "
+            "UNION ALL SELECT m.date::text, count(*) FILTER (WHERE m.metric = 'sent_or_received'), "
+            "count(*) FILTER (WHERE m.metric = 'sent'), count(*) FILTER (WHERE m.metric = "
+            "'received') FROM permanode.metrics_cache m WHERE m.date BETWEEN $1::date AND $2::date "
+            "AND m.variant = 'address' AND NOT EXISTS (SELECT 1 FROM permanode.daily_analytics d "
+            "WHERE d.date = m.date) GROUP BY m.date ORDER BY 1");
 }
 
 } // namespace internal

@@ -1,9 +1,10 @@
 // Indexer queries (IOTA indexer v1 filters) over the unspent set or over all outputs.
 //
-// Each target (the unspent set, or one kind's history table) has one fixed statement built from
-// fixed fragments at prepare time: every filter is `($n IS NULL OR <condition>)`, so an unset
-// filter folds away in the (custom) plan. Parameters: $1 the kind, $2..$23 the filters in the
-// order of kFilters, $24..$27 the cursor, $28 the row limit. User input is only ever bound.
+// Each call's statement is built from fixed fragments for its target (the unspent set, or one
+// kind's history table) with only the filters that are set, so the statement is short and the
+// planner has no `($n IS NULL OR ...)` branches to fold. Parameters: $1 the kind, then one per
+// set filter in the order of kFilters, then the cursor's four (when there is a cursor), then the
+// row limit. User input is only ever bound, never spliced into the SQL.
 #include "internal.hpp"
 
 #include <array>
@@ -99,9 +100,6 @@ const FilterSpec kFilters[] = {
     {"unlockableByAddress", "permanode.address", "@", {kAll, kAll, kAll, kAll, kAll}},
 };
 constexpr int kFilterCount = sizeof(kFilters) / sizeof(kFilters[0]);
-constexpr int kFirstFilterParam = 2;
-constexpr int kCursorParam = kFirstFilterParam + kFilterCount; // 24
-constexpr int kLimitParam = kCursorParam + 4;                  // 28
 
 // The columns a `*` filter uses where the column name is not the filter's.
 std::string DefaultColumn(const std::string &name, Target target)
@@ -147,9 +145,11 @@ std::string Replace(std::string text, char mark, const std::string &with)
     return out;
 }
 
-// The fixed statement of one target.
-std::string BuildQuery(Target target)
+// The statement of one target for the filters marked in `set` (kFilters order), with the
+// keyset condition when `cursor`.
+std::string BuildQuery(Target target, const std::array<bool, kFilterCount> &set, bool cursor)
 {
+    int next_param = 2;
     std::string sql = "SELECT o.output_id::text, ";
     sql += target == kUnspent ? "0" : "o.ms_range_id";
     sql += ", " + Micros("o.ms_timestamp") +
@@ -159,13 +159,17 @@ std::string BuildQuery(Target target)
     sql += target == kUnspent ? "o.output_kind = $1" : "$1::text IS NOT NULL";
     for (int i = 0; i < kFilterCount; i++)
     {
+        if (!set[i])
+        {
+            continue;
+        }
         const FilterSpec &f = kFilters[i];
-        std::string param = "$" + std::to_string(kFirstFilterParam + i);
+        std::string param = "$" + std::to_string(next_param++);
         std::string typed = param + "::" + f.type;
         const char *column = f.columns[target];
         if (column == nullptr)
         {
-            sql += " AND " + typed + " IS NULL"; // rejected before: always NULL
+            sql += " AND " + typed + " IS NULL"; // rejected before: never reached
             continue;
         }
         std::string condition;
@@ -178,34 +182,38 @@ std::string BuildQuery(Target target)
             std::string col = column == kAll ? DefaultColumn(f.name, target) : column;
             condition = Replace(Replace(f.condition, '@', "o." + col), '$', typed);
         }
-        sql += " AND (" + typed + " IS NULL OR " + condition + ")";
+        sql += " AND " + condition;
     }
-    std::string c = "$" + std::to_string(kCursorParam);
     auto p = [](int n) { return "$" + std::to_string(n); };
+    int c = next_param;
+    if (cursor)
+    {
+        next_param += 4;
+    }
     if (target == kUnspent)
     {
-        sql += " AND (" + c +
-               "::int IS NULL OR (o.ms_timestamp, o.milestone_index, o.output_id) "
-               "< (timestamptz 'epoch' + " +
-               p(kCursorParam + 1) + "::bigint * interval '1 microsecond', " + p(kCursorParam + 2) +
-               "::int, " + p(kCursorParam + 3) +
-               "::permanode.output_id))"
-               " ORDER BY o.ms_timestamp DESC, o.milestone_index DESC, o.output_id DESC";
+        if (cursor)
+        {
+            sql += " AND " + p(c) +
+                   "::int IS NOT NULL AND (o.ms_timestamp, o.milestone_index, o.output_id) "
+                   "< (timestamptz 'epoch' + " +
+                   p(c + 1) + "::bigint * interval '1 microsecond', " + p(c + 2) + "::int, " +
+                   p(c + 3) + "::permanode.output_id)";
+        }
+        sql += " ORDER BY o.ms_timestamp DESC, o.milestone_index DESC, o.output_id DESC";
     }
     else
     {
-        sql += " AND " +
-               KeysetCondition(kCursorParam, "o.ms_range_id", "o.ms_timestamp", "o.milestone_index",
-                               "o.output_id", "permanode.output_id") +
-               " ORDER BY o.ms_range_id DESC, o.ms_timestamp DESC, o.milestone_index DESC, "
+        if (cursor)
+        {
+            sql +=
+                " AND " + KeysetCondition(c, "o.ms_range_id", "o.ms_timestamp", "o.milestone_index",
+                                          "o.output_id", "permanode.output_id");
+        }
+        sql += " ORDER BY o.ms_range_id DESC, o.ms_timestamp DESC, o.milestone_index DESC, "
                "o.output_id DESC";
     }
-    return sql + " LIMIT " + p(kLimitParam);
-}
-
-std::string StatementName(Target target)
-{
-    return std::string("indexer_") + kTables[target];
+    return sql + " LIMIT " + p(next_param);
 }
 
 Target TableOf(OutputKind kind)
@@ -299,17 +307,12 @@ namespace internal
 
 void PrepareIndexerStatements(pqxx::connection &connection)
 {
-    for (int t = 0; t < kTargetCount; t++)
-    {
-        connection.prepare(StatementName(static_cast<Target>(t)),
-                           BuildQuery(static_cast<Target>(t)));
-    }
-    connection.prepare("chain_output",
-                       "SELECT output_id::text FROM permanode.unspent_outputs "
-                       "WHERE output_kind = $1 AND chain_id = $2::permanode.hash32 LIMIT 1");
-    connection.prepare("foundry_output",
-                       "SELECT output_id::text FROM permanode.unspent_outputs "
-                       "WHERE output_kind = 'foundry' AND foundry_id = $1 LIMIT 1");
+    Prepare(connection, "chain_output",
+            "SELECT output_id::text FROM permanode.unspent_outputs "
+            "WHERE output_kind = $1 AND chain_id = $2::permanode.hash32 LIMIT 1");
+    Prepare(connection, "foundry_output",
+            "SELECT output_id::text FROM permanode.unspent_outputs "
+            "WHERE output_kind = 'foundry' AND foundry_id = $1 LIMIT 1");
 }
 
 } // namespace internal
@@ -327,12 +330,47 @@ OutputIdPage Client::QueryOutputs(OutputKind kind, const OutputFilter &filter, b
     auto result = Translate(
         [&]
         {
+            // Every filter's value (NULL when unset), then only the set ones are bound.
+            Params filters;
+            AddFilters(filters, filter);
+            std::array<bool, kFilterCount> set{};
             Params params;
             params.Add(std::string(ToString(kind)));
-            AddFilters(params, filter);
-            params.Add(after);
+            for (int i = 0; i < kFilterCount; i++)
+            {
+                const char *value = filters.Pointers()[i];
+                set[i] = value != nullptr;
+                if (set[i])
+                {
+                    params.Add(std::string(value));
+                }
+            }
+            if (after)
+            {
+                params.Add(after);
+            }
             params.Add(std::to_string(page_size + 1));
-            return Exec(*connection_, StatementName(target), params);
+            std::string sql = BuildQuery(target, set, after.has_value());
+            int set_count = 0;
+            int only = -1;
+            for (int i = 0; i < kFilterCount; i++)
+            {
+                if (set[i])
+                {
+                    set_count++;
+                    only = i;
+                }
+            }
+            if (after || set_count > 1)
+            {
+                return ExecSql(*connection_, sql, params);
+            }
+            // A first page with at most one filter (the common case: one address) is a plain
+            // index lookup that a reused plan serves as well as a fresh one; naming it saves
+            // planning per call. At most 5 targets x 23 of these per connection.
+            std::string name = std::string("indexer_") + kTables[target] + "_" +
+                               (only < 0 ? std::string("all") : std::to_string(only));
+            return ExecNamed(*connection_, name, sql, params);
         });
     OutputIdPage page;
     auto rows = MakePage<std::string>(

@@ -94,8 +94,37 @@ class Params
     std::vector<const char *> pointers_;
 };
 
-// Runs a prepared statement in autocommit mode (one round trip).
+// How a statement is planned. The session runs with plan_cache_mode = auto.
+//   kCustom:  planned for each call's values (the default). Needed wherever the partition
+//             hints must see the key as a constant or `($n IS NULL OR ...)` filters must fold
+//             away: a generic plan of those scans far more than it returns. Exec sends these as
+//             unnamed statements, which PostgreSQL always plans for the values at hand.
+//   kGeneric: a named prepared statement that PostgreSQL may plan once; only for point lookups
+//             whose generic plan still keys the Permanode Range Scan on the parameter (check
+//             with EXPLAIN under plan_cache_mode = force_generic_plan).
+enum class Plan
+{
+    kCustom,
+    kGeneric,
+};
+
+// Prepares a statement on the connection (so its SQL is checked at connect time) and records
+// how Exec runs it.
+void Prepare(pqxx::connection &connection, const std::string &name, const std::string &sql,
+             Plan plan = Plan::kCustom);
+
+// Runs a statement from Prepare in autocommit mode (one round trip).
 pqxx::result Exec(pqxx::connection &connection, const std::string &statement, const Params &params);
+
+// Runs SQL built for this call as an unnamed statement (always a custom plan), in autocommit
+// mode (one round trip).
+pqxx::result ExecSql(pqxx::connection &connection, const std::string &sql, const Params &params);
+
+// Runs SQL that is the same for every call with this name as a named prepared statement,
+// preparing it on the connection's first use (plan_cache_mode auto may then settle on a generic
+// plan), in autocommit mode.
+pqxx::result ExecNamed(pqxx::connection &connection, const std::string &name,
+                       const std::string &sql, const Params &params);
 
 // Field helpers.
 std::string Bytes(const pqxx::field &field); // bytea

@@ -29,15 +29,18 @@ namespace internal
 
 void PrepareMilestoneStatements(pqxx::connection &connection)
 {
-    connection.prepare("milestone_by_index", std::string("SELECT ") + kMilestoneColumns +
-                                                 " FROM permanode.milestones "
-                                                 "WHERE milestone_index = $1 LIMIT 1");
-    connection.prepare("milestone_by_id", std::string("SELECT ") + kMilestoneColumns +
-                                              " FROM permanode.milestones "
-                                              "WHERE milestone_id = $1 LIMIT 1");
-    connection.prepare("latest_milestones", std::string("SELECT ") + kMilestoneColumns +
-                                                " FROM permanode.milestones "
-                                                "ORDER BY milestone_index DESC LIMIT $1");
+    Prepare(connection, "milestone_by_index",
+            std::string("SELECT ") + kMilestoneColumns +
+                " FROM permanode.milestones "
+                "WHERE milestone_index = $1 LIMIT 1");
+    Prepare(connection, "milestone_by_id",
+            std::string("SELECT ") + kMilestoneColumns +
+                " FROM permanode.milestones "
+                "WHERE milestone_id = $1 LIMIT 1");
+    Prepare(connection, "latest_milestones",
+            std::string("SELECT ") + kMilestoneColumns +
+                " FROM permanode.milestones "
+                "ORDER BY milestone_index DESC LIMIT $1");
     // 'm' marks that the milestone was ingested; 'c' created and 's' spent outputs.
     std::string sql = "SELECT 'm', NULL FROM permanode.sync WHERE milestone_index = $1";
     for (const char *table : {"basic_outputs", "alias_outputs", "foundry_outputs", "nft_outputs"})
@@ -47,9 +50,9 @@ void PrepareMilestoneStatements(pqxx::connection &connection)
     }
     sql += " UNION ALL SELECT 's', output_id::text FROM permanode.spent_outputs "
            "WHERE milestone_index = $1 ORDER BY 1, 2";
-    connection.prepare("utxo_changes", sql);
-    connection.prepare("ledger_index",
-                       "SELECT coalesce(max(milestone_index), 0) FROM permanode.sync");
+    Prepare(connection, "utxo_changes", sql);
+    Prepare(connection, "ledger_index",
+            "SELECT coalesce(max(milestone_index), 0) FROM permanode.sync");
 }
 
 } // namespace internal

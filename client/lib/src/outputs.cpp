@@ -19,8 +19,8 @@ void PrepareOutputStatements(pqxx::connection &connection)
                    "FROM permanode." +
                    table + " WHERE output_id = $1";
     }
-    connection.prepare(
-        "output",
+    Prepare(
+        connection, "output",
         "SELECT o.output_id::text, o.data, o.message_id::text, o.milestone_index, "
         "extract(epoch FROM o.ms_timestamp)::bigint, s.milestone_index, "
         "extract(epoch FROM s.ms_timestamp)::bigint, s.transaction_id::text, "
@@ -29,17 +29,16 @@ void PrepareOutputStatements(pqxx::connection &connection)
             created +
             " LIMIT 1) o LEFT JOIN LATERAL (SELECT milestone_index, ms_timestamp, "
             "transaction_id FROM permanode.spent_outputs WHERE output_id = $1 LIMIT 1) s ON true");
-    connection.prepare(
-        "address_outputs",
-        "SELECT output_id::text, ms_range_id, " + Micros("ms_timestamp") +
-            ", milestone_index FROM (SELECT output_id, ms_range_id, ms_timestamp, "
-            "milestone_index FROM permanode.basic_outputs_by_address WHERE address = $1 "
-            "UNION ALL SELECT output_id, ms_range_id, ms_timestamp, milestone_index "
-            "FROM permanode.nft_outputs_by_address WHERE address = $1) o WHERE " +
-            KeysetCondition(2, "ms_range_id", "ms_timestamp", "milestone_index", "output_id",
-                            "permanode.output_id") +
-            " ORDER BY ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, output_id "
-            "DESC LIMIT $6");
+    Prepare(connection, "address_outputs",
+            "SELECT output_id::text, ms_range_id, " + Micros("ms_timestamp") +
+                ", milestone_index FROM (SELECT output_id, ms_range_id, ms_timestamp, "
+                "milestone_index FROM permanode.basic_outputs_by_address WHERE address = $1 "
+                "UNION ALL SELECT output_id, ms_range_id, ms_timestamp, milestone_index "
+                "FROM permanode.nft_outputs_by_address WHERE address = $1) o WHERE " +
+                KeysetCondition(2, "ms_range_id", "ms_timestamp", "milestone_index", "output_id",
+                                "permanode.output_id") +
+                " ORDER BY ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, output_id "
+                "DESC LIMIT $6");
 }
 
 } // namespace internal
