@@ -14,6 +14,8 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <tuple>
+#include <utility>
 
 #include <fmt/format.h>
 #include <pqxx/pqxx>
@@ -52,6 +54,23 @@ void Exit(int code)
 {
     if (code != kOk)
         throw CLI::RuntimeError(code);
+}
+
+// "MIN-MAX" (or "N") within [lo, hi], for options like --blocks-per-milestone.
+std::pair<unsigned, unsigned> ParseMinMax(const std::string &option, const std::string &text,
+                                          unsigned lo, unsigned hi)
+{
+    unsigned min = 0, max = 0;
+    char dash = 0;
+    std::istringstream range(text);
+    if (!(range >> min))
+        throw CLI::ValidationError(option, "expected MIN-MAX");
+    max = min;
+    if (range >> dash && (dash != '-' || !(range >> max)))
+        throw CLI::ValidationError(option, "expected MIN-MAX");
+    if (min < lo || max < min || max > hi)
+        throw CLI::ValidationError(option, fmt::format("expected {} <= MIN <= MAX <= {}", lo, hi));
+    return {min, max};
 }
 
 void PrintBuildInfo(const std::string &dsn)
@@ -319,7 +338,7 @@ void RegisterImportChronicleCommand(CLI::App &app)
 void RegisterGenerateCommand(CLI::App &app)
 {
     static GeneratorOptions options;
-    static std::string output, blocks_per_milestone = "40-90";
+    static std::string output, blocks_per_milestone = "40-90", outputs_per_transaction = "1-3";
     auto *generate = app.add_subcommand(
         "generate", "Write a synthetic Stardust ledger as milestone bundles (deterministic for "
                     "a seed; signatures are random bytes and not verified)");
@@ -332,6 +351,9 @@ void RegisterGenerateCommand(CLI::App &app)
                          "Unix time of the first milestone (default 2023-01-01); then every 5 s");
     generate->add_option("--blocks-per-milestone", blocks_per_milestone,
                          "MIN-MAX blocks in each milestone's cone (default 40-90)");
+    generate->add_option("--outputs-per-transaction", outputs_per_transaction,
+                         "MIN-MAX new outputs a transaction creates besides the chained alias, "
+                         "NFT and token outputs (default 1-3)");
     generate
         ->add_option("--tx-share", options.transaction_share,
                      "Share of blocks carrying a transaction (default 0.15)")
@@ -345,19 +367,10 @@ void RegisterGenerateCommand(CLI::App &app)
     generate->callback(
         [&]
         {
-            unsigned min = 0, max = 0;
-            char dash = 0;
-            std::istringstream range(blocks_per_milestone);
-            if (!(range >> min))
-                throw CLI::ValidationError("--blocks-per-milestone", "expected MIN-MAX");
-            max = min;
-            if (range >> dash && (dash != '-' || !(range >> max)))
-                throw CLI::ValidationError("--blocks-per-milestone", "expected MIN-MAX");
-            if (min < 1 || max < min || max > 10000)
-                throw CLI::ValidationError("--blocks-per-milestone",
-                                           "expected 1 <= MIN <= MAX <= 10000");
-            options.min_blocks = min;
-            options.max_blocks = max;
+            std::tie(options.min_blocks, options.max_blocks) =
+                ParseMinMax("--blocks-per-milestone", blocks_per_milestone, 1, 10000);
+            std::tie(options.min_fresh_outputs, options.max_fresh_outputs) =
+                ParseMinMax("--outputs-per-transaction", outputs_per_transaction, 1, 100);
 
             std::ofstream file;
             if (!output.empty())

@@ -463,7 +463,8 @@ struct LedgerGenerator::State
         if (!minted_tokens.empty())
             token_sets.push_back(std::move(minted_tokens));
         minted_tokens.clear();
-        std::size_t fresh = 1 + random.Below(3);
+        std::size_t fresh = options.min_fresh_outputs +
+                            random.Below(options.max_fresh_outputs - options.min_fresh_outputs + 1);
         while (fresh > 0 && amount < (token_sets.size() + fresh) * kMinAmount)
             --fresh;
         std::size_t parts = token_sets.size() + fresh;

@@ -1,5 +1,6 @@
 #include "codec/bech32.hpp"
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -22,33 +23,43 @@ int CharValue(char c)
     return -1;
 }
 
-std::uint32_t PolyMod(const std::vector<std::uint8_t> &values)
+// XOR of the BIP-173 generators selected by each value of the checksum's top 5 bits.
+constexpr std::array<std::uint32_t, 32> MakePolyModTable()
 {
     constexpr std::uint32_t kGenerator[] = {0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd,
                                             0x2a1462b3};
-    std::uint32_t checksum = 1;
-    for (std::uint8_t value : values)
-    {
-        std::uint8_t top = static_cast<std::uint8_t>(checksum >> 25);
-        checksum = (checksum & 0x1ffffff) << 5 ^ value;
+    std::array<std::uint32_t, 32> table{};
+    for (std::uint32_t top = 0; top < 32; ++top)
         for (int i = 0; i < 5; ++i)
             if ((top >> i) & 1)
-                checksum ^= kGenerator[i];
-    }
-    return checksum;
+                table[top] ^= kGenerator[i];
+    return table;
 }
+constexpr std::array<std::uint32_t, 32> kPolyModTable = MakePolyModTable();
 
-std::vector<std::uint8_t> ExpandHrp(std::string_view hrp)
+// The BIP-173 checksum as a running state: one table lookup per 5-bit symbol instead of a
+// branch per generator bit (address text is encoded for every output a query returns).
+class PolyMod
 {
-    std::vector<std::uint8_t> expanded;
-    expanded.reserve(hrp.size() * 2 + 1);
-    for (char c : hrp)
-        expanded.push_back(static_cast<std::uint8_t>(c) >> 5);
-    expanded.push_back(0);
-    for (char c : hrp)
-        expanded.push_back(static_cast<std::uint8_t>(c) & 31);
-    return expanded;
-}
+  public:
+    void Add(std::uint8_t value)
+    {
+        std::uint32_t top = state_ >> 25;
+        state_ = ((state_ & 0x1ffffff) << 5 ^ value) ^ kPolyModTable[top];
+    }
+    void AddHrp(std::string_view hrp)
+    {
+        for (char c : hrp)
+            Add(static_cast<std::uint8_t>(c) >> 5);
+        Add(0);
+        for (char c : hrp)
+            Add(static_cast<std::uint8_t>(c) & 31);
+    }
+    std::uint32_t Value() const { return state_; }
+
+  private:
+    std::uint32_t state_ = 1;
+};
 
 // Regroups bits; `pad` adds zero bits when encoding, otherwise leftover bits must be zero padding.
 std::vector<std::uint8_t> ConvertBits(const std::uint8_t *data, std::size_t size, int from, int to,
@@ -84,18 +95,36 @@ std::vector<std::uint8_t> ConvertBits(const std::uint8_t *data, std::size_t size
 
 std::string Bech32Encode(std::string_view hrp, ByteSpan data)
 {
-    std::vector<std::uint8_t> values = ConvertBits(data.data, data.size, 8, 5, true);
-    std::vector<std::uint8_t> checked = ExpandHrp(hrp);
-    checked.insert(checked.end(), values.begin(), values.end());
-    checked.insert(checked.end(), kChecksumLength, 0);
-    std::uint32_t checksum = PolyMod(checked) ^ 1;
-
-    std::string text(hrp);
+    std::string text;
+    text.reserve(hrp.size() + 1 + (data.size * 8 + 4) / 5 + kChecksumLength);
+    text.append(hrp);
     text.push_back('1');
-    for (std::uint8_t value : values)
+    PolyMod checksum;
+    checksum.AddHrp(hrp);
+    auto put = [&](std::uint8_t value)
+    {
+        checksum.Add(value);
         text.push_back(kCharset[value]);
+    };
+    std::uint32_t accumulator = 0;
+    int bits = 0;
+    for (std::size_t i = 0; i < data.size; ++i)
+    {
+        accumulator = (accumulator << 8 | data.data[i]) & 0xfff;
+        bits += 8;
+        while (bits >= 5)
+        {
+            bits -= 5;
+            put(static_cast<std::uint8_t>(accumulator >> bits & 31));
+        }
+    }
+    if (bits > 0)
+        put(static_cast<std::uint8_t>(accumulator << (5 - bits) & 31));
     for (std::size_t i = 0; i < kChecksumLength; ++i)
-        text.push_back(kCharset[(checksum >> (5 * (5 - i))) & 31]);
+        checksum.Add(0);
+    std::uint32_t value = checksum.Value() ^ 1;
+    for (std::size_t i = 0; i < kChecksumLength; ++i)
+        text.push_back(kCharset[(value >> (5 * (5 - i))) & 31]);
     return text;
 }
 
@@ -139,9 +168,11 @@ Bech32Data Bech32Decode(std::string_view text)
                               std::string("bech32: invalid character '") + lowered[i] + "'");
         values.push_back(static_cast<std::uint8_t>(value));
     }
-    std::vector<std::uint8_t> checked = ExpandHrp(result.hrp);
-    checked.insert(checked.end(), values.begin(), values.end());
-    if (PolyMod(checked) != 1)
+    PolyMod checksum;
+    checksum.AddHrp(result.hrp);
+    for (std::uint8_t value : values)
+        checksum.Add(value);
+    if (checksum.Value() != 1)
         throw Bech32Error(Kind::kBadChecksum, "bech32: checksum does not verify");
 
     std::vector<std::uint8_t> data =

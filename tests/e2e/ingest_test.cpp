@@ -347,6 +347,24 @@ TEST_F(IngestTest, GenerateIsDeterministicForASeed)
     EXPECT_NE(a, c);
 }
 
+// --outputs-per-transaction sets how many new outputs each transaction creates (the chained
+// alias, NFT and token outputs come on top).
+TEST_F(IngestTest, GenerateCreatesTheOutputsPerTransactionAskedFor)
+{
+    fs::path file = dir_ / "wide.ndjson";
+    auto g = RunCli(fmt::format("generate --milestones 30 --tx-share 1 --outputs-per-transaction "
+                                "10-12 --seed 3 -o '{}'",
+                                file.string()));
+    ASSERT_EQ(g.exit_code, 0) << g.output;
+    ASSERT_EQ(Ingest(file).exit_code, 0);
+    // Most transactions get 10-12 new outputs; none more than 12 plus the chained ones (up to
+    // two per input, three inputs at most, and one minted token set).
+    EXPECT_EQ(Query("SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY n) >= 10 AND max(n) <= "
+                    "12 + 7 AND count(*) > 100 FROM (SELECT transaction_id, count(*) AS n FROM "
+                    "permanode.transactions WHERE variant = 'output' GROUP BY 1) t"),
+              "t");
+}
+
 TEST_F(IngestTest, InterruptStopsAfterTheMilestonesInFlight)
 {
     fs::path file = dir_ / "long.ndjson";
@@ -383,6 +401,7 @@ TEST_F(IngestTest, UsageAndInputErrors)
     EXPECT_NE(missing.output.find("cannot open"), std::string::npos) << missing.output;
     EXPECT_EQ(RunCli("ingest").exit_code, 2);
     EXPECT_EQ(RunCli("generate --blocks-per-milestone 9-3").exit_code, 2);
+    EXPECT_EQ(RunCli("generate --outputs-per-transaction 5-2").exit_code, 2);
     auto help = RunCli("ingest --help");
     EXPECT_EQ(help.exit_code, 0);
     EXPECT_NE(help.output.find("--skip-bad"), std::string::npos) << help.output;
