@@ -262,8 +262,13 @@ void RegisterIngestCommand(CLI::App &app, CommonOptions &common)
                        "bundle} to this file");
     ingest
         ->add_option("--pipeline", options.pipeline_depth,
-                     "Milestones in flight at once (default 8)")
+                     "Milestones in flight at once on each connection (default 8)")
         ->check(CLI::Range(1, 256));
+    ingest
+        ->add_option("--jobs", options.jobs,
+                     "Connections ingesting different milestones at once, each its own server "
+                     "process (default 1; more use more cores, and commit out of file order)")
+        ->check(CLI::Range(1, 64));
     ingest->add_flag("--async-commit", async_commit,
                      "synchronous_commit = off: faster; a server crash may lose the last "
                      "commits, which a re-run ingests again");

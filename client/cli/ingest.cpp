@@ -1,5 +1,13 @@
-// The ingest loop: read a line, check it, send it; keep up to pipeline_depth milestones in
-// flight; account each answer; stop at the first bad line unless --skip-bad.
+// The ingest loop: read a line, check it, send it on the least busy of `jobs` connections; keep
+// up to pipeline_depth milestones in flight on each; account each answer; stop at the first bad
+// line unless --skip-bad.
+//
+// Why several connections: a milestone's work in the server runs in one backend, on one core.
+// Different milestones are independent transactions (any order is allowed), so the backends of
+// two connections use two cores. Where concurrent milestones write the same rows (hints, the
+// output locator of an output one creates and the other spends) the second waits for the first
+// to commit, and then sees its rows; a deadlock between them (two shared rows taken in opposite
+// orders) rolls one back, and it is sent again.
 #include "ingest.hpp"
 
 #include "bundle.hpp"
@@ -21,6 +29,7 @@
 #include <memory>
 #include <optional>
 #include <regex>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -96,6 +105,8 @@ class LineReader
 // A milestone sent and not yet answered.
 struct Pending
 {
+    std::uint64_t sequence = 0; // send order, over all connections
+    int attempts = 1;
     std::uint64_t line = 0;
     MilestoneBundle bundle;
     std::string text; // the line, for the rejects file
@@ -174,6 +185,14 @@ bool IsDataError(const std::string &sqlstate)
     return sqlstate.rfind("22", 0) == 0; // class 22: data exception (22P02, 22023, ...)
 }
 
+// Concurrent milestones that took shared rows in opposite orders: the server rolled this one
+// back whole, so sending it again is safe.
+bool IsRetryable(const std::string &sqlstate)
+{
+    return sqlstate == "40P01" || sqlstate == "40001"; // deadlock, serialization failure
+}
+constexpr int kMaxAttempts = 5;
+
 void PrintSummary(const IngestSummary &s, bool interrupted)
 {
     double rate = s.seconds > 0 ? s.blocks / s.seconds : 0;
@@ -230,13 +249,17 @@ int Ingest(const std::string &dsn, const IngestOptions &options, IngestSummary &
 {
     LineReader reader(options.input);
     Rejects rejects(options.rejects_path);
-    IngestConnection conn(dsn, options.synchronous_commit);
+    const int jobs = std::max(1, options.jobs);
+    std::vector<std::unique_ptr<IngestConnection>> conns;
+    for (int j = 0; j < jobs; ++j)
+        conns.push_back(std::make_unique<IngestConnection>(dsn, options.synchronous_commit));
     InstallInterruptHandlers();
     Progress progress("ingest", reader.TotalBytes(),
                       options.progress && Progress::StderrIsTerminal());
     auto start = std::chrono::steady_clock::now();
 
-    std::deque<Pending> pending;
+    std::vector<std::deque<Pending>> pending(static_cast<std::size_t>(jobs));
+    std::uint64_t sent = 0;
     bool sending = true;
     int exit_code = kOk;
     int depth = std::max(1, options.pipeline_depth);
@@ -257,9 +280,30 @@ int Ingest(const std::string &dsn, const IngestOptions &options, IngestSummary &
             exit_code = kBadInput;
     };
 
+    // The connection with the fewest milestones in flight, or -1 when all are full.
+    auto LeastBusy = [&]
+    {
+        int best = -1;
+        for (int j = 0; j < jobs; ++j)
+            if (conns[j]->InFlight() < depth &&
+                (best < 0 || conns[j]->InFlight() < conns[best]->InFlight()))
+                best = j;
+        return best;
+    };
+    // The connection holding the oldest milestone sent, or -1 when none is in flight.
+    auto Oldest = [&]
+    {
+        int oldest = -1;
+        for (int j = 0; j < jobs; ++j)
+            if (!pending[j].empty() &&
+                (oldest < 0 || pending[j].front().sequence < pending[oldest].front().sequence))
+                oldest = j;
+        return oldest;
+    };
+
     for (;;)
     {
-        while (sending && conn.InFlight() < depth)
+        for (int target = LeastBusy(); sending && target >= 0; target = LeastBusy())
         {
             if (Interrupted())
             {
@@ -292,15 +336,25 @@ int Ingest(const std::string &dsn, const IngestOptions &options, IngestSummary &
             }
             if (!options.rejects_path.empty())
                 next.text = std::string(line);
-            conn.Send(next.bundle);
-            pending.push_back(std::move(next));
+            next.sequence = sent++;
+            conns[target]->Send(next.bundle);
+            pending[target].push_back(std::move(next));
         }
-        if (pending.empty())
+        int from = Oldest();
+        if (from < 0)
             break;
 
-        MilestoneOutcome outcome = conn.Receive();
-        Pending done = std::move(pending.front());
-        pending.pop_front();
+        MilestoneOutcome outcome = conns[from]->Receive();
+        Pending done = std::move(pending[from].front());
+        pending[from].pop_front();
+        if (!outcome.ok && IsRetryable(outcome.sqlstate) && done.attempts < kMaxAttempts)
+        {
+            done.attempts++;
+            done.sequence = sent++;
+            conns[from]->Send(done.bundle);
+            pending[from].push_back(std::move(done));
+            continue;
+        }
         if (outcome.ok && outcome.already_ingested)
             summary.already_present++;
         else if (outcome.ok)

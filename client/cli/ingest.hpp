@@ -13,7 +13,8 @@ struct IngestOptions
     std::string input;        // a file, or "-" for stdin
     bool skip_bad = false;    // record bad milestones and go on, instead of stopping
     std::string rejects_path; // NDJSON file of rejected lines (with --skip-bad); empty: none
-    int pipeline_depth = 8;   // milestones sent and not yet answered
+    int pipeline_depth = 8;   // milestones sent and not yet answered, per connection
+    int jobs = 1;             // connections ingesting different milestones at once
     bool synchronous_commit = true;
     bool precheck = true; // decode blocks here before sending (bundle_check.hpp)
     bool progress = true; // draw progress when stderr is a terminal

@@ -224,6 +224,8 @@ IngestResult WriteMilestone(const ledger::MilestoneRows &rows)
         if (covered)
             continue;
         premade.push_back(index);
+        if (ranges.PartitionsExist(index))
+            continue;
         ledger::Params premake;
         premake.AddInt32(static_cast<int32>(index));
         ledger::Execute(ledger::Statement::kPremake, premake);

@@ -2,10 +2,11 @@
  * statements.cpp
  *	  Ingest's SQL, one set-based statement per table: the rows arrive as parallel arrays and
  *	  are expanded with unnest(). ON CONFLICT DO NOTHING backs up the milestone lock wherever a
- *	  unique index exists; the locators are upserts because a creation and its spend may arrive
- *	  in either order. Plans are generic from the start, but for the few that NeedsCustomPlan
- *	  names. Operators on the extension's types are schema-qualified, so the statements do not
- *	  depend on the caller's search_path.
+ *	  unique index exists, but for messages, parents and transactions, the bulk of the rows
+ *	  (WriteBlocks in writer.cpp says why); the locators are upserts because a creation and its
+ *	  spend may arrive in either order. Plans are generic from the start, but for the few that
+ *	  NeedsCustomPlan names. Operators on the extension's types are schema-qualified, so the
+ *	  statements do not depend on the caller's search_path.
  */
 extern "C"
 {
@@ -61,14 +62,12 @@ const StatementText &TextOf(Statement statement)
          "SELECT u.id, u.version, u.message, $11, u.state, u.reason, $12, $13, u.wfi, u.variant, "
          "$10[u.pfrom:u.pto], true, false, false "
          "FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9) "
-         "AS u(id, version, message, state, reason, wfi, variant, pfrom, pto) "
-         "ON CONFLICT DO NOTHING",
+         "AS u(id, version, message, state, reason, wfi, variant, pfrom, pto)",
          {kH, "int2[]", "bytea[]", "int2[]", "int2[]", "int4[]", "text[]", "int4[]", "int4[]", kH,
           "int4", "int4", "timestamptz"}},
         // kParents
         {"INSERT INTO permanode.parents (parent_id, message_id, inclusion_state, milestone_index, "
-         "ms_range_id, ms_timestamp) SELECT u.*, $4, $5, $6 FROM unnest($1, $2, $3) AS u "
-         "ON CONFLICT DO NOTHING",
+         "ms_range_id, ms_timestamp) SELECT u.*, $4, $5, $6 FROM unnest($1, $2, $3) AS u",
          {kH, kH, "int2[]", "int4", "int4", "timestamptz"}},
         // kBlockLocator
         {"INSERT INTO permanode.block_locator (block_id, ms_range_id) "
@@ -76,7 +75,7 @@ const StatementText &TextOf(Statement statement)
          {kH, "int4"}},
         // kParentHints
         {"INSERT INTO permanode.parent_hints (parent_id, ms_range_id) "
-         "SELECT DISTINCT u.*, $2 FROM unnest($1) AS u ON CONFLICT DO NOTHING",
+         "SELECT u.*, $2 FROM unnest($1) AS u ON CONFLICT DO NOTHING",
          {kH, "int4"}},
         // kTags
         {"INSERT INTO permanode.tags (tag, message_id, inclusion_state, ms_range_id, "
@@ -92,7 +91,7 @@ const StatementText &TextOf(Statement statement)
         // kTransactions
         {"INSERT INTO permanode.transactions (transaction_id, idx, variant, message_id, data, "
          "inclusion_state, milestone_index, ms_range_id, ms_timestamp) "
-         "SELECT u.*, $7, $8, $9 FROM unnest($1, $2, $3, $4, $5, $6) AS u ON CONFLICT DO NOTHING",
+         "SELECT u.*, $7, $8, $9 FROM unnest($1, $2, $3, $4, $5, $6) AS u",
          {kH, "int2[]", "text[]", kH, "bytea[]", "int2[]", "int4", "int4", "timestamptz"}},
         // kTransactionLocator
         {"INSERT INTO permanode.transaction_locator (transaction_id, ms_range_id) "

@@ -15,8 +15,10 @@ extern "C"
 {
 #include "postgres.h"
 
+#include "catalog/namespace.h"
 #include "catalog/pg_type_d.h"
 #include "executor/spi.h"
+#include "utils/lsyscache.h"
 #include "utils/timestamp.h"
 }
 
@@ -176,6 +178,36 @@ bool Ranges::SameRanges(uint32 a, uint32 b) const
     return true;
 }
 
+bool Ranges::PartitionsExist(uint32 milestone_index) const
+{
+    bool exist = true;
+    CallPg(
+        [&]
+        {
+            Oid schema = get_namespace_oid("permanode", false);
+            for (const auto &[table, chunk_size] : chunk_sizes_)
+            {
+                if (chunk_size <= 0)
+                {
+                    exist = false;
+                    return;
+                }
+                // partition_name(): table || '_r' || lpad(range, 6, '0') (lpad also truncates).
+                std::string range =
+                    std::to_string(milestone_index / static_cast<uint32>(chunk_size));
+                if (range.size() < 6)
+                    range.insert(0, 6 - range.size(), '0');
+                std::string name = table + "_r" + range.substr(0, 6);
+                if (!OidIsValid(get_relname_relid(name.c_str(), schema)))
+                {
+                    exist = false;
+                    return;
+                }
+            }
+        });
+    return exist;
+}
+
 Ranges ReadRanges(uint32 milestone_index)
 {
     Execute(Statement::kChunkSizes, Params());
@@ -221,13 +253,24 @@ ArrayColumn MilestoneWriter::FoundryIds() const
 void MilestoneWriter::WriteBlocks()
 {
     const int32 messages_range = ranges_.Of("messages");
+    // messages, parents and transactions are written without ON CONFLICT (its probe of the unique
+    // index before each insert cost as much as the insert): the milestone lock and sync row keep a
+    // milestone from being written twice, and a block repeated in the cone is written once here. A
+    // block in the cones of two milestones is invalid input and fails on the unique key.
+    std::set<codec::BlockId> seen;
+    std::vector<bool> repeated(rows_.messages.size(), false);
+    for (std::size_t i = 0; i < rows_.messages.size(); ++i)
+        repeated[i] = !seen.insert(rows_.messages[i].block_id).second;
     {
         ArrayColumn ids = Hashes(), versions = Int2s(), raws = Byteas(), states = Int2s(),
                     reasons = Int2s(), wfis = Int4s(), variants = Texts(), from = Int4s(),
                     to = Int4s(), parents = Hashes();
         int32 parent_count = 0;
-        for (const MessageRow &m : rows_.messages)
+        for (std::size_t i = 0; i < rows_.messages.size(); ++i)
         {
+            if (repeated[i])
+                continue;
+            const MessageRow &m = rows_.messages[i];
             ids.AddFixed(m.block_id.data());
             versions.AddInt16(m.protocol_version);
             raws.AddBytes(m.raw.data, m.raw.size);
@@ -260,13 +303,18 @@ void MilestoneWriter::WriteBlocks()
     }
     {
         ArrayColumn parent_ids = Hashes(), children = Hashes(), states = Int2s();
-        for (const MessageRow &m : rows_.messages)
+        for (std::size_t i = 0; i < rows_.messages.size(); ++i)
+        {
+            if (repeated[i])
+                continue;
+            const MessageRow &m = rows_.messages[i];
             for (const codec::BlockId &parent : m.parents)
             {
                 parent_ids.AddFixed(parent.data());
                 children.AddFixed(m.block_id.data());
                 states.AddInt16(m.inclusion_state);
             }
+        }
         Params params;
         params.Add(parent_ids);
         params.Add(children);
@@ -276,8 +324,15 @@ void MilestoneWriter::WriteBlocks()
         params.AddTimestamp(ms_timestamp_);
         Execute(Statement::kParents, params);
 
+        // Distinct and sorted: concurrent milestones take the rows they share in one order.
+        std::set<codec::BlockId> distinct_parents;
+        for (const MessageRow &m : rows_.messages)
+            distinct_parents.insert(m.parents.begin(), m.parents.end());
+        ArrayColumn hint_ids = Hashes();
+        for (const codec::BlockId &parent : distinct_parents)
+            hint_ids.AddFixed(parent.data());
         Params hints;
-        hints.Add(parent_ids);
+        hints.Add(hint_ids);
         hints.AddInt32(ranges_.Of("parents"));
         Execute(Statement::kParentHints, hints);
     }
@@ -308,6 +363,8 @@ void MilestoneWriter::WriteBlocks()
                     data = Byteas(), states = Int2s();
         for (const TransactionPartRow &p : rows_.transaction_parts)
         {
+            if (repeated[p.message])
+                continue;
             const MessageRow &m = rows_.messages[p.message];
             ids.AddFixed(p.transaction_id.data());
             idxs.AddInt16(static_cast<int16>(p.idx));
@@ -434,8 +491,10 @@ void MilestoneWriter::WriteOutputs()
                 n_return_amount = Int8s(), n_timelock = Timestamps(), n_expiration = Timestamps(),
                 n_expiration_return = Addresses();
     ArrayColumn l_id = OutputIds(), l_range = Int4s();
-    ArrayColumn c_chain = Hashes(), c_range = Int4s();
-    ArrayColumn fl_foundry = FoundryIds(), fl_range = Int4s();
+    // Chain and foundry IDs recur across milestones: distinct and sorted, so that concurrent
+    // milestones take the locator rows they share in one order.
+    std::set<std::pair<codec::Hash32, int32>> chains;
+    std::set<std::pair<codec::FoundryId, int32>> foundries;
     ArrayColumn u_id = OutputIds(), u_kind = Texts(), u_amount = Int8s(), u_address = Addresses(),
                 u_sender = Addresses(), u_issuer = Addresses(), u_tag = Byteas(),
                 u_state = Addresses(), u_governor = Addresses(), u_return = Addresses(),
@@ -499,8 +558,7 @@ void MilestoneWriter::WriteOutputs()
                 f_amount.AddInt64(Amount(f.amount));
                 f_message.AddFixed(o.block_id.data());
                 f_tokens.AddInt16(tokens);
-                fl_foundry.AddFixed(f.foundry_id->data());
-                fl_range.AddInt32(ranges_.Of(table));
+                foundries.insert({*f.foundry_id, ranges_.Of(table)});
                 break;
             case codec::OutputType::kNft:
                 kind = "nft";
@@ -527,10 +585,7 @@ void MilestoneWriter::WriteOutputs()
         AddOutputId(l_id, o.output_id);
         l_range.AddInt32(ranges_.Of(table));
         if (chain_id)
-        {
-            c_chain.AddFixed(chain_id->data());
-            c_range.AddInt32(ranges_.Of(table));
-        }
+            chains.insert({*chain_id, ranges_.Of(table)});
         if (spent_here.count(o.output_id))
             continue;
         AddOutputId(u_id, o.output_id);
@@ -597,6 +652,18 @@ void MilestoneWriter::WriteOutputs()
         params.Add(ranges);
         Execute(statement, params);
     };
+    ArrayColumn c_chain = Hashes(), c_range = Int4s();
+    for (const auto &[chain, range] : chains)
+    {
+        c_chain.AddFixed(chain.data());
+        c_range.AddInt32(range);
+    }
+    ArrayColumn fl_foundry = FoundryIds(), fl_range = Int4s();
+    for (const auto &[foundry, range] : foundries)
+    {
+        fl_foundry.AddFixed(foundry.data());
+        fl_range.AddInt32(range);
+    }
     pair(Statement::kLocateCreated, l_id, l_range);
     pair(Statement::kChainLocator, c_chain, c_range);
     pair(Statement::kFoundryLocator, fl_foundry, fl_range);

@@ -212,7 +212,7 @@ INSERT INTO @extschema@.ledger_tables (table_name, chunk_size, unique_columns, h
     ('nft_outputs', 10000, '{nft_id,output_id}', true),
     ('legacy_outputs', 10000, '{output_id,output_type,is_used}', false),
     ('tags', 10000, '{tag,message_id}', true),
-    ('parents', 10000, '{parent_id,message_id}', true),
+    ('parents', 10000, '{message_id,parent_id}', true),
     ('spent_outputs', 10000, '{output_id}', false),
     ('sync', 10000, '{milestone_index}', false),
     ('ms_analytics', 10000, '{milestone_index}', false),

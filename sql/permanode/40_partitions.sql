@@ -36,9 +36,12 @@ BEGIN
         RAISE EXCEPTION 'invalid ms_range_id %: ranges start at 0', ms_range_id
             USING ERRCODE = 'numeric_value_out_of_range';
     END IF;
-    -- Serialize creators of the same partition; the lock ends with the transaction.
+    -- Serialize creators of the same partition; the lock ends with the transaction. A creator
+    -- that waited looks in pg_class with a fresh snapshot: to_regclass() goes through the
+    -- catalog cache, which may not have seen the other creator's commit yet.
     PERFORM pg_advisory_xact_lock(hashtext('permanode.partition'), hashtext(part));
-    IF to_regclass(format('@extschema@.%I', part)) IS NOT NULL THEN
+    IF EXISTS (SELECT 1 FROM pg_class c
+               WHERE c.relname = part AND c.relnamespace = '@extschema@'::regnamespace) THEN
         RETURN false;
     END IF;
     -- An archived range keeps its foreign partition (writes to it fail with a hint to restore).

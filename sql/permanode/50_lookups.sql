@@ -64,12 +64,13 @@ WHERE transaction_id IS NOT NULL AND idx IS NOT NULL AND variant IS NOT NULL
 
 DROP FUNCTION @extschema@.create_lookup(name, name, text, name[]);
 
--- Point lookups by ID inside a partition, and tags newest first.
+-- Point lookups by ID inside a partition, and tags newest first. (A block's parents rows are
+-- found by message_id through the partitions' unique key, which leads with it: parents keeps
+-- two indexes on random hashes per row, not three.)
 CREATE INDEX alias_outputs_by_output_id ON @extschema@.alias_outputs (output_id);
 CREATE INDEX foundry_outputs_by_output_id ON @extschema@.foundry_outputs (output_id);
 CREATE INDEX nft_outputs_by_output_id ON @extschema@.nft_outputs (output_id);
 CREATE INDEX tags_by_time ON @extschema@.tags (tag, ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, message_id DESC);
-CREATE INDEX parents_by_message ON @extschema@.parents (message_id);
 CREATE INDEX address_analytics_by_address ON @extschema@.address_analytics (address, ms_range_id DESC, milestone_index DESC);
 
 -------------------------------------------------------------------------------------------------
