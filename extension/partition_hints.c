@@ -48,12 +48,13 @@
 /* One row of permanode.partition_hints, resolved. */
 typedef struct HintEntry
 {
-    Oid relid;               /* the partitioned ledger table */
-    AttrNumber key_attnum;   /* the keyed column */
-    Oid key_type;            /* its type, the hint query's $1 */
-    AttrNumber range_attnum; /* the table's ms_range_id column */
-    char *hint_query;        /* returns the ranges holding $1 */
-    SPIPlanPtr plan;         /* prepared on first use, kept */
+    Oid relid;                /* the partitioned ledger table */
+    AttrNumber key_attnum;    /* the keyed column */
+    Oid key_type;             /* its type, the hint query's $1 */
+    AttrNumber range_attnum;  /* the table's ms_range_id column */
+    char *hint_query;         /* returns the ranges holding $1 */
+    SPIPlanPtr plan;          /* prepared on first use, kept */
+    SPIPlanPtr page_plans[2]; /* a page of ranges in order: [0] ascending, [1] descending */
 } HintEntry;
 
 static planner_hook_type previous_planner_hook = NULL;
@@ -78,6 +79,9 @@ static void FreeHints(void)
     {
         if (hint_entries[i].plan != NULL)
             SPI_freeplan(hint_entries[i].plan);
+        for (int d = 0; d < 2; d++)
+            if (hint_entries[i].page_plans[d] != NULL)
+                SPI_freeplan(hint_entries[i].page_plans[d]);
         pfree(hint_entries[i].hint_query);
     }
     if (hint_entries != NULL)
@@ -137,6 +141,7 @@ static void LoadHints(Oid relid)
             e->range_attnum = DatumGetInt16(SPI_getbinval(tuple, desc, 4, &isnull));
             e->hint_query = TextDatumGetCString(SPI_getbinval(tuple, desc, 5, &isnull));
             e->plan = NULL;
+            e->page_plans[0] = e->page_plans[1] = NULL;
         }
         MemoryContextSwitchTo(old);
         SPI_finish();
@@ -764,22 +769,64 @@ bool permanode_hints_for(Oid relid)
 }
 
 /*
- * The ranges that hold value in (relid, attnum), palloc'd in the current context; NULL (and *n
- * -1) when the column is no longer hinted, so the caller must read every range.
+ * A page of the ranges that hold value in (relid, attnum), in reading order: at most limit
+ * ranges beyond `after` (below it when descending, above it otherwise). A key with rows in
+ * hundreds of ranges needs only its newest few for a first page, and the hint tables' primary
+ * keys end in ms_range_id, so each page is a short index range scan. Returns NULL (and *n -1)
+ * when the column is no longer hinted.
  */
-int32 *permanode_hint_ranges(Oid relid, AttrNumber attnum, Datum value, int *n)
+int32 *permanode_hint_ranges_page(Oid relid, AttrNumber attnum, Datum value, bool descending,
+                                  int64 after, int limit, int *n)
 {
+    MemoryContext caller = CurrentMemoryContext;
     HintEntry *e;
-    HintedRange *ranges;
-    int32 *result;
+    int32 *ranges = NULL;
 
     *n = -1;
     if (!EnsureHints() || (e = FindHint(relid, attnum)) == NULL)
         return NULL;
-    ranges = HintedRanges(e, value, n);
-    result = palloc(sizeof(int32) * Max(*n, 1));
-    for (int i = 0; i < *n; i++)
-        result[i] = ranges[i].range;
-    pfree(ranges);
-    return result;
+    *n = 0;
+    in_hint_query = true;
+    PG_TRY();
+    {
+        SPIPlanPtr *plan = &e->page_plans[descending ? 1 : 0];
+        Datum args[3] = {value, Int64GetDatum(after), Int32GetDatum(limit)};
+        int ret;
+
+        SPI_connect();
+        if (*plan == NULL)
+        {
+            Oid types[3] = {e->key_type, INT8OID, INT4OID};
+            char *sql =
+                psprintf("SELECT h.r FROM (%s) AS h(r) WHERE h.r %s $2 "
+                         "ORDER BY h.r %s LIMIT $3",
+                         e->hint_query, descending ? "<" : ">", descending ? "DESC" : "ASC");
+            SPIPlanPtr prepared = SPI_prepare_cursor(sql, 3, types, CURSOR_OPT_GENERIC_PLAN);
+
+            if (prepared == NULL)
+                elog(ERROR, "cannot prepare partition hint query \"%s\": %s", sql,
+                     SPI_result_code_string(SPI_result));
+            SPI_keepplan(prepared);
+            *plan = prepared;
+        }
+        ret = SPI_execute_plan(*plan, args, NULL, true, 0);
+        if (ret != SPI_OK_SELECT)
+            elog(ERROR, "partition hint query failed: %s", SPI_result_code_string(ret));
+        ranges = MemoryContextAlloc(caller, sizeof(int32) * Max(SPI_processed, 1));
+        for (uint64 i = 0; i < SPI_processed; i++)
+        {
+            bool isnull;
+            Datum d = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
+
+            if (!isnull)
+                ranges[(*n)++] = DatumGetInt32(d);
+        }
+        SPI_finish();
+    }
+    PG_FINALLY();
+    {
+        in_hint_query = false;
+    }
+    PG_END_TRY();
+    return ranges;
 }

@@ -16,7 +16,8 @@ extern void permanode_install_partition_hints(void);
 extern bool permanode_in_hint_query(void);
 extern bool permanode_hint_lookup(Oid relid, AttrNumber attnum, AttrNumber *range_attnum);
 extern bool permanode_hints_for(Oid relid);
-extern int32 *permanode_hint_ranges(Oid relid, AttrNumber attnum, Datum value, int *n);
+extern int32 *permanode_hint_ranges_page(Oid relid, AttrNumber attnum, Datum value, bool descending,
+                                         int64 after, int limit, int *n);
 
 /* in range_scan.c */
 extern bool permanode_range_scan;

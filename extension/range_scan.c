@@ -577,6 +577,12 @@ typedef struct RangeScanState
     int *parts; /* indexes into partdesc, in reading order */
     int nparts;
     int next_part;
+    bool *seen;    /* partitions already in parts */
+    Datum *bounds; /* the range column's bounds, evaluated */
+    bool *bound_nulls;
+    bool hints_open;  /* more hinted ranges may follow those fetched */
+    int64 hint_after; /* the last hinted range fetched (exclusive start of the next page) */
+    int hint_page;    /* ranges to fetch next */
 
     /* the partition being read */
     Relation part_rel;
@@ -650,13 +656,6 @@ static int PartitionOfRange(RangeScanState *state, int32 range)
     return index >= 0 ? index : bounds->default_index;
 }
 
-static int CompareInt32(const void *a, const void *b)
-{
-    int32 x = *(const int32 *)a, y = *(const int32 *)b;
-
-    return x < y ? -1 : (x > y ? 1 : 0);
-}
-
 /* Whether range passes every bound on the range column that evaluated to a value. */
 static bool PassesBounds(RangeScanState *state, int32 range, Datum *bounds, bool *nulls)
 {
@@ -694,23 +693,87 @@ static bool PassesBounds(RangeScanState *state, int32 range, Datum *bounds, bool
 }
 
 /* Evaluates the key and the bounds, runs the hint query, and lists the partitions to read. */
+/* Appends every partition not in the reading order yet, in bound order. */
+static void AddAllPartitions(RangeScanState *state)
+{
+    PartitionBoundInfo b = state->partdesc->boundinfo;
+
+    for (int d = 0; b != NULL && d <= b->ndatums; d++)
+    {
+        int index = b->indexes[state->backward ? b->ndatums - d : d];
+
+        if (index >= 0 && !state->seen[index])
+            state->seen[index] = true, state->parts[state->nparts++] = index;
+    }
+    for (int p = 0; p < state->partdesc->nparts; p++)
+        if (!state->seen[p])
+            state->seen[p] = true, state->parts[state->nparts++] = p;
+}
+
+/* Appends the partition holding range to the reading order, once. */
+static void AddRange(RangeScanState *state, int32 range)
+{
+    int index;
+
+    if (!PassesBounds(state, range, state->bounds, state->bound_nulls))
+        return;
+    index = PartitionOfRange(state, range);
+    if (index >= 0 && !state->seen[index])
+        state->seen[index] = true, state->parts[state->nparts++] = index;
+}
+
+/*
+ * Fetches the next page of the key's hinted ranges into the reading order; false when there are
+ * no more. Pages grow (16, 64, 256, ...): a first page newest first usually needs only the
+ * newest ranges of a key, however many hold it, and a thin key spread thin costs a few pages.
+ */
+static bool FetchHintedRanges(RangeScanState *state)
+{
+    MemoryContext old;
+    int32 *ranges;
+    int n;
+
+    if (!state->hints_open)
+        return false;
+    old = MemoryContextSwitchTo(state->scan_cxt);
+    ranges = permanode_hint_ranges_page(RelationGetRelid(state->css.ss.ss_currentRelation),
+                                        state->key_attnum, state->key_value, !state->backward,
+                                        state->hint_after, state->hint_page, &n);
+    if (n < 0)
+    {
+        /* The column is no longer hinted: every partition not read yet. */
+        AddAllPartitions(state);
+        state->hints_open = false;
+        MemoryContextSwitchTo(old);
+        return true;
+    }
+    state->ranges_hinted += n;
+    for (int r = 0; r < n; r++)
+        AddRange(state, ranges[r]);
+    if (n > 0)
+        state->hint_after = ranges[n - 1];
+    state->hints_open = n == state->hint_page;
+    state->hint_page = Min(state->hint_page * 4, 65536);
+    MemoryContextSwitchTo(old);
+    return n > 0;
+}
+
 static void StartScan(RangeScanState *state)
 {
     ExprContext *econtext = state->css.ss.ps.ps_ExprContext;
     MemoryContext old = MemoryContextSwitchTo(state->scan_cxt);
     int nbounds = list_length(state->bound_states);
-    Datum *bounds = palloc(sizeof(Datum) * Max(nbounds, 1));
-    bool *nulls = palloc(sizeof(bool) * Max(nbounds, 1));
-    bool *seen = palloc0(sizeof(bool) * Max(state->partdesc->nparts, 1));
-    int32 *ranges = NULL;
-    int nranges = -1;
     int i = 0;
     ListCell *lc;
 
     state->started = true;
     state->nparts = 0;
     state->next_part = 0;
+    state->hints_open = false;
     state->parts = palloc(sizeof(int) * Max(state->partdesc->nparts, 1));
+    state->seen = palloc0(sizeof(bool) * Max(state->partdesc->nparts, 1));
+    state->bounds = palloc(sizeof(Datum) * Max(nbounds, 1));
+    state->bound_nulls = palloc(sizeof(bool) * Max(nbounds, 1));
     if (state->keyed)
     {
         bool isnull;
@@ -725,44 +788,38 @@ static void StartScan(RangeScanState *state)
         state->key_value = datumCopy(key, state->key_typbyval, state->key_typlen);
         foreach (lc, state->bound_states)
         {
-            bounds[i] = ExecEvalExprSwitchContext(lfirst(lc), econtext, &nulls[i]);
+            state->bounds[i] =
+                ExecEvalExprSwitchContext(lfirst(lc), econtext, &state->bound_nulls[i]);
             i++;
         }
-        ranges = permanode_hint_ranges(RelationGetRelid(state->css.ss.ss_currentRelation),
-                                       state->key_attnum, state->key_value, &nranges);
-    }
-    if (nranges < 0)
-    {
-        /* No key, or the column is no longer hinted: every partition, in bound order. */
-        PartitionBoundInfo b = state->partdesc->boundinfo;
-
-        for (int d = 0; b != NULL && d <= b->ndatums; d++)
+        /* Ranges are int4: start beyond either end, or at a bound on the range column. */
+        state->hints_open = true;
+        state->hint_after = state->backward ? (int64)PG_INT32_MIN - 1 : (int64)PG_INT32_MAX + 1;
+        i = 0;
+        foreach (lc, state->bound_strategies)
         {
-            int index = b->indexes[state->backward ? b->ndatums - d : d];
+            int64 b = DatumGetInt32(state->bounds[i]);
+            int strategy = lfirst_int(lc);
 
-            if (index >= 0 && !seen[index])
-                seen[index] = true, state->parts[state->nparts++] = index;
+            if (!state->bound_nulls[i] && !state->backward && strategy == BTLessStrategyNumber)
+                state->hint_after = Min(state->hint_after, b);
+            else if (!state->bound_nulls[i] && !state->backward &&
+                     strategy == BTLessEqualStrategyNumber)
+                state->hint_after = Min(state->hint_after, b + 1);
+            else if (!state->bound_nulls[i] && state->backward &&
+                     strategy == BTGreaterStrategyNumber)
+                state->hint_after = Max(state->hint_after, b);
+            else if (!state->bound_nulls[i] && state->backward &&
+                     strategy == BTGreaterEqualStrategyNumber)
+                state->hint_after = Max(state->hint_after, b - 1);
+            i++;
         }
-        for (int p = 0; p < state->partdesc->nparts; p++)
-            if (!seen[p])
-                seen[p] = true, state->parts[state->nparts++] = p;
+        state->hint_page = 16;
+        MemoryContextSwitchTo(old);
+        FetchHintedRanges(state);
+        return;
     }
-    else
-    {
-        state->ranges_hinted += nranges;
-        qsort(ranges, nranges, sizeof(int32), CompareInt32);
-        for (int r = 0; r < nranges; r++)
-        {
-            int32 range = ranges[state->backward ? r : nranges - 1 - r];
-            int index;
-
-            if (!PassesBounds(state, range, bounds, nulls))
-                continue;
-            index = PartitionOfRange(state, range);
-            if (index >= 0 && !seen[index])
-                seen[index] = true, state->parts[state->nparts++] = index;
-        }
-    }
+    AddAllPartitions(state);
     MemoryContextSwitchTo(old);
 }
 
@@ -1097,9 +1154,10 @@ static TupleTableSlot *RangeScanNext(ScanState *node)
                 return node->ss_ScanTupleSlot;
             ClosePartition(state);
         }
-        if (state->next_part >= state->nparts)
+        if (state->next_part >= state->nparts && !FetchHintedRanges(state))
             return ExecClearTuple(node->ss_ScanTupleSlot);
-        OpenPartition(state, state->parts[state->next_part++]);
+        if (state->next_part < state->nparts)
+            OpenPartition(state, state->parts[state->next_part++]);
     }
 }
 

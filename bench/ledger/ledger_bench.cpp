@@ -5,7 +5,7 @@
 // Data: `permanode generate` piped into `permanode ingest`, so rows, lookups, locators and hints
 // are exactly what ingest keeps (Zipf-distributed addresses, senders and tags over growing
 // populations). The mix is transaction-heavy (--tx-share 0.9, 8-16 new outputs per transaction)
-// so that 5M outputs take ~0.6M blocks instead of ~17M at the default mix. The 50-partition ledger
+// so that 5M outputs take ~1M blocks instead of ~17M at the default mix. The 50-partition ledger
 // and the unpartitioned `flat` table hold the very same basic outputs, copied from the ingested
 // ledger.
 #include <cstdlib>
@@ -56,7 +56,7 @@ void GenerateAndIngest(const std::string &db_dsn, int milestones)
     std::string command =
         fmt::format("'{0}' generate --milestones {1} --tx-share 0.9 --outputs-per-transaction 8-16 "
                     "--blocks-per-milestone 80-90 --seed 5 | "
-                    "'{0}' ingest --dsn '{2}' - >/dev/null",
+                    "'{0}' ingest --jobs 2 --dsn '{2}' - >/dev/null",
                     PERMANODE_CLI_PATH, milestones, db_dsn);
     auto start = std::chrono::steady_clock::now();
     if (std::system(command.c_str()) != 0)
@@ -150,8 +150,8 @@ int main()
     double scale = std::getenv("PERMANODE_BENCH_SCALE")
                        ? std::atof(std::getenv("PERMANODE_BENCH_SCALE"))
                        : 1.0;
-    // ~700 outputs per milestone in this mix: 7,500 milestones give >5M outputs.
-    int milestones = std::max(1000, static_cast<int>(7500 * scale));
+    // ~460 outputs per milestone in this mix: 11,500 milestones give >5M outputs.
+    int milestones = std::max(1000, static_cast<int>(11500 * scale));
     std::string dsn500 = CreateDatabase(dsn, "bench_ledger_500", std::max(1, milestones / 500));
     std::string dsn50 = CreateDatabase(dsn, "bench_ledger_50", std::max(1, milestones / 50));
     GenerateAndIngest(dsn500, milestones);

@@ -142,6 +142,27 @@ FROM generate_series(1, 30) g;
 SELECT pg_temp.same('SELECT output_id FROM basic_outputs_by_address WHERE address = ' || :'a1' || ' ' || :'newest' || ' LIMIT 60') AS spi_newest,
        pg_temp.same('SELECT output_id FROM basic_outputs_by_address WHERE address = ' || :'a1' || ' ' || :'oldest' || ' LIMIT 80') AS spi_oldest;
 
+-- A key in more ranges than a page of hints holds (the first page has 16): further pages are
+-- fetched as the partitions are read, newest (or oldest) first, and a bound on the range column
+-- starts the pages there.
+\set a9 '''0x000000000000000000000000000000000000000000000000000000000000000009'''
+SELECT premake(1500, 3499, 0) > 0 AS created_more;
+INSERT INTO basic_outputs (output_id, ms_range_id, milestone_index, ms_timestamp, address, amount)
+SELECT ('0x' || lpad(to_hex(g), 64, '0') || '0002')::output_id, 10 + g % 25, (10 + g % 25) * 100 + g % 7,
+       timestamptz '2022-09-28 00:00:00+00' + (10 + g % 25) * interval '1 hour' + (g % 13) * interval '1 minute', :a9, g
+FROM generate_series(1, 250) g;
+INSERT INTO addresses_hints SELECT :a9, 'extended', 'address', 10 + g % 25, count(*)
+FROM generate_series(1, 250) g GROUP BY 4;
+SELECT pg_temp.same('SELECT output_id FROM basic_outputs_by_address WHERE address = ' || :'a9' || ' ' || :'newest' || ' LIMIT 5') AS first_page,
+       pg_temp.same('SELECT output_id FROM basic_outputs_by_address WHERE address = ' || :'a9' || ' ' || :'newest') AS all_newest,
+       pg_temp.same('SELECT output_id FROM basic_outputs_by_address WHERE address = ' || :'a9' || ' ' || :'oldest') AS all_oldest,
+       pg_temp.same('SELECT output_id FROM basic_outputs_by_address WHERE address = ' || :'a9' || ' AND ms_range_id <= 30 ' || :'newest' || ' LIMIT 200') AS bounded_newest,
+       pg_temp.same('SELECT output_id FROM basic_outputs_by_address WHERE address = ' || :'a9' || ' AND ms_range_id > 12 ' || :'oldest' || ' LIMIT 200') AS bounded_oldest;
+SELECT count(*) AS rows_newest FROM (SELECT output_id FROM basic_outputs_by_address WHERE address = :a9 ORDER BY ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, output_id DESC) r;
+SELECT * FROM pg_temp.plan('SELECT output_id FROM basic_outputs_by_address WHERE address = ' || :'a9' || ' ' || :'newest' || ' LIMIT 5');
+SELECT * FROM pg_temp.plan('SELECT output_id FROM basic_outputs_by_address WHERE address = ' || :'a9' || ' AND ms_range_id < 20 ' || :'newest' || ' LIMIT 5');
+SELECT * FROM pg_temp.plan('SELECT output_id FROM basic_outputs_by_address WHERE address = ' || :'a9' || ' ' || :'oldest' || ' LIMIT 200');
+
 -- Switched off, the plan-time hints apply again.
 SET permanode.range_scan = off;
 EXPLAIN (COSTS OFF) SELECT output_id FROM basic_outputs WHERE output_id = '0x00000000000000000000000000000000000000000000000000000000000000070000';
