@@ -23,10 +23,10 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <libpq-fe.h>
 #include <pqxx/pqxx>
 
 #include "bench_common.hpp"
+#include "bench_copy.hpp"
 
 using namespace permanode::bench;
 
@@ -97,49 +97,20 @@ double CopyFloorSeconds(const std::string &dsn)
         tx.exec0("DROP SCHEMA IF EXISTS bench_floor CASCADE");
         tx.exec0("CREATE SCHEMA bench_floor");
     }
-    PGconn *raw = PQconnectdb(dsn.c_str());
     double seconds = 0;
     for (const std::string &table : tables)
     {
         // Out, into memory (not timed).
-        std::string data;
-        PGresult *r = PQexec(raw, fmt::format("COPY (SELECT * FROM permanode.{}) TO STDOUT "
-                                              "(FORMAT binary)",
-                                              table)
-                                      .c_str());
-        PQclear(r);
-        char *buffer = nullptr;
-        int length = 0;
-        while ((length = PQgetCopyData(raw, &buffer, 0)) > 0)
-        {
-            data.append(buffer, static_cast<std::size_t>(length));
-            PQfreemem(buffer);
-        }
-        PQclear(PQgetResult(raw));
-        if (data.size() <= 21) // header and trailer only: no rows
+        std::string data = CopyOut(dsn, fmt::format("SELECT * FROM permanode.{}", table));
+        if (CopyIsEmpty(data))
             continue;
-        PQclear(PQexec(
-            raw, fmt::format("CREATE TABLE bench_floor.{0} (LIKE permanode.{0})", table).c_str()));
+        pqxx::nontransaction(conn).exec0(
+            fmt::format("CREATE TABLE bench_floor.{0} (LIKE permanode.{0})", table));
         // In, timed: one COPY per table, 1 MiB messages.
         auto start = std::chrono::steady_clock::now();
-        r = PQexec(raw,
-                   fmt::format("COPY bench_floor.{} FROM STDIN (FORMAT binary)", table).c_str());
-        PQclear(r);
-        for (std::size_t at = 0; at < data.size(); at += 1 << 20)
-            PQputCopyData(raw, data.data() + at,
-                          static_cast<int>(std::min<std::size_t>(1 << 20, data.size() - at)));
-        PQputCopyEnd(raw, nullptr);
-        r = PQgetResult(raw);
-        if (PQresultStatus(r) != PGRES_COMMAND_OK)
-        {
-            fmt::print(stderr, "ingest_bench: COPY into {} failed: {}", table,
-                       PQresultErrorMessage(r));
-            std::exit(1);
-        }
-        PQclear(r);
+        CopyIn(dsn, "bench_floor." + table, data);
         seconds += SecondsSince(start);
     }
-    PQfinish(raw);
     return seconds;
 }
 
