@@ -192,12 +192,12 @@ bool Ranges::PartitionsExist(uint32 milestone_index) const
                     exist = false;
                     return;
                 }
-                // partition_name(): table || '_r' || lpad(range, 6, '0') (lpad also truncates).
+                // partition_name(): table || '_r' || the range, zero-padded to 6 digits.
                 std::string range =
                     std::to_string(milestone_index / static_cast<uint32>(chunk_size));
                 if (range.size() < 6)
                     range.insert(0, 6 - range.size(), '0');
-                std::string name = table + "_r" + range.substr(0, 6);
+                std::string name = table + "_r" + range;
                 if (!OidIsValid(get_relname_relid(name.c_str(), schema)))
                 {
                     exist = false;

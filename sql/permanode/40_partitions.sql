@@ -13,7 +13,8 @@ $$;
 CREATE FUNCTION @extschema@.partition_name(table_name name, ms_range_id int) RETURNS name
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
     SELECT CASE WHEN ms_range_id = @extschema@.pending_range() THEN table_name || '_pending'
-                ELSE table_name || '_r' || lpad(ms_range_id::text, 6, '0') END::name
+                -- lpad alone would cut ranges of 7+ digits down to 6, and names would collide.
+                ELSE table_name || '_r' || lpad(ms_range_id::text, greatest(6, length(ms_range_id::text)), '0') END::name
 $$;
 
 -- Creates the partition of one table for one range if it is missing; returns true if it made it.

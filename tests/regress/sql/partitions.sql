@@ -6,6 +6,10 @@ CREATE EXTENSION permanode CASCADE;
 RESET client_min_messages;
 SET search_path = public, permanode;
 
+-- Partition names: ranges zero-padded to six digits, longer ranges in full (never cut).
+SELECT partition_name('messages', 12) AS short, partition_name('messages', 1234567) AS long,
+       partition_name('messages', pending_range()) AS pending;
+
 -- EXPLAIN ANALYZE without costs or timings, and the partitions a query reads: those of its plan,
 -- and those a Permanode Range Scan opened at execution (its "Read:" line).
 CREATE FUNCTION pg_temp.plan(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
