@@ -8,10 +8,10 @@
  *	     first unique index); every other plain btree index present in all partitions becomes an
  *	     index family.
  *	  2. One sequential scan per heap (latest snapshot, writers blocked by a SHARE lock) feeds one
- *	     tuplesort per family; the sorted output goes through SstFileWriter into one SST per
- *	     family, ingested into a fresh database. Row count and checksum are taken on the way, and
- *	     every row's partition key is checked against the range (PostgreSQL never validates a
- *	     foreign partition's bounds).
+ *	     sorter per family; each family is then sorted and written into one SST by its own
+ *	     helper thread, and the SSTs are ingested into a fresh database. Row count and checksum are
+ *taken on the way, and every row's partition key is checked against the range (PostgreSQL never
+ *validates a foreign partition's bounds).
  *	  3. The manifest is written atomically: the directory is sealed, never written again.
  *	  4. The archive is re-read: row count and checksum must match what the heap gave.
  *	  5. Detach the heaps, create and attach the foreign partition, drop the heaps. All of this
@@ -51,7 +51,6 @@ extern "C"
 #include "utils/ruleutils.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
-#include "utils/tuplesort.h"
 
     PG_FUNCTION_INFO_V1(permanode_archive_partitions);
 }

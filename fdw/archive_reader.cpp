@@ -80,8 +80,18 @@ void ArchiveCursor::Start(int family, bool backward, std::string lower, std::str
     prune_hi_ = prune_hi;
     prune_active_ =
         prune_lo > handle_->manifest.range_from || prune_hi < handle_->manifest.range_to - 1;
+    /* A full scan of the rows reads ahead in a helper thread (a short one is not worth it). */
+    bool full_scan = family == 0 && lower_.empty() && upper_.empty() &&
+                     handle_->manifest.row_count >= kPrefetchMinRows;
     rocksdb::ReadOptions options;
     options.verify_checksums = true;
+    if (full_scan)
+    {
+        /* every block is read once: keep them out of the cache (point lookups live there) and
+         * read the files in large sequential requests */
+        options.fill_cache = false;
+        options.readahead_size = kFullScanReadahead;
+    }
     if (!lower_.empty())
     {
         lower_slice_ = rocksdb::Slice(lower_);
@@ -99,9 +109,7 @@ void ArchiveCursor::Start(int family, bool backward, std::string lower, std::str
     else
         iter_->SeekToFirst();
     at_entry_ = true;
-    /* A full scan of the rows reads ahead in a helper thread (a short one is not worth it). */
-    if (family == 0 && lower_.empty() && upper_.empty() &&
-        handle_->manifest.row_count >= kPrefetchMinRows)
+    if (full_scan)
         prefetch_ = std::make_unique<Prefetcher>(std::move(iter_), backward_);
 }
 

@@ -54,6 +54,8 @@ class ArchiveCursor
 
     /* Archives with fewer rows are scanned without a helper thread. */
     static constexpr uint64 kPrefetchMinRows = 10000;
+    /* File read-ahead of a full scan. */
+    static constexpr size_t kFullScanReadahead = 2 << 20;
 
     std::shared_ptr<ArchiveHandle> handle_;   /* open archive, shared with the cache */
     std::unique_ptr<RowCodec> codec_;         /* decodes keys and values */

@@ -2,7 +2,8 @@
  * archive_store.hpp
  *	  The RocksDB side of an archive directory: options shared by writer and reader, the
  *	  per-backend cache of read-only handles, SST writing and sealing. Free of PostgreSQL headers;
- *	  nothing here runs PostgreSQL code, and nothing here is called from another thread.
+ *	  nothing here runs PostgreSQL code, and only ArchiveDbOptions is also called from helper
+ *	  threads (it is thread-safe).
  *
  *	  Directory layout (immutable once sealed):
  *	    <dir>/db/                    a RocksDB database, column families "rows" and "i1".."iN",
@@ -12,11 +13,7 @@
 #ifndef PERMANODE_FDW_ARCHIVE_STORE_HPP
 #define PERMANODE_FDW_ARCHIVE_STORE_HPP
 
-#include <condition_variable>
 #include <csignal>
-#include <deque>
-#include <mutex>
-#include <thread>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -26,7 +23,6 @@
 #include <vector>
 
 #include <rocksdb/db.h>
-#include <rocksdb/sst_file_writer.h>
 #include <rocksdb/status.h>
 
 #include "manifest.hpp"
@@ -94,47 +90,6 @@ void CloseAllArchives();
 
 /* True when dir holds a sealed archive (its manifest exists). */
 bool IsSealed(const std::string &dir);
-
-/*
- * Writes one column family's sorted entries into an SST file. Building blocks and compressing
- * them runs in a helper thread (RocksDB code only, every signal blocked), so that it overlaps
- * with the backend producing the entries.
- */
-class SstSink
-{
-  public:
-    explicit SstSink(std::string path);
-    ~SstSink();
-    SstSink(const SstSink &) = delete;
-    SstSink &operator=(const SstSink &) = delete;
-    void Put(std::string_view key, std::string_view value);
-    /* Finishes the file; returns false when it holds no entry (no file is left). */
-    bool Finish();
-    const std::string &path() const { return path_; }
-    uint64_t entries() const { return entries_; }
-
-  private:
-    /* Entries handed to the thread at once. */
-    struct Batch
-    {
-        std::string data;
-        std::vector<uint32_t> lengths; /* key length, value length, per entry */
-    };
-    void Run();
-    void Handoff(bool last);
-
-    std::string path_;
-    std::unique_ptr<rocksdb::SstFileWriter> writer_; /* used by the thread once started */
-    uint64_t entries_ = 0;
-    std::unique_ptr<Batch> filling_; /* producer: batch being filled */
-    std::mutex mutex_;
-    std::condition_variable changed_;
-    std::deque<std::unique_ptr<Batch>> queue_; /* full batches for the thread */
-    bool last_ = false;                        /* no batch follows the queued ones */
-    bool finished_ = false;                    /* the thread is done */
-    rocksdb::Status error_;                    /* first failure of the thread */
-    std::thread thread_;
-};
 
 /*
  * Creates the database in db_dir with the given column families and ingests each one's SST

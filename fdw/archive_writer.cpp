@@ -23,34 +23,18 @@ extern "C"
 namespace permanode::fdw
 {
 
-namespace
-{
-
-/* A palloc'd bytea holding a then b. (pg) */
-Datum MakeBytea(const std::string &a, const std::string &b)
-{
-    size_t len = a.size() + b.size();
-    struct varlena *v = (struct varlena *)palloc(VARHDRSZ + len);
-    SET_VARSIZE(v, VARHDRSZ + len);
-    memcpy(VARDATA(v), a.data(), a.size());
-    memcpy(VARDATA(v) + a.size(), b.data(), b.size());
-    return PointerGetDatum(v);
-}
-
-} // namespace
-
 ArchiveWriter::ArchiveWriter(std::string dir, const Manifest &m, RowCodec &codec)
-    : dir_(std::move(dir)), manifest_(m), codec_(codec)
+    : dir_(std::move(dir)), manifest_(m), codec_(codec), staging_(dir_ + "/sst")
 {
-    index_keys_.resize(m.indexes.size());
-    pg::CallPg(
-        [&]
-        {
-            for (size_t i = 0; i <= m.indexes.size(); i++)
-                sorts_.push_back(tuplesort_begin_datum(BYTEAOID, ByteaLessOperator, InvalidOid,
-                                                       false, maintenance_work_mem, nullptr,
-                                                       TUPLESORT_NONE));
-        });
+    std::filesystem::create_directories(staging_);
+    /* like a CREATE INDEX per family: maintenance_work_mem each */
+    size_t budget = static_cast<size_t>(maintenance_work_mem) * 1024;
+    for (size_t f = 0; f <= m.indexes.size(); f++)
+    {
+        const std::string &cf = f == 0 ? m.rows.cf : m.indexes[f - 1].cf;
+        sorters_.push_back(std::make_unique<EntrySorter>(
+            staging_ + "/" + cf + ".sst", staging_ + "/" + cf + ".run", budget, f == 0));
+    }
 }
 
 uint64 ArchiveWriter::AddRelation(Oid relid)
@@ -76,20 +60,14 @@ uint64 ArchiveWriter::AddRelation(Oid relid)
                                           nulls[pindex] ? "NULL" : std::to_string(pvalue),
                                           manifest_.range_from, manifest_.range_to));
         codec_.EncodeKey(-1, values, nulls, key_);
-        for (size_t i = 0; i < index_keys_.size(); i++)
+        pg::CallPg([&] { codec_.EncodeValue(values, nulls, value_); });
+        sorters_[0]->Add(key_, value_);
+        for (size_t i = 0; i + 1 < sorters_.size(); i++)
         {
-            codec_.EncodeKey(static_cast<int>(i), values, nulls, index_keys_[i]);
+            codec_.EncodeKey(static_cast<int>(i), values, nulls, index_key_);
             codec_.EncodeInclude(static_cast<int>(i), values, nulls, include_);
-            index_keys_[i] += include_; /* the key is self-delimiting: entry = key + value */
+            sorters_[i + 1]->Add(index_key_, include_);
         }
-        pg::CallPg(
-            [&]
-            {
-                codec_.EncodeValue(values, nulls, value_);
-                tuplesort_putdatum(sorts_[0], MakeBytea(key_, value_), false);
-                for (size_t i = 0; i < index_keys_.size(); i++)
-                    tuplesort_putdatum(sorts_[i + 1], MakeBytea(index_keys_[i], empty_), false);
-            });
         checksum_ += RowHash(key_, value_);
         rows_++;
         added++;
@@ -100,64 +78,28 @@ uint64 ArchiveWriter::AddRelation(Oid relid)
 
 void ArchiveWriter::Finish(Manifest *m)
 {
-    namespace fs = std::filesystem;
-    std::string staging = dir_ + "/sst";
-    fs::create_directories(staging);
+    /* every family sorts and writes in its own thread; this one waits, polling interrupts */
+    for (auto &sorter : sorters_)
+        sorter->Start();
+    for (auto &sorter : sorters_)
+        while (!sorter->Wait(100))
+            CheckInterrupts();
+    if (sorters_[0]->duplicate_key())
+        throw pg::PgError(ERRCODE_UNIQUE_VIOLATION,
+                          "two rows of the archived partitions have the same row key",
+                          "The row key (" + manifest_.rows.name +
+                              ") must be unique across the archived partitions.");
     std::vector<std::pair<std::string, std::string>> families;
-    MemoryContext drain = pg::CallPg(
-        []
-        {
-            return AllocSetContextCreate(CurrentMemoryContext, "permanode_fdw drain",
-                                         ALLOCSET_DEFAULT_SIZES);
-        });
-    std::string previous;
-    for (size_t f = 0; f < sorts_.size(); f++)
+    for (size_t f = 0; f < sorters_.size(); f++)
     {
         ManifestFamily &family = f == 0 ? m->rows : m->indexes[f - 1];
-        pg::CallPg([&] { tuplesort_performsort(sorts_[f]); });
-        SstSink sink(staging + "/" + family.cf + ".sst");
-        previous.clear();
-        for (;;)
-        {
-            Datum datum;
-            bool isnull;
-            bool more = pg::CallPg(
-                [&]
-                {
-                    CHECK_FOR_INTERRUPTS();
-                    MemoryContextReset(drain);
-                    MemoryContext old = MemoryContextSwitchTo(drain);
-                    bool got = tuplesort_getdatum(sorts_[f], true, &datum, &isnull, nullptr);
-                    MemoryContextSwitchTo(old);
-                    return got;
-                });
-            if (!more)
-                break;
-            std::string_view blob(VARDATA_ANY(DatumGetPointer(datum)),
-                                  VARSIZE_ANY_EXHDR(DatumGetPointer(datum)));
-            size_t key_length = codec_.KeyLength(static_cast<int>(f) - 1, blob);
-            std::string_view key = blob.substr(0, key_length);
-            std::string_view value = blob.substr(key_length);
-            if (f == 0)
-            {
-                if (key == previous)
-                    throw pg::PgError(ERRCODE_UNIQUE_VIOLATION,
-                                      "two rows of the archived partitions have the same row key",
-                                      "The row key (" + manifest_.rows.name +
-                                          ") must be unique across the archived partitions.");
-                previous.assign(key);
-            }
-            sink.Put(key, value);
-        }
-        family.entries = sink.entries();
-        bool has_file = sink.Finish();
-        pg::CallPg([&] { tuplesort_end(sorts_[f]); });
-        sorts_[f] = nullptr;
-        families.emplace_back(family.cf, has_file ? sink.path() : std::string());
+        bool has_file = sorters_[f]->Finish();
+        family.entries = sorters_[f]->entries();
+        families.emplace_back(family.cf, has_file ? sorters_[f]->path() : std::string());
     }
-    pg::CallPg([&] { MemoryContextDelete(drain); });
+    sorters_.clear(); /* frees their memory and spilled runs */
     BuildArchiveDb(dir_ + "/" + kDbSubdir, families);
-    fs::remove_all(staging);
+    std::filesystem::remove_all(staging_);
 }
 
 } // namespace permanode::fdw

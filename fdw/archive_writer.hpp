@@ -1,18 +1,15 @@
 /*
  * archive_writer.hpp
- *	  Writes the families of an archive: heap rows are encoded, sorted by key with one
- *	  tuplesort per family (spilling to disk within maintenance_work_mem), then written in order
- *	  with SstFileWriter and ingested into a fresh database. Include after postgres.h.
+ *	  Writes the families of an archive: heap rows are encoded, then each family is sorted by
+ *	  key (within maintenance_work_mem, spilling beyond it) and written with SstFileWriter by
+ *	  its own helper thread, and the files are ingested into a fresh database. Include after
+ *	  postgres.h.
  */
 #ifndef PERMANODE_FDW_ARCHIVE_WRITER_HPP
 #define PERMANODE_FDW_ARCHIVE_WRITER_HPP
 
+#include "entry_sorter.hpp"
 #include "permanode_fdw.hpp"
-
-extern "C"
-{
-#include "utils/tuplesort.h"
-}
 
 namespace permanode::fdw
 {
@@ -33,17 +30,17 @@ class ArchiveWriter
     void Finish(Manifest *m);
 
   private:
-    std::string dir_;                     /* archive directory */
-    const Manifest &manifest_;            /* layout being written */
-    RowCodec &codec_;                     /* encodes rows */
-    std::vector<Tuplesortstate *> sorts_; /* one per family: rows, then indexes */
-    std::vector<std::string> index_keys_; /* scratch: index keys of the current row */
-    std::string key_;                     /* scratch: row key */
-    std::string value_;                   /* scratch: stored value */
-    std::string include_;                 /* scratch: INCLUDE columns of an index entry */
-    const std::string empty_;             /* an empty value */
-    uint64 rows_ = 0;                     /* rows added */
-    uint64 checksum_ = 0;                 /* sum of RowHash over the rows added */
+    std::string dir_;          /* archive directory */
+    const Manifest &manifest_; /* layout being written */
+    RowCodec &codec_;          /* encodes rows */
+    std::string staging_;      /* SSTs and spilled runs, removed at the end */
+    std::vector<std::unique_ptr<EntrySorter>> sorters_; /* one per family: rows, then indexes */
+    std::string key_;                                   /* scratch: row key */
+    std::string value_;                                 /* scratch: stored value */
+    std::string index_key_;                             /* scratch: index key */
+    std::string include_; /* scratch: INCLUDE columns of an index entry */
+    uint64 rows_ = 0;     /* rows added */
+    uint64 checksum_ = 0; /* sum of RowHash over the rows added */
 };
 
 } // namespace permanode::fdw

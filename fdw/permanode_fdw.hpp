@@ -123,8 +123,6 @@ class RowCodec
     void EncodeKey(int index, const Datum *values, const bool *isnull, std::string &out) const;
     /* Value of an entry of index family `index`: its INCLUDE columns. */
     void EncodeInclude(int index, const Datum *values, const bool *isnull, std::string &out) const;
-    /* Length of the key at the start of an entry of a family (index < 0: rows). */
-    size_t KeyLength(int index, std::string_view entry) const;
     /* Decodes the columns an index entry holds (key, suffix, INCLUDE); others are NULL. (pg) */
     void DecodeIndexEntry(int index, std::string_view key, std::string_view value, Datum *values,
                           bool *isnull);

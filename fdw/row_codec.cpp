@@ -175,15 +175,6 @@ void RowCodec::EncodeInclude(int index, const Datum *values, const bool *isnull,
                   out);
 }
 
-size_t RowCodec::KeyLength(int index, std::string_view entry) const
-{
-    const std::vector<KeyColumn> &cols = index < 0 ? rowkey_columns_ : index_columns_[index];
-    size_t pos = 0;
-    for (const auto &kc : cols)
-        pos = SkipColumn(entry, pos, kc);
-    return pos;
-}
-
 void RowCodec::DecodeColumn(std::string_view key, size_t pos, const KeyColumn &kc, int column,
                             Datum *values, bool *isnull)
 {

@@ -1,0 +1,329 @@
+/*
+ * entry_sorter.cpp
+ *	  In-memory sort of a family's entries, spilling sorted runs beyond the memory budget, and
+ *	  the merge into one SST file (see entry_sorter.hpp).
+ */
+#include "entry_sorter.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <queue>
+
+#include <sys/mman.h>
+
+#include <rocksdb/sst_file_writer.h>
+
+#include "archive_store.hpp"
+
+namespace permanode::fdw
+{
+
+namespace
+{
+
+constexpr size_t kMaxChunkBytes = 64 << 20; /* arena chunks: large, but a fraction of the budget */
+constexpr size_t kRunBufferBytes = 1 << 20; /* stdio buffer of a spilled run */
+constexpr size_t kHugePage = 2 << 20;
+
+/* The first 8 bytes of key as a big-endian number (zero-padded): orders like memcmp. */
+uint64_t KeyPrefix(std::string_view key)
+{
+    unsigned char bytes[8] = {};
+    memcpy(bytes, key.data(), std::min<size_t>(8, key.size()));
+    uint64_t prefix = 0;
+    for (unsigned char b : bytes)
+        prefix = (prefix << 8) | b;
+    return prefix;
+}
+
+/* A spilled run read back entry by entry. */
+class RunReader
+{
+  public:
+    explicit RunReader(const std::string &path) : path_(path)
+    {
+        file_ = std::fopen(path.c_str(), "rb");
+        if (file_ != nullptr)
+            std::setvbuf(file_, nullptr, _IOFBF, kRunBufferBytes);
+    }
+    ~RunReader()
+    {
+        if (file_ != nullptr)
+            std::fclose(file_);
+    }
+    /* Reads the next entry; false at the end or on failure (then status() is not ok). */
+    bool Next()
+    {
+        if (file_ == nullptr)
+        {
+            status_ = rocksdb::Status::IOError(path_, "cannot open spilled run");
+            return false;
+        }
+        uint32_t lengths[2];
+        if (std::fread(lengths, sizeof(lengths), 1, file_) != 1)
+        {
+            if (!std::feof(file_))
+                status_ = rocksdb::Status::IOError(path_, "cannot read spilled run");
+            return false;
+        }
+        key_.resize(lengths[0]);
+        value_.resize(lengths[1]);
+        if ((lengths[0] > 0 && std::fread(key_.data(), lengths[0], 1, file_) != 1) ||
+            (lengths[1] > 0 && std::fread(value_.data(), lengths[1], 1, file_) != 1))
+        {
+            status_ = rocksdb::Status::Corruption(path_, "spilled run is truncated");
+            return false;
+        }
+        return true;
+    }
+    std::string_view key() const { return key_; }
+    std::string_view value() const { return value_; }
+    const rocksdb::Status &status() const { return status_; }
+
+  private:
+    std::string path_;
+    std::FILE *file_ = nullptr;
+    std::string key_, value_;
+    rocksdb::Status status_;
+};
+
+} // namespace
+
+/* The SST being written, with the duplicate-key check. */
+class SstOutput
+{
+  public:
+    /*
+     * Page cache invalidation is off: it syncs every megabyte as it goes (SealArchive fsyncs
+     * every file once) and makes verification and the first scans read the files back from disk.
+     */
+    SstOutput(const std::string &path, bool unique_keys)
+        : writer_(rocksdb::EnvOptions(), ArchiveDbOptions(), nullptr, false),
+          unique_keys_(unique_keys)
+    {
+        status_ = writer_.Open(path);
+    }
+    /* Adds the next entry in key order; false on failure or on a duplicate key. */
+    bool Put(std::string_view key, std::string_view value)
+    {
+        if (unique_keys_)
+        {
+            if (has_previous_ && key == previous_)
+            {
+                duplicate_ = true;
+                return false;
+            }
+            previous_.assign(key);
+            has_previous_ = true;
+        }
+        status_ = writer_.Put(rocksdb::Slice(key.data(), key.size()),
+                              rocksdb::Slice(value.data(), value.size()));
+        return status_.ok();
+    }
+    rocksdb::SstFileWriter writer_;
+    rocksdb::Status status_;
+    bool unique_keys_;
+    bool duplicate_ = false;
+    bool has_previous_ = false;
+    std::string previous_;
+};
+
+EntrySorter::EntrySorter(std::string sst_path, std::string spill_prefix, size_t memory_budget,
+                         bool unique_keys)
+    : sst_path_(std::move(sst_path)), spill_prefix_(std::move(spill_prefix)),
+      memory_budget_(std::max<size_t>(memory_budget, 1 << 20)), unique_keys_(unique_keys)
+{
+    chunk_bytes_ = std::min(kMaxChunkBytes, memory_budget_ / 4);
+}
+
+EntrySorter::~EntrySorter()
+{
+    stop_ = true;
+    if (thread_.joinable())
+        thread_.join();
+    for (const auto &run : runs_)
+        std::remove(run.c_str());
+}
+
+void EntrySorter::ChunkFree::operator()(char *chunk) const
+{
+    std::free(chunk);
+}
+
+/*
+ * Sorting follows pointers into the arena at random: on huge pages (where the kernel has them)
+ * that costs far fewer TLB misses.
+ */
+EntrySorter::Chunk EntrySorter::NewChunk(size_t bytes)
+{
+    bytes = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+    char *chunk = static_cast<char *>(std::aligned_alloc(kHugePage, bytes));
+    if (chunk == nullptr)
+        throw std::bad_alloc();
+    madvise(chunk, bytes, MADV_HUGEPAGE); /* a hint: failure is harmless */
+    return Chunk(chunk);
+}
+
+void EntrySorter::Add(std::string_view key, std::string_view value)
+{
+    size_t bytes = key.size() + value.size();
+    if (chunks_.empty() || chunk_used_ + bytes > chunk_bytes_)
+    {
+        size_t in_memory = chunks_.size() * chunk_bytes_ + records_.size() * sizeof(Record);
+        if (!records_.empty() && in_memory + chunk_bytes_ > memory_budget_)
+            Spill();
+        chunks_.push_back(NewChunk(std::max(chunk_bytes_, bytes)));
+        chunk_used_ = 0;
+    }
+    char *data = chunks_.back().get() + chunk_used_;
+    memcpy(data, key.data(), key.size());
+    memcpy(data + key.size(), value.data(), value.size());
+    chunk_used_ += bytes;
+    records_.push_back(Record{KeyPrefix(key), data, static_cast<uint32_t>(key.size()),
+                              static_cast<uint32_t>(value.size())});
+    entries_++;
+}
+
+void EntrySorter::SortRecords()
+{
+    std::sort(records_.begin(), records_.end(),
+              [](const Record &a, const Record &b)
+              {
+                  if (a.prefix != b.prefix)
+                      return a.prefix < b.prefix;
+                  int c = memcmp(a.data, b.data, std::min(a.key_len, b.key_len));
+                  return c != 0 ? c < 0 : a.key_len < b.key_len;
+              });
+}
+
+void EntrySorter::Spill()
+{
+    SortRecords();
+    std::string path = spill_prefix_ + std::to_string(runs_.size());
+    runs_.push_back(path);
+    std::FILE *file = std::fopen(path.c_str(), "wb");
+    if (file == nullptr)
+        throw StatusError(rocksdb::Status::IOError(path, strerror(errno)),
+                          "could not create a sort run");
+    std::setvbuf(file, nullptr, _IOFBF, kRunBufferBytes);
+    bool ok = true;
+    for (const Record &r : records_)
+    {
+        uint32_t lengths[2] = {r.key_len, r.value_len};
+        ok = ok && std::fwrite(lengths, sizeof(lengths), 1, file) == 1 &&
+             std::fwrite(r.data, r.key_len + r.value_len, 1, file) == 1;
+    }
+    ok = std::fclose(file) == 0 && ok;
+    if (!ok)
+        throw StatusError(rocksdb::Status::IOError(path, "write failed"),
+                          "could not write a sort run");
+    records_.clear();
+    chunks_.clear();
+}
+
+void EntrySorter::Start()
+{
+    /* a spilled sort merges files only: the entries still in memory become the last run */
+    if (!runs_.empty() && !records_.empty())
+        Spill();
+    SignalBlocker blocker; /* the thread inherits a mask that blocks every signal */
+    thread_ = std::thread([this] { Run(); });
+}
+
+void EntrySorter::Run()
+{
+    try
+    {
+        Write();
+    }
+    catch (const std::exception &e)
+    {
+        status_ = rocksdb::Status::Aborted(e.what());
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    done_ = true;
+    changed_.notify_all();
+}
+
+void EntrySorter::Write()
+{
+    if (entries_ == 0)
+        return;
+    SstOutput out(sst_path_, unique_keys_);
+    if (!out.status_.ok())
+    {
+        status_ = out.status_;
+        return;
+    }
+    if (runs_.empty())
+    {
+        SortRecords();
+        size_t n = 0;
+        for (const Record &r : records_)
+        {
+            if ((++n & 4095) == 0 && stop_)
+                return;
+            if (!out.Put(std::string_view(r.data, r.key_len),
+                         std::string_view(r.data + r.key_len, r.value_len)))
+                break;
+        }
+        records_ = std::vector<Record>();
+        chunks_.clear();
+    }
+    else
+        status_ = WriteMerged(out);
+    duplicate_key_ = out.duplicate_;
+    if (status_.ok())
+        status_ = out.status_;
+    if (status_.ok() && !duplicate_key_)
+        status_ = out.writer_.Finish();
+}
+
+rocksdb::Status EntrySorter::WriteMerged(SstOutput &out)
+{
+    std::vector<std::unique_ptr<RunReader>> readers;
+    auto greater = [](const RunReader *a, const RunReader *b) { return a->key() > b->key(); };
+    std::priority_queue<RunReader *, std::vector<RunReader *>, decltype(greater)> heap(greater);
+    for (const auto &run : runs_)
+    {
+        readers.push_back(std::make_unique<RunReader>(run));
+        if (readers.back()->Next())
+            heap.push(readers.back().get());
+        else if (!readers.back()->status().ok())
+            return readers.back()->status();
+    }
+    size_t n = 0;
+    while (!heap.empty())
+    {
+        if ((++n & 4095) == 0 && stop_)
+            return rocksdb::Status::Aborted("archive writing stopped");
+        RunReader *top = heap.top();
+        heap.pop();
+        if (!out.Put(top->key(), top->value()))
+            return rocksdb::Status::OK(); /* out says why */
+        if (top->Next())
+            heap.push(top);
+        else if (!top->status().ok())
+            return top->status();
+    }
+    return rocksdb::Status::OK();
+}
+
+bool EntrySorter::Wait(int wait_ms)
+{
+    std::unique_lock<std::mutex> lock(mutex_);
+    return changed_.wait_for(lock, std::chrono::milliseconds(wait_ms), [this] { return done_; });
+}
+
+bool EntrySorter::Finish()
+{
+    if (thread_.joinable())
+        thread_.join();
+    CheckStatus(status_, "could not write " + sst_path_);
+    return entries_ > 0 && !duplicate_key_;
+}
+
+} // namespace permanode::fdw
