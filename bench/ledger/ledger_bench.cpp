@@ -178,7 +178,8 @@ int main()
                           .as<long>();
     fmt::print(stderr, "ledger: {} outputs, {} partitions of basic_outputs\n", outputs, partitions);
     PrintBaseline("ledger: PK point lookup, unpartitioned (us)", flat_point);
-    PrintRatio(fmt::format("ledger: point lookup by output ID, {} partitions (us)", partitions),
+    PrintRatio(fmt::format("ledger: point lookup by output ID, {}M outputs, {} partitions (us)",
+                           outputs / 100000 / 10.0, partitions),
                hot500, flat_point, "<=1.5");
     PrintRatio("ledger: point lookup, 500 partitions vs 50 (us)", hot500, hot50, "<=1.2");
 
