@@ -27,13 +27,14 @@ class ServerImpl
     {
         int threads = options_.threads;
         server_.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-        server_.set_payload_max_length(options_.max_request_bytes);
-        server_.set_read_timeout(10);
-        server_.set_write_timeout(10);
-        server_.set_keep_alive_max_count(10000);
         // ConnectionServer waits for a keep-alive connection's next request as long as for any
-        // read; the Keep-Alive header says so.
-        server_.set_keep_alive_timeout(10);
+        // read, and an idle connection holds a worker thread: 5 s for both (httplib's default
+        // keep-alive timeout), which the Keep-Alive header advertises.
+        server_.set_read_timeout(5);
+        server_.set_keep_alive_timeout(5);
+        server_.set_write_timeout(10);
+        server_.set_payload_max_length(options_.max_request_bytes);
+        server_.set_keep_alive_max_count(10000);
         // Each response is one send; no reason to let Nagle hold back a short one.
         server_.set_tcp_nodelay(true);
         RegisterCoreRoutes(router_);
