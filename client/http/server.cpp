@@ -1,4 +1,5 @@
-// The server: httplib with one worker per pooled connection, the routes, and RunServer.
+// The server: httplib (with our connection loop) and one worker per pooled connection, the routes,
+// and RunServer.
 #include "server.hpp"
 
 #include <csignal>
@@ -6,8 +7,7 @@
 #include <iostream>
 #include <thread>
 
-#include <httplib.h>
-
+#include "connection.hpp"
 #include "json_errors.hpp"
 #include "metrics.hpp"
 #include "pool.hpp"
@@ -27,12 +27,15 @@ class ServerImpl
     {
         int threads = options_.threads;
         server_.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-        server_.set_payload_max_length(options_.max_request_bytes);
-        server_.set_read_timeout(10);
+        // ConnectionServer waits for a keep-alive connection's next request as long as for any
+        // read, and an idle connection holds a worker thread: 5 s for both (httplib's default
+        // keep-alive timeout), which the Keep-Alive header advertises.
+        server_.set_read_timeout(5);
+        server_.set_keep_alive_timeout(5);
         server_.set_write_timeout(10);
+        server_.set_payload_max_length(options_.max_request_bytes);
         server_.set_keep_alive_max_count(10000);
-        // Headers and body go out in separate writes: without this, delayed ACKs stall every
-        // keep-alive response by tens of milliseconds.
+        // Each response is one send; no reason to let Nagle hold back a short one.
         server_.set_tcp_nodelay(true);
         RegisterCoreRoutes(router_);
         RegisterIndexerRoutes(router_);
@@ -82,7 +85,7 @@ class ServerImpl
     }
 
     ServerOptions options_;
-    httplib::Server server_;
+    ConnectionServer server_;
     Pool pool_;
     Metrics metrics_;
     Router router_;
@@ -129,7 +132,7 @@ void Server::Stop()
 {
     if (impl_->server_.is_running())
     {
-        impl_->server_.stop();
+        impl_->server_.StopServing();
     }
 }
 
