@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <stdexcept>
@@ -51,13 +52,24 @@ shared_preload_libraries = 'permanode'
 max_connections = 100
 # queries and maintenance over many partitions lock each of them
 max_locks_per_transaction = 256
-shared_buffers = 512MB
 work_mem = 32MB
 maintenance_work_mem = 512MB
 max_wal_size = 4GB
 checkpoint_timeout = 15min
+# full-page images of random btree pages fill the WAL of a bulk ingest; lz4 shrinks them cheaply
+wal_compression = lz4
 log_line_prefix = '%m [%p] %q%u@%d '
 )";
+
+// A quarter of the machine's memory, within [128MB, 8GB]: ingest keeps many btree indexes on
+// random 32-byte keys, and once they outgrow shared buffers every insert pays for evictions.
+std::string SharedBuffersSetting()
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
+    long long mb =
+        pages > 0 && page_size > 0 ? static_cast<long long>(pages) * page_size / 4 >> 20 : 512;
+    return fmt::format("shared_buffers = {}MB\n", std::clamp(mb, 128LL, 8192LL));
+}
 
 } // namespace
 
@@ -128,7 +140,7 @@ void EmbeddedCluster::InitDb()
     if (rc != 0)
         throw std::runtime_error(fmt::format("initdb failed (exit {}); see {}", rc, log));
     std::ofstream conf(data_ / "postgresql.conf", std::ios::app);
-    conf << kConfig;
+    conf << kConfig << SharedBuffersSetting();
     if (!conf)
         throw std::runtime_error("cannot write " + (data_ / "postgresql.conf").string());
 }
