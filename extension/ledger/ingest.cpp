@@ -224,10 +224,10 @@ IngestResult WriteMilestone(const ledger::MilestoneRows &rows)
         if (covered)
             continue;
         premade.push_back(index);
-        if (ranges.PartitionsExist(index))
-            continue;
         ledger::Params premake;
         premake.AddInt32(static_cast<int32>(index));
+        if (ledger::Execute(ledger::Statement::kPartitionsExist, premake) > 0)
+            continue;
         ledger::Execute(ledger::Statement::kPremake, premake);
     }
 

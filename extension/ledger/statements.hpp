@@ -24,6 +24,7 @@ enum class Statement
     kLock,
     kIsSynced,
     kChunkSizes,
+    kPartitionsExist,
     kPremake,
     kMessages,
     kParents,

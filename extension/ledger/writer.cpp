@@ -15,10 +15,8 @@ extern "C"
 {
 #include "postgres.h"
 
-#include "catalog/namespace.h"
 #include "catalog/pg_type_d.h"
 #include "executor/spi.h"
-#include "utils/lsyscache.h"
 #include "utils/timestamp.h"
 }
 
@@ -176,36 +174,6 @@ bool Ranges::SameRanges(uint32 a, uint32 b) const
             return false;
     }
     return true;
-}
-
-bool Ranges::PartitionsExist(uint32 milestone_index) const
-{
-    bool exist = true;
-    CallPg(
-        [&]
-        {
-            Oid schema = get_namespace_oid("permanode", false);
-            for (const auto &[table, chunk_size] : chunk_sizes_)
-            {
-                if (chunk_size <= 0)
-                {
-                    exist = false;
-                    return;
-                }
-                // partition_name(): table || '_r' || the range, zero-padded to 6 digits.
-                std::string range =
-                    std::to_string(milestone_index / static_cast<uint32>(chunk_size));
-                if (range.size() < 6)
-                    range.insert(0, 6 - range.size(), '0');
-                std::string name = table + "_r" + range;
-                if (!OidIsValid(get_relname_relid(name.c_str(), schema)))
-                {
-                    exist = false;
-                    return;
-                }
-            }
-        });
-    return exist;
 }
 
 Ranges ReadRanges(uint32 milestone_index)

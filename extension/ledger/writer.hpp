@@ -33,9 +33,6 @@ class Ranges
     // Whether two milestones fall in the same range of every ledger table (premake would make
     // the same partitions for both).
     bool SameRanges(uint32 a, uint32 b) const;
-    // Whether every ledger table has its partition for the milestone's range already (premake
-    // would make nothing). A catalog cache lookup per table: far cheaper than calling premake.
-    bool PartitionsExist(uint32 milestone_index) const;
 
   private:
     uint32 milestone_index_;
