@@ -567,6 +567,14 @@ Oid ArchivePartitions(Oid parent, int64 from, int64 to)
     m.created_at =
         pg::CallPg([] { return std::string(timestamptz_to_str(GetCurrentTimestamp())); });
 
+    pg::CallPg(
+        [&]
+        {
+            std::vector<Oid> relids;
+            for (const auto &c : chosen)
+                relids.push_back(c.relid);
+            ChooseDictionaryColumns(&m, relids);
+        });
     auto codec = pg::CallPg([&] { return std::make_unique<RowCodec>(m); });
     auto phase_start = std::chrono::steady_clock::now();
     auto phase = [&](const char *what)

@@ -17,6 +17,8 @@ extern "C"
 #include <atomic>
 #include <thread>
 
+#include <fmt/format.h>
+
 namespace permanode::fdw
 {
 
@@ -31,6 +33,19 @@ void ArchiveCursor::Bind(TupleDesc reldesc, List *needed)
 {
     const Manifest &m = handle_->manifest;
     codec_ = std::make_unique<RowCodec>(m);
+    if (handle_->dictionary != nullptr)
+        codec_->SetDictionaryFetch(
+            [handle = handle_](const std::string &key, std::string *value)
+            {
+                rocksdb::ReadOptions options;
+                options.verify_checksums = true;
+                rocksdb::Status status =
+                    handle->db->Get(options, handle->dictionary, rocksdb::Slice(key), value);
+                if (status.IsNotFound())
+                    return false;
+                CheckStatus(status, "could not read archive " + handle->dir);
+                return true;
+            });
     attmap_.assign(reldesc->natts, -1);
     for (int i = 0; i < reldesc->natts; i++)
     {
@@ -231,6 +246,34 @@ void ArchiveCursor::Close()
     row_value_.Reset();
 }
 
+void LoadDictionary(const ArchiveHandle &handle, ValueDictionary *dictionary)
+{
+    if (handle.dictionary == nullptr)
+        return;
+    rocksdb::ReadOptions options;
+    options.verify_checksums = true;
+    options.fill_cache = false;
+    uint64 checksum = 0;
+    std::unique_ptr<rocksdb::Iterator> it(handle.db->NewIterator(options, handle.dictionary));
+    for (it->SeekToFirst(); it->Valid(); it->Next())
+    {
+        std::string_view key(it->key().data(), it->key().size());
+        std::string_view value(it->value().data(), it->value().size());
+        int column = 0;
+        uint32_t id = 0;
+        if (!ParseDictionaryKey(key, &column, &id))
+            throw StatusError(rocksdb::Status::Corruption("malformed dictionary key"),
+                              "archive " + handle.dir + " failed verification");
+        dictionary->Load(column, id, value);
+        checksum += RowHash(key, value);
+    }
+    CheckStatus(it->status(), "could not read archive " + handle.dir);
+    if (dictionary->entries() != handle.manifest.dictionary_entries ||
+        checksum != handle.manifest.dictionary_checksum)
+        throw StatusError(rocksdb::Status::Corruption("the dictionary does not match the manifest"),
+                          "archive " + handle.dir + " failed verification");
+}
+
 HeapDigest DigestArchive(const std::string &dir, bool verify_blocks)
 {
     std::shared_ptr<ArchiveHandle> handle = OpenArchive(dir);
@@ -243,6 +286,8 @@ HeapDigest DigestArchive(const std::string &dir, bool verify_blocks)
     /* Index families are counted in a helper thread (RocksDB only, every signal blocked) while
      * this one hashes the rows. */
     std::vector<uint64> index_entries(handle->indexes.size(), 0);
+    uint64 dictionary_entries = 0;
+    uint64 dictionary_checksum = 0;
     rocksdb::Status index_status;
     std::atomic<bool> stop{false}; /* set when this thread leaves early (error, cancel) */
     std::thread counter;
@@ -295,6 +340,26 @@ HeapDigest DigestArchive(const std::string &dir, bool verify_blocks)
                                   std::to_string(index_entries[i]) + " entries for " +
                                   std::to_string(digest.rows) + " rows"),
                               "archive " + dir + " failed verification");
+    if (handle->dictionary != nullptr)
+    {
+        std::unique_ptr<rocksdb::Iterator> it(handle->db->NewIterator(options, handle->dictionary));
+        for (it->SeekToFirst(); it->Valid(); it->Next())
+        {
+            dictionary_entries++;
+            dictionary_checksum +=
+                RowHash(std::string_view(it->key().data(), it->key().size()),
+                        std::string_view(it->value().data(), it->value().size()));
+        }
+        CheckStatus(it->status(), "could not read archive " + dir);
+    }
+    const Manifest &m = handle->manifest;
+    if (dictionary_entries != m.dictionary_entries || dictionary_checksum != m.dictionary_checksum)
+        throw StatusError(rocksdb::Status::Corruption(fmt::format(
+                              "the dictionary holds {} entries (checksum {:x}), the manifest "
+                              "records {} (checksum {:x})",
+                              dictionary_entries, dictionary_checksum, m.dictionary_entries,
+                              m.dictionary_checksum)),
+                          "archive " + dir + " failed verification");
     return digest;
 }
 

@@ -85,6 +85,9 @@ class ArchiveCursor
     uint64 rows_returned_ = 0; /* rows produced */
 };
 
+/* Loads a sealed archive's dictionary (checked against the manifest) into dictionary. */
+void LoadDictionary(const ArchiveHandle &handle, ValueDictionary *dictionary);
+
 /* Evaluates a pending interrupt (query cancel, statement_timeout) as a C++ exception. */
 inline void CheckInterrupts()
 {

@@ -138,6 +138,9 @@ std::shared_ptr<ArchiveHandle> OpenArchive(const std::string &dir)
     families.emplace_back(kRowsFamily, options);
     for (const auto &index : handle->manifest.indexes)
         families.emplace_back(index.cf, options);
+    bool has_dictionary = HasDictionary(handle->manifest);
+    if (has_dictionary)
+        families.emplace_back(kDictionaryFamily, options);
     rocksdb::DB *db = nullptr;
     rocksdb::Status status;
     {
@@ -149,7 +152,10 @@ std::shared_ptr<ArchiveHandle> OpenArchive(const std::string &dir)
     CheckStatus(status, "could not open archive " + dir);
     handle->db.reset(db);
     handle->rows = handle->all[1];
-    handle->indexes.assign(handle->all.begin() + 2, handle->all.end());
+    handle->indexes.assign(handle->all.begin() + 2,
+                           handle->all.begin() + 2 + handle->manifest.indexes.size());
+    if (has_dictionary)
+        handle->dictionary = handle->all.back();
 
     handle_cache.push_front(handle);
     while (handle_cache.size() > kHandleCacheSize)

@@ -6,8 +6,8 @@
  *	  threads (it is thread-safe).
  *
  *	  Directory layout (immutable once sealed):
- *	    <dir>/db/                    a RocksDB database, column families "rows" and "i1".."iN",
- *	                                 every file ingested from SstFileWriter output
+ *	    <dir>/db/                    a RocksDB database, column families "rows", "i1".."iN" and
+ *	                                 "dict" (if any), every file ingested from SstFileWriter output
  *	    <dir>/permanode_manifest.json  written last, atomically: its presence seals the archive
  */
 #ifndef PERMANODE_FDW_ARCHIVE_STORE_HPP
@@ -74,6 +74,7 @@ struct ArchiveHandle
     std::unique_ptr<rocksdb::DB> db;
     rocksdb::ColumnFamilyHandle *rows = nullptr;
     std::vector<rocksdb::ColumnFamilyHandle *> indexes; /* parallel to manifest.indexes */
+    rocksdb::ColumnFamilyHandle *dictionary = nullptr;  /* "dict", when HasDictionary */
     std::vector<rocksdb::ColumnFamilyHandle *> all;     /* every handle, destroyed before db */
 
     ~ArchiveHandle();

@@ -15,6 +15,7 @@ extern "C"
 #include <filesystem>
 
 #include <fmt/format.h>
+#include <rocksdb/sst_file_writer.h>
 
 #include "archive_reader.hpp"
 #include "archive_writer.hpp"
@@ -34,6 +35,12 @@ ArchiveWriter::ArchiveWriter(std::string dir, const Manifest &m, RowCodec &codec
         const std::string &cf = f == 0 ? m.rows.cf : m.indexes[f - 1].cf;
         sorters_.push_back(std::make_unique<EntrySorter>(
             staging_ + "/" + cf + ".sst", staging_ + "/" + cf + ".run", budget, f == 0));
+    }
+    if (HasDictionary(m))
+    {
+        /* a share of one sort's memory; values beyond it are stored inline */
+        dictionary_ = std::make_unique<ValueDictionary>(std::min<size_t>(budget / 4, 64 << 20));
+        codec_.SetDictionary(dictionary_.get());
     }
 }
 
@@ -98,8 +105,33 @@ void ArchiveWriter::Finish(Manifest *m)
         families.emplace_back(family.cf, has_file ? sorters_[f]->path() : std::string());
     }
     sorters_.clear(); /* frees their memory and spilled runs */
+    if (dictionary_)
+        families.emplace_back(kDictionaryFamily, WriteDictionary(m));
     BuildArchiveDb(dir_ + "/" + kDbSubdir, families);
     std::filesystem::remove_all(staging_);
+}
+
+std::string ArchiveWriter::WriteDictionary(Manifest *m)
+{
+    m->dictionary_entries = dictionary_->entries();
+    m->dictionary_checksum = 0;
+    if (dictionary_->entries() == 0)
+        return std::string();
+    std::string path = staging_ + "/" + kDictionaryFamily + ".sst";
+    rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), ArchiveDbOptions());
+    CheckStatus(writer.Open(path), "could not write " + path);
+    rocksdb::Status status;
+    dictionary_->ForEachEntry(
+        [&](std::string_view key, std::string_view value)
+        {
+            if (status.ok())
+                status = writer.Put(rocksdb::Slice(key.data(), key.size()),
+                                    rocksdb::Slice(value.data(), value.size()));
+            m->dictionary_checksum += RowHash(key, value);
+        });
+    CheckStatus(status, "could not write " + path);
+    CheckStatus(writer.Finish(), "could not write " + path);
+    return path;
 }
 
 } // namespace permanode::fdw

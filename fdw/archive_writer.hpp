@@ -30,11 +30,15 @@ class ArchiveWriter
     void Finish(Manifest *m);
 
   private:
+    /* Writes the dictionary's SST (entries are in key order); records count and checksum. */
+    std::string WriteDictionary(Manifest *m);
+
     std::string dir_;          /* archive directory */
     const Manifest &manifest_; /* layout being written */
     RowCodec &codec_;          /* encodes rows */
     std::string staging_;      /* SSTs and spilled runs, removed at the end */
     std::vector<std::unique_ptr<EntrySorter>> sorters_; /* one per family: rows, then indexes */
+    std::unique_ptr<ValueDictionary> dictionary_;       /* grows with the rows, or null */
     std::string key_;                                   /* scratch: row key */
     std::string value_;                                 /* scratch: stored value */
     std::string index_key_;                             /* scratch: index key */

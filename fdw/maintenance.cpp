@@ -17,6 +17,7 @@ extern "C"
 
     PG_FUNCTION_INFO_V1(permanode_verify_archive);
     PG_FUNCTION_INFO_V1(permanode_archive_gc);
+    PG_FUNCTION_INFO_V1(permanode_archive_manifest);
 }
 
 #include <filesystem>
@@ -68,6 +69,30 @@ extern "C" Datum permanode_verify_archive(PG_FUNCTION_ARGS)
     const char *table = get_rel_name(ftoid);
     return permanode::fdw::GuardedArchive(
         table, [&]() -> Datum { return Int64GetDatum(permanode::fdw::VerifyArchive(ftoid)); });
+}
+
+/* permanode.archive_manifest(foreign_part regclass) returns jsonb: what the archive holds */
+extern "C" Datum permanode_archive_manifest(PG_FUNCTION_ARGS)
+{
+    Oid ftoid = PG_GETARG_OID(0);
+    const char *table = get_rel_name(ftoid);
+    return permanode::fdw::GuardedArchive(
+        table,
+        [&]() -> Datum
+        {
+            using namespace permanode;
+            std::string archive;
+            pg::CallPg(
+                [&]
+                {
+                    fdw::CheckArchivedPartition(ftoid);
+                    archive = fdw::GetArchiveOptions(ftoid)->archive;
+                });
+            std::string json =
+                fdw::ManifestToJson(fdw::OpenArchive(fdw::ArchiveDir(archive.c_str()))->manifest);
+            return pg::CallPg(
+                [&] { return DirectFunctionCall1(jsonb_in, CStringGetDatum(json.c_str())); });
+        });
 }
 
 /*

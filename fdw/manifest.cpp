@@ -73,7 +73,8 @@ std::string ManifestToJson(const Manifest &m)
                            {"type_name", c.type_name},
                            {"typmod", c.typmod},
                            {"kind", static_cast<int>(c.kind)},
-                           {"fixed_len", c.fixed_len}});
+                           {"fixed_len", c.fixed_len},
+                           {"dictionary", c.dictionary}});
     json indexes = json::array();
     for (const auto &f : m.indexes)
         indexes.push_back(FamilyToJson(f));
@@ -98,6 +99,8 @@ std::string ManifestToJson(const Manifest &m)
                 {"created_at", m.created_at},
                 {"columns", columns},
                 {"rows", FamilyToJson(m.rows)},
+                {"dictionary_entries", m.dictionary_entries},
+                {"dictionary_checksum", m.dictionary_checksum},
                 {"indexes", indexes},
                 {"partitions", partitions}};
     return out.dump(1);
@@ -132,12 +135,15 @@ Manifest ManifestFromJson(const std::string &text)
             col.typmod = c.at("typmod").get<int32_t>();
             col.kind = static_cast<KeyKind>(c.at("kind").get<int>());
             col.fixed_len = c.at("fixed_len").get<int>();
+            col.dictionary = c.value("dictionary", false); /* absent in older archives */
             m.columns.push_back(col);
         }
         size_t n = m.columns.size();
         if (m.partition_column_index < 0 || static_cast<size_t>(m.partition_column_index) >= n)
             throw std::runtime_error("manifest names no partition column");
         m.rows = FamilyFromJson(in.at("rows"), n);
+        m.dictionary_entries = in.value("dictionary_entries", uint64_t{0});
+        m.dictionary_checksum = in.value("dictionary_checksum", uint64_t{0});
         for (const auto &f : in.at("indexes"))
             m.indexes.push_back(FamilyFromJson(f, n));
         for (const auto &p : in.at("partitions"))
@@ -157,6 +163,14 @@ Manifest ManifestFromJson(const std::string &text)
     {
         throw std::runtime_error(std::string("malformed archive manifest: ") + e.what());
     }
+}
+
+bool HasDictionary(const Manifest &manifest)
+{
+    for (const auto &c : manifest.columns)
+        if (c.dictionary)
+            return true;
+    return false;
 }
 
 std::vector<KeyColumn> FamilyKeyColumns(const Manifest &manifest, const ManifestFamily &family)

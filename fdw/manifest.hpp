@@ -20,6 +20,7 @@ inline constexpr int kManifestFormatVersion = 1;
 inline constexpr const char *kManifestFile = "permanode_manifest.json";
 inline constexpr const char *kDbSubdir = "db";
 inline constexpr const char *kRowsFamily = "rows";
+inline constexpr const char *kDictionaryFamily = "dict";
 
 /* A column of the archived rows, in the order of the stored tuples. */
 struct ManifestColumn
@@ -30,6 +31,8 @@ struct ManifestColumn
     int32_t typmod = -1;
     KeyKind kind = KeyKind::kNone; /* key encoding, kNone when not encodable */
     int fixed_len = 0;
+    /* stored values are dictionary references or marked inline bytes (value_dictionary.hpp) */
+    bool dictionary = false;
 };
 
 /* One key column of an index: a column of the archive and its direction. */
@@ -81,6 +84,9 @@ struct Manifest
     std::string created_at;
     std::vector<ManifestColumn> columns;
     ManifestFamily rows; /* cf "rows", key = row key */
+    /* cf "dict": the dictionary columns' shared values (empty: the archive has no such family) */
+    uint64_t dictionary_entries = 0;
+    uint64_t dictionary_checksum = 0;
     std::vector<ManifestFamily> indexes;
     std::vector<ManifestPartition> partitions;
 };
@@ -90,6 +96,9 @@ std::string ManifestToJson(const Manifest &manifest);
 
 /* Parses a manifest; throws std::runtime_error when it is malformed or of another version. */
 Manifest ManifestFromJson(const std::string &text);
+
+/* True when some column is dictionary-encoded (the archive then has the "dict" family). */
+bool HasDictionary(const Manifest &manifest);
 
 /* The key columns (key, then suffix) of a family as encoding descriptors. */
 std::vector<KeyColumn> FamilyKeyColumns(const Manifest &manifest, const ManifestFamily &family);

@@ -6,9 +6,11 @@
 #ifndef PERMANODE_FDW_HPP
 #define PERMANODE_FDW_HPP
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 extern "C"
@@ -22,6 +24,7 @@ extern "C"
 
 #include "archive_store.hpp"
 #include "manifest.hpp"
+#include "value_dictionary.hpp"
 #include "pgcpp/guard.hpp"
 
 namespace permanode::fdw
@@ -137,10 +140,19 @@ class RowCodec
                    const std::vector<bool> *needed = nullptr, int deform_natts = -1);
     /* Rebuilds the row key from the key of index family `index`. */
     void RowKeyFromIndexKey(int index, std::string_view key, std::string &rowkey) const;
+    /* The dictionary that EncodeValue encodes dictionary columns with (archive, restore). */
+    void SetDictionary(ValueDictionary *dictionary) { dictionary_ = dictionary; }
+    /* How DecodeRow reads dictionary entries: fetch(key, &value), false when absent. */
+    using DictionaryFetch = std::function<bool(const std::string &key, std::string *value)>;
+    void SetDictionaryFetch(DictionaryFetch fetch) { dictionary_fetch_ = std::move(fetch); }
     /* The partition key value held in a row key; false if the row key does not hold it. */
     bool PartitionValue(std::string_view rowkey, int64 *value) const;
 
   private:
+    /* Turns a dictionary column's stored value into the column's value, in place. (pg) */
+    Datum DecodeDictionaryColumn(int column, Datum stored);
+    /* A dictionary entry as a varlena, cached for the rest of the row at least. */
+    const char *ResolveDictionaryEntry(int column, uint32 id);
     /* Decodes the column at pos of an encoded key into values/isnull[column]. (pg) */
     void DecodeColumn(std::string_view key, size_t pos, const KeyColumn &kc, int column,
                       Datum *values, bool *isnull);
@@ -163,7 +175,16 @@ class RowCodec
     std::vector<bool> in_rowkey_; /* per column */
     int partition_segment_;       /* position of the partition key in the row key, or -1 */
     std::string scratch_;
-    std::vector<uint64> tuple_buffer_; /* aligned copy of the current row's value */
+    std::vector<uint64> tuple_buffer_;                 /* aligned copy of the current row's value */
+    std::vector<int> dictionary_columns_;              /* dictionary-encoded stored columns */
+    ValueDictionary *dictionary_ = nullptr;            /* encodes them (writers) */
+    DictionaryFetch dictionary_fetch_;                 /* reads entries (readers) */
+    std::vector<Datum> encode_values_;                 /* values with dictionary columns replaced */
+    std::vector<std::string> encoded_;                 /* stored form of each dictionary column */
+    std::vector<std::vector<uint64>> stored_;          /* ... as aligned varlenas */
+    std::unordered_map<uint64, std::string> resolved_; /* (column, id) -> varlena */
+    size_t resolved_bytes_ = 0;
+    static constexpr size_t kMaxResolvedBytes = 16 << 20;
 };
 
 /* in planner.cpp */
@@ -207,6 +228,9 @@ void SetModifyCallbacks(FdwRoutine *routine);
 
 /* in archive.cpp */
 /* Checksum and row count of heap partitions, encoded as the archive would store them. */
+/* Marks the columns worth dictionary-encoding, from the partitions' statistics. (pg) */
+void ChooseDictionaryColumns(Manifest *m, const std::vector<Oid> &relids);
+
 struct HeapDigest
 {
     uint64 rows = 0;

@@ -26,6 +26,7 @@ extern "C"
 
 #include <fmt/format.h>
 
+#include "archive_reader.hpp"
 #include "heap_reader.hpp"
 
 namespace permanode::fdw
@@ -113,6 +114,10 @@ int64 RestorePartitions(Oid ftoid)
                                          get_namespace_oid(p.schema.c_str(), false));
             }));
     auto codec = pg::CallPg([&] { return std::make_unique<RowCodec>(m); });
+    /* the restored rows encode as archived only with the archive's own dictionary */
+    ValueDictionary dictionary(0);
+    LoadDictionary(*handle, &dictionary);
+    codec->SetDictionary(&dictionary);
     HeapDigest digest = DigestHeapRelations(relids, *codec);
     if (digest.rows != m.row_count || digest.checksum != m.checksum)
         throw pg::PgError(ERRCODE_DATA_CORRUPTED, "restored rows do not match the archive",

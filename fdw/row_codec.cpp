@@ -4,7 +4,8 @@
  *	  key, or first unique index) to a MinimalTuple of the other columns; every index family maps
  *	  its key columns plus the missing row key columns to nothing. Varlenas are stored detoasted
  *	  and uncompressed, so the bytes of a row are canonical: the same row always encodes the same,
- *	  which is what the archive's checksum relies on.
+ *	  which is what the archive's checksum relies on. Dictionary columns are stored in their
+ *	  dictionary form (value_dictionary.hpp), itself a function of the value and the dictionary.
  */
 extern "C"
 {
@@ -85,6 +86,8 @@ RowCodec::RowCodec(const Manifest &manifest) : manifest_(manifest), partition_se
         TupleDescInitEntry(desc_, static_cast<AttrNumber>(i + 1), manifest.columns[i].name.c_str(),
                            manifest.columns[i].type_oid, manifest.columns[i].typmod, 0);
     in_rowkey_.assign(n, false);
+    encoded_.resize(n);
+    stored_.resize(n);
     rowkey_columns_ = FamilyKeyColumns(manifest, manifest.rows);
     for (size_t r = 0; r < manifest.rows.key.size(); r++)
     {
@@ -114,6 +117,14 @@ RowCodec::RowCodec(const Manifest &manifest) : manifest_(manifest), partition_se
         }
         rowkey_sources_.push_back(std::move(sources));
     }
+    for (int i = 0; i < n; i++)
+        if (manifest.columns[i].dictionary && !in_rowkey_[i])
+        {
+            if (TupleDescAttr(desc_, i)->attlen != -1)
+                throw KeyFormatError("dictionary column " + manifest.columns[i].name +
+                                     " is not of variable length");
+            dictionary_columns_.push_back(i);
+        }
 }
 
 void RowCodec::EncodeColumns(const std::vector<ManifestKeyColumn> &columns,
@@ -258,6 +269,27 @@ void RowCodec::EncodeValue(const Datum *values, const bool *isnull, std::string 
     bool *nulls = static_cast<bool *>(palloc(n * sizeof(bool)));
     for (int i = 0; i < n; i++)
         nulls[i] = isnull[i] || in_rowkey_[i];
+    if (!dictionary_columns_.empty())
+    {
+        if (dictionary_ == nullptr)
+            throw KeyFormatError("no dictionary to encode the dictionary columns with");
+        encode_values_.assign(values, values + n);
+        for (int c : dictionary_columns_)
+        {
+            if (nulls[c])
+                continue;
+            auto *v = reinterpret_cast<struct varlena *>(DatumGetPointer(values[c]));
+            dictionary_->Encode(c, std::string_view(VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v)),
+                                encoded_[c]);
+            size_t size = VARHDRSZ + encoded_[c].size();
+            stored_[c].resize((size + sizeof(uint64) - 1) / sizeof(uint64));
+            char *p = reinterpret_cast<char *>(stored_[c].data());
+            SET_VARSIZE(p, size);
+            memcpy(VARDATA(p), encoded_[c].data(), encoded_[c].size());
+            encode_values_[c] = PointerGetDatum(p);
+        }
+        values = encode_values_.data();
+    }
     MinimalTuple tuple = heap_form_minimal_tuple(desc_, const_cast<Datum *>(values), nulls);
     out.assign(reinterpret_cast<const char *>(tuple), tuple->t_len);
     pfree(tuple);
@@ -269,6 +301,11 @@ void RowCodec::DecodeRow(std::string_view rowkey, std::string_view value, Datum 
 {
     if (value.size() < SizeofMinimalTupleHeader)
         throw KeyFormatError("archived row is too short");
+    if (resolved_bytes_ > kMaxResolvedBytes)
+    {
+        resolved_.clear(); /* the previous row's datums are no longer read */
+        resolved_bytes_ = 0;
+    }
     if (deform_natts == 0)
     {
         /* nothing stored is read (count(*), or only row key columns) */
@@ -294,6 +331,9 @@ void RowCodec::DecodeRow(std::string_view rowkey, std::string_view value, Datum 
         heap.t_data = reinterpret_cast<HeapTupleHeader>(reinterpret_cast<char *>(tuple) -
                                                         MINIMAL_TUPLE_OFFSET);
         heap_deform_tuple(&heap, desc_, values, isnull);
+        for (int c : dictionary_columns_)
+            if (!isnull[c] && (needed == nullptr || (*needed)[c]))
+                values[c] = DecodeDictionaryColumn(c, values[c]);
     }
 
     size_t pos = 0;
@@ -312,6 +352,51 @@ void RowCodec::DecodeRow(std::string_view rowkey, std::string_view value, Datum 
     }
     if (pos != rowkey.size())
         throw KeyFormatError("archived row key has trailing bytes");
+}
+
+Datum RowCodec::DecodeDictionaryColumn(int column, Datum stored)
+{
+    /* the stored varlena lies in tuple_buffer_, this row's own copy: it may be rewritten */
+    char *p = DatumGetPointer(stored);
+    char *data = VARDATA_ANY(p);
+    bool reference = false;
+    uint32_t id = 0;
+    std::string_view bytes;
+    if (!ParseDictionaryValue(std::string_view(data, VARSIZE_ANY_EXHDR(p)), &reference, &id,
+                              &bytes))
+        throw KeyFormatError("archived row holds a malformed dictionary value in column " +
+                             manifest_.columns[column].name);
+    if (reference)
+        return PointerGetDatum(ResolveDictionaryEntry(column, id));
+    if (bytes.size() + 1 <= VARATT_SHORT_MAX)
+    {
+        /* the marker byte becomes a one-byte header of the bytes that follow it */
+        SET_VARSIZE_SHORT(data, bytes.size() + 1);
+        return PointerGetDatum(data);
+    }
+    auto *copy = static_cast<struct varlena *>(palloc(VARHDRSZ + bytes.size()));
+    SET_VARSIZE(copy, VARHDRSZ + bytes.size());
+    memcpy(VARDATA(copy), bytes.data(), bytes.size());
+    return PointerGetDatum(copy);
+}
+
+const char *RowCodec::ResolveDictionaryEntry(int column, uint32 id)
+{
+    /* entries are kept across rows (values repeat), within a bound; the cache is only ever
+     * cleared between rows' decoding, never under datums of the row being decoded */
+    uint64 slot = static_cast<uint64>(column) << 32 | id;
+    auto it = resolved_.find(slot);
+    if (it != resolved_.end())
+        return it->second.data();
+    std::string value;
+    if (!dictionary_fetch_ || !dictionary_fetch_(DictionaryKey(column, id), &value))
+        throw KeyFormatError("archived row refers to a missing dictionary entry of column " +
+                             manifest_.columns[column].name);
+    std::string entry(VARHDRSZ, '\0');
+    entry += value;
+    SET_VARSIZE(entry.data(), entry.size());
+    resolved_bytes_ += entry.size() + 64;
+    return resolved_.emplace(slot, std::move(entry)).first->second.data();
 }
 
 void RowCodec::RowKeyFromIndexKey(int index, std::string_view key, std::string &rowkey) const
