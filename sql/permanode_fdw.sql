@@ -35,6 +35,11 @@ CREATE FUNCTION @extschema@.verify_archive(foreign_part regclass) RETURNS bigint
     LANGUAGE C STRICT VOLATILE;
 COMMENT ON FUNCTION @extschema@.verify_archive(regclass) IS
     'check block checksums and the row checksum of an archive, returns the rows verified';
+CREATE FUNCTION @extschema@.archive_manifest(foreign_part regclass) RETURNS jsonb
+    AS 'MODULE_PATHNAME', 'permanode_archive_manifest'
+    LANGUAGE C STRICT STABLE;
+COMMENT ON FUNCTION @extschema@.archive_manifest(regclass) IS
+    'the manifest of an archive: columns (and which are dictionary-encoded), families, entries';
 CREATE FUNCTION @extschema@.archive_gc() RETURNS SETOF text
     AS 'MODULE_PATHNAME', 'permanode_archive_gc'
     LANGUAGE C STRICT VOLATILE;
@@ -42,6 +47,7 @@ COMMENT ON FUNCTION @extschema@.archive_gc() IS
     'remove archive directories that no foreign table references, returns their names';
 REVOKE ALL ON FUNCTION @extschema@.archive_partitions(regclass, int, int),
     @extschema@.restore_partitions(regclass), @extschema@.verify_archive(regclass),
+    @extschema@.archive_manifest(regclass),
     @extschema@.archive_gc() FROM PUBLIC;
 
 -- One row per archived partition, from the catalog (no archive is read).
