@@ -100,8 +100,8 @@ class SstOutput
      * Page cache invalidation is off: it syncs every megabyte as it goes (SealArchive fsyncs
      * every file once) and makes verification and the first scans read the files back from disk.
      */
-    SstOutput(const std::string &path, bool unique_keys)
-        : writer_(rocksdb::EnvOptions(), ArchiveDbOptions(), nullptr, false),
+    SstOutput(const std::string &path, bool unique_keys, size_t block_size)
+        : writer_(rocksdb::EnvOptions(), ArchiveDbOptions(block_size), nullptr, false),
           unique_keys_(unique_keys)
     {
         status_ = writer_.Open(path);
@@ -132,9 +132,10 @@ class SstOutput
 };
 
 EntrySorter::EntrySorter(std::string sst_path, std::string spill_prefix, size_t memory_budget,
-                         bool unique_keys)
+                         bool unique_keys, size_t block_size)
     : sst_path_(std::move(sst_path)), spill_prefix_(std::move(spill_prefix)),
-      memory_budget_(std::max<size_t>(memory_budget, 1 << 20)), unique_keys_(unique_keys)
+      memory_budget_(std::max<size_t>(memory_budget, 1 << 20)), unique_keys_(unique_keys),
+      block_size_(block_size)
 {
     chunk_bytes_ = std::min(kMaxChunkBytes, memory_budget_ / 4);
 }
@@ -252,7 +253,7 @@ void EntrySorter::Write()
 {
     if (entries_ == 0)
         return;
-    SstOutput out(sst_path_, unique_keys_);
+    SstOutput out(sst_path_, unique_keys_, block_size_);
     if (!out.status_.ok())
     {
         status_ = out.status_;

@@ -29,10 +29,11 @@ class EntrySorter
   public:
     /*
      * Entries go to sst_path; spilled runs to spill_prefix + a number. With unique_keys, two
-     * entries with the same key are an error (duplicate_key()).
+     * entries with the same key are an error (duplicate_key()). block_size: of the SST's data
+     * blocks.
      */
     EntrySorter(std::string sst_path, std::string spill_prefix, size_t memory_budget,
-                bool unique_keys);
+                bool unique_keys, size_t block_size);
     /* Stops and joins the thread; removes spilled runs. */
     ~EntrySorter();
     EntrySorter(const EntrySorter &) = delete;
@@ -71,6 +72,7 @@ class EntrySorter
     std::string spill_prefix_;
     size_t memory_budget_;
     bool unique_keys_;
+    size_t block_size_;
     /* Frees an arena chunk. */
     struct ChunkFree
     {

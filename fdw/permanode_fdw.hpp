@@ -144,6 +144,8 @@ class RowCodec
     /* Decodes the column at pos of an encoded key into values/isnull[column]. (pg) */
     void DecodeColumn(std::string_view key, size_t pos, const KeyColumn &kc, int column,
                       Datum *values, bool *isnull);
+    /* desc_ cut after natts columns (palloc'd once per natts). (pg) */
+    TupleDesc DeformDesc(int natts);
     void EncodeColumns(const std::vector<ManifestKeyColumn> &columns,
                        const std::vector<KeyColumn> &kinds, size_t first, const Datum *values,
                        const bool *isnull, std::string &out) const;
@@ -156,6 +158,7 @@ class RowCodec
     };
     const Manifest &manifest_;
     TupleDesc desc_;
+    TupleDesc deform_desc_ = nullptr; /* DeformDesc's last result */
     std::vector<KeyColumn> rowkey_columns_;
     std::vector<std::vector<KeyColumn>> index_columns_;   /* key + suffix of each index */
     std::vector<std::vector<KeyColumn>> include_columns_; /* INCLUDE columns of each index */
@@ -163,7 +166,7 @@ class RowCodec
     std::vector<bool> in_rowkey_; /* per column */
     int partition_segment_;       /* position of the partition key in the row key, or -1 */
     std::string scratch_;
-    std::vector<uint64> tuple_buffer_; /* aligned copy of the current row's value */
+    std::vector<uint64> tuple_buffer_; /* aligned copy of an unaligned value */
 };
 
 /* in planner.cpp */

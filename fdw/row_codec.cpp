@@ -17,6 +17,7 @@ extern "C"
 #include "common/hashfn.h"
 #include "fmgr.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/uuid.h"
 }
 
@@ -264,6 +265,24 @@ void RowCodec::EncodeValue(const Datum *values, const bool *isnull, std::string 
     pfree(nulls);
 }
 
+TupleDesc RowCodec::DeformDesc(int natts)
+{
+    if (natts >= desc_->natts)
+        return desc_;
+    /* heap_deform_tuple stops at the descriptor's last column: no work for the columns after */
+    if (deform_desc_ == nullptr || deform_desc_->natts != natts)
+    {
+        MemoryContext old = MemoryContextSwitchTo(GetMemoryChunkContext(desc_)); /* desc_'s life */
+        TupleDesc desc = CreateTemplateTupleDesc(natts);
+        for (int i = 0; i < natts; i++)
+            TupleDescCopyEntry(desc, static_cast<AttrNumber>(i + 1), desc_,
+                               static_cast<AttrNumber>(i + 1));
+        MemoryContextSwitchTo(old);
+        deform_desc_ = desc;
+    }
+    return deform_desc_;
+}
+
 void RowCodec::DecodeRow(std::string_view rowkey, std::string_view value, Datum *values,
                          bool *isnull, const std::vector<bool> *needed, int deform_natts)
 {
@@ -280,20 +299,32 @@ void RowCodec::DecodeRow(std::string_view rowkey, std::string_view value, Datum 
     }
     else
     {
-        /* an aligned copy, reused row after row: the datums point into it until the next row */
-        tuple_buffer_.resize((value.size() + sizeof(uint64) - 1) / sizeof(uint64));
-        MinimalTuple tuple = reinterpret_cast<MinimalTuple>(tuple_buffer_.data());
-        memcpy(tuple, value.data(), value.size());
+        /* the datums point into the tuple: in place when aligned (the scan's read-ahead aligns
+         * values), else into an aligned copy reused row after row; valid until the next row */
+        const char *data = value.data();
+        if (reinterpret_cast<uintptr_t>(data) % MAXIMUM_ALIGNOF != 0)
+        {
+            size_t words = (value.size() + sizeof(uint64) - 1) / sizeof(uint64);
+            if (tuple_buffer_.size() < words)
+                tuple_buffer_.resize(words);
+            memcpy(tuple_buffer_.data(), data, value.size());
+            data = reinterpret_cast<const char *>(tuple_buffer_.data());
+        }
+        MinimalTuple tuple = reinterpret_cast<MinimalTuple>(const_cast<char *>(data));
         if (tuple->t_len != value.size() || HeapTupleHeaderGetNatts(tuple) > desc_->natts)
             throw KeyFormatError("archived row has an invalid header");
         /* deform only the columns up to the last one needed: the rest read as NULL */
-        if (deform_natts > 0 && deform_natts < HeapTupleHeaderGetNatts(tuple))
-            HeapTupleHeaderSetNatts(tuple, deform_natts);
+        int natts = deform_natts > 0 ? deform_natts : desc_->natts;
         HeapTupleData heap;
         heap.t_len = tuple->t_len + MINIMAL_TUPLE_OFFSET;
         heap.t_data = reinterpret_cast<HeapTupleHeader>(reinterpret_cast<char *>(tuple) -
                                                         MINIMAL_TUPLE_OFFSET);
-        heap_deform_tuple(&heap, desc_, values, isnull);
+        heap_deform_tuple(&heap, DeformDesc(natts), values, isnull);
+        for (int i = natts; i < desc_->natts; i++)
+        {
+            values[i] = (Datum)0;
+            isnull[i] = true;
+        }
     }
 
     size_t pos = 0;
