@@ -142,6 +142,7 @@ EntrySorter::EntrySorter(std::string sst_path, std::string spill_prefix, size_t 
 
 EntrySorter::~EntrySorter()
 {
+    JoinPrefault();
     stop_ = true;
     if (thread_.joinable())
         thread_.join();
@@ -168,6 +169,45 @@ EntrySorter::Chunk EntrySorter::NewChunk(size_t bytes)
     return Chunk(chunk);
 }
 
+EntrySorter::Chunk EntrySorter::TakeChunk(size_t bytes)
+{
+    JoinPrefault();
+    Chunk chunk = bytes == chunk_bytes_ && prefaulted_ ? std::move(prefaulted_) : NewChunk(bytes);
+    /* the next chunk, if it will fit in the budget */
+    size_t in_memory = (chunks_.size() + 2) * chunk_bytes_ + records_.size() * sizeof(Record);
+    if (in_memory <= memory_budget_)
+        StartPrefault();
+    return chunk;
+}
+
+void EntrySorter::StartPrefault()
+{
+    if (prefaulted_)
+        return;
+    SignalBlocker blocker; /* the thread inherits a mask that blocks every signal */
+    prefault_thread_ = std::thread(
+        [this]
+        {
+            try
+            {
+                Chunk chunk = NewChunk(chunk_bytes_);
+                for (size_t i = 0; i < chunk_bytes_; i += 4096)
+                    chunk[i] = 0;
+                prefaulted_ = std::move(chunk);
+            }
+            catch (const std::bad_alloc &)
+            {
+                /* the backend allocates it when it needs it, and reports the failure */
+            }
+        });
+}
+
+void EntrySorter::JoinPrefault()
+{
+    if (prefault_thread_.joinable())
+        prefault_thread_.join();
+}
+
 void EntrySorter::Add(std::string_view key, std::string_view value)
 {
     size_t bytes = key.size() + value.size();
@@ -176,7 +216,7 @@ void EntrySorter::Add(std::string_view key, std::string_view value)
         size_t in_memory = chunks_.size() * chunk_bytes_ + records_.size() * sizeof(Record);
         if (!records_.empty() && in_memory + chunk_bytes_ > memory_budget_)
             Spill();
-        chunks_.push_back(NewChunk(std::max(chunk_bytes_, bytes)));
+        chunks_.push_back(TakeChunk(std::max(chunk_bytes_, bytes)));
         chunk_used_ = 0;
     }
     char *data = chunks_.back().get() + chunk_used_;
@@ -227,6 +267,8 @@ void EntrySorter::Spill()
 
 void EntrySorter::Start()
 {
+    JoinPrefault();
+    prefaulted_.reset(); /* never used: give the memory back before sorting */
     /* a spilled sort merges files only: the entries still in memory become the last run */
     if (!runs_.empty() && !records_.empty())
         Spill();
