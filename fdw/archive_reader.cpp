@@ -13,6 +13,7 @@ extern "C"
 }
 
 #include "archive_reader.hpp"
+#include "split_keys.hpp"
 
 #include <atomic>
 #include <thread>
@@ -63,6 +64,9 @@ void ArchiveCursor::Bind(TupleDesc reldesc, List *needed)
                 attmap_[i] = static_cast<int>(j);
             }
     }
+    same_layout_ = attmap_.size() == m.columns.size();
+    for (size_t i = 0; i < attmap_.size(); i++)
+        same_layout_ = same_layout_ && attmap_[i] == static_cast<int>(i);
     needed_.assign(m.columns.size(), needed == NIL);
     ListCell *lc;
     foreach (lc, needed)
@@ -118,14 +122,19 @@ void ArchiveCursor::Start(int family, bool backward, std::string lower, std::str
         options.iterate_upper_bound = &upper_slice_;
     }
     rocksdb::ColumnFamilyHandle *cf = family == 0 ? handle_->rows : handle_->indexes[family - 1];
+    at_entry_ = true;
+    if (full_scan)
+    {
+        prefetch_ = std::make_unique<Prefetcher>(handle_->db.get(), cf, options, lower_, upper_,
+                                                 SplitKeys(handle_->db.get(), cf, lower_, upper_),
+                                                 backward_, kFullScanThreads);
+        return;
+    }
     iter_.reset(handle_->db->NewIterator(options, cf));
     if (backward_)
         iter_->SeekToLast();
     else
         iter_->SeekToFirst();
-    at_entry_ = true;
-    if (full_scan)
-        prefetch_ = std::make_unique<Prefetcher>(std::move(iter_), backward_);
 }
 
 bool ArchiveCursor::Next()
@@ -154,11 +163,14 @@ bool ArchiveCursor::Next()
         rocksdb::Slice key = iter_->key();
         std::string_view key_view(key.data(), key.size());
         if (family_ == 0)
-            rowkey_.assign(key_view);
+            rowkey_view_ = key_view;
         else
+        {
             codec_->RowKeyFromIndexKey(family_ - 1, key_view, rowkey_);
+            rowkey_view_ = rowkey_;
+        }
         int64 partition_value;
-        if (prune_active_ && codec_->PartitionValue(rowkey_, &partition_value) &&
+        if (prune_active_ && codec_->PartitionValue(rowkey_view_, &partition_value) &&
             (partition_value < prune_lo_ || partition_value > prune_hi_))
             continue;
         if (family_ == 0 || index_only_)
@@ -172,8 +184,9 @@ bool ArchiveCursor::Next()
             rocksdb::ReadOptions options;
             options.verify_checksums = true;
             row_value_.Reset();
-            rocksdb::Status status =
-                handle_->db->Get(options, handle_->rows, rocksdb::Slice(rowkey_), &row_value_);
+            rocksdb::Status status = handle_->db->Get(
+                options, handle_->rows, rocksdb::Slice(rowkey_view_.data(), rowkey_view_.size()),
+                &row_value_);
             if (status.IsNotFound())
                 throw StatusError(rocksdb::Status::Corruption("index entry without a row"),
                                   "could not read archive " + handle_->dir);
@@ -207,7 +220,7 @@ bool ArchiveCursor::NextPrefetched()
         if (prune_active_ && codec_->PartitionValue(key, &partition_value) &&
             (partition_value < prune_lo_ || partition_value > prune_hi_))
             continue;
-        rowkey_.assign(key);
+        rowkey_view_ = key;
         value_view_ = value;
         rows_returned_++;
         return true;
@@ -217,11 +230,17 @@ bool ArchiveCursor::NextPrefetched()
 void ArchiveCursor::Store(Datum *values, bool *isnull)
 {
     size_t ncolumns = handle_->manifest.columns.size();
+    if (same_layout_ && !index_only_)
+    {
+        /* the relation's columns are the archive's: no mapping, no copy */
+        codec_->DecodeRow(rowkey_view_, value_view_, values, isnull, &needed_, deform_natts_);
+        return;
+    }
     if (index_only_)
         codec_->DecodeIndexEntry(family_ - 1, key_view_, value_view_, archive_values_,
                                  archive_nulls_);
     else
-        codec_->DecodeRow(rowkey_, value_view_, archive_values_, archive_nulls_, &needed_,
+        codec_->DecodeRow(rowkey_view_, value_view_, archive_values_, archive_nulls_, &needed_,
                           deform_natts_);
     for (size_t i = 0; i < attmap_.size(); i++)
     {

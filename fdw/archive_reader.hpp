@@ -56,6 +56,8 @@ class ArchiveCursor
     static constexpr uint64 kPrefetchMinRows = 10000;
     /* File read-ahead of a full scan. */
     static constexpr size_t kFullScanReadahead = 2 << 20;
+    /* Threads reading a full scan ahead (in chunks, when the archive has split keys). */
+    static constexpr int kFullScanThreads = 2;
 
     std::shared_ptr<ArchiveHandle> handle_;   /* open archive, shared with the cache */
     std::unique_ptr<RowCodec> codec_;         /* decodes keys and values */
@@ -72,10 +74,12 @@ class ArchiveCursor
     bool at_entry_ = false;     /* iterator is on an entry not returned yet */
     int64 prune_lo_ = 0;        /* partition key range to keep */
     int64 prune_hi_ = 0;
-    std::string rowkey_;               /* row key of the current row */
+    std::string rowkey_;               /* row key rebuilt from an index key */
+    std::string_view rowkey_view_;     /* row key of the current row (in rowkey_ or the entry) */
     rocksdb::PinnableSlice row_value_; /* value of the current row (index scans) */
     std::string_view value_view_;      /* value of the current row */
     std::vector<int> attmap_;          /* per relation attribute: archive column or -1 */
+    bool same_layout_ = false;         /* attmap_ maps every attribute to itself */
     std::vector<bool> needed_;         /* per archive column: the caller reads it */
     int deform_natts_ = -1;            /* stored columns to deform: up to the last needed */
     bool prune_active_ = false;        /* the prune range excludes part of the archive */

@@ -19,6 +19,8 @@
 #include <rocksdb/env.h>
 #include <rocksdb/table.h>
 
+#include "split_keys.hpp"
+
 namespace permanode::fdw
 {
 
@@ -76,7 +78,7 @@ SignalBlocker::~SignalBlocker()
     pthread_sigmask(SIG_SETMASK, &saved_, nullptr);
 }
 
-rocksdb::Options ArchiveDbOptions()
+rocksdb::Options ArchiveDbOptions(size_t block_size)
 {
     /* shared by every archive of the backend; deliberately never destroyed */
     static auto &block_cache =
@@ -84,7 +86,7 @@ rocksdb::Options ArchiveDbOptions()
     static auto &null_logger =
         *new std::shared_ptr<rocksdb::Logger>(std::make_shared<NullLogger>());
     rocksdb::BlockBasedTableOptions table;
-    table.block_size = 16 * 1024;
+    table.block_size = block_size;
     table.block_cache = block_cache;
     table.format_version = 5;
     rocksdb::Options options;
@@ -95,6 +97,7 @@ rocksdb::Options ArchiveDbOptions()
     options.disable_auto_compactions = true;
     options.max_open_files = -1;
     options.paranoid_checks = true;
+    options.table_properties_collector_factories.push_back(SplitKeyCollectorFactory());
     return options;
 }
 

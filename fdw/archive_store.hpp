@@ -63,8 +63,19 @@ class SignalBlocker
     sigset_t saved_;
 };
 
-/* Options of every archive column family: zstd, 16 kB blocks, the shared block cache. */
-rocksdb::Options ArchiveDbOptions();
+/*
+ * Data blocks of the rows family: larger, since full scans read every block (fewer, cheaper
+ * decompressions) while a point lookup reads one.
+ */
+inline constexpr size_t kRowsBlockSize = 32 * 1024;
+/* Data blocks of the index families: a first page of an index reads only a few entries. */
+inline constexpr size_t kIndexBlockSize = 16 * 1024;
+
+/*
+ * Options of every archive column family: zstd, the shared block cache; block_size matters only
+ * when writing (readers take it from the file).
+ */
+rocksdb::Options ArchiveDbOptions(size_t block_size = kIndexBlockSize);
 
 /* An open, sealed, read-only archive. */
 struct ArchiveHandle

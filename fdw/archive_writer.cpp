@@ -34,7 +34,8 @@ ArchiveWriter::ArchiveWriter(std::string dir, const Manifest &m, RowCodec &codec
     {
         const std::string &cf = f == 0 ? m.rows.cf : m.indexes[f - 1].cf;
         sorters_.push_back(std::make_unique<EntrySorter>(
-            staging_ + "/" + cf + ".sst", staging_ + "/" + cf + ".run", budget, f == 0));
+            staging_ + "/" + cf + ".sst", staging_ + "/" + cf + ".run", budget, f == 0,
+            f == 0 ? kRowsBlockSize : kIndexBlockSize));
     }
     if (HasDictionary(m))
     {

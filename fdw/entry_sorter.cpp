@@ -100,8 +100,8 @@ class SstOutput
      * Page cache invalidation is off: it syncs every megabyte as it goes (SealArchive fsyncs
      * every file once) and makes verification and the first scans read the files back from disk.
      */
-    SstOutput(const std::string &path, bool unique_keys)
-        : writer_(rocksdb::EnvOptions(), ArchiveDbOptions(), nullptr, false),
+    SstOutput(const std::string &path, bool unique_keys, size_t block_size)
+        : writer_(rocksdb::EnvOptions(), ArchiveDbOptions(block_size), nullptr, false),
           unique_keys_(unique_keys)
     {
         status_ = writer_.Open(path);
@@ -132,15 +132,17 @@ class SstOutput
 };
 
 EntrySorter::EntrySorter(std::string sst_path, std::string spill_prefix, size_t memory_budget,
-                         bool unique_keys)
+                         bool unique_keys, size_t block_size)
     : sst_path_(std::move(sst_path)), spill_prefix_(std::move(spill_prefix)),
-      memory_budget_(std::max<size_t>(memory_budget, 1 << 20)), unique_keys_(unique_keys)
+      memory_budget_(std::max<size_t>(memory_budget, 1 << 20)), unique_keys_(unique_keys),
+      block_size_(block_size)
 {
     chunk_bytes_ = std::min(kMaxChunkBytes, memory_budget_ / 4);
 }
 
 EntrySorter::~EntrySorter()
 {
+    JoinPrefault();
     stop_ = true;
     if (thread_.joinable())
         thread_.join();
@@ -167,6 +169,45 @@ EntrySorter::Chunk EntrySorter::NewChunk(size_t bytes)
     return Chunk(chunk);
 }
 
+EntrySorter::Chunk EntrySorter::TakeChunk(size_t bytes)
+{
+    JoinPrefault();
+    Chunk chunk = bytes == chunk_bytes_ && prefaulted_ ? std::move(prefaulted_) : NewChunk(bytes);
+    /* the next chunk, if it will fit in the budget */
+    size_t in_memory = (chunks_.size() + 2) * chunk_bytes_ + records_.size() * sizeof(Record);
+    if (in_memory <= memory_budget_)
+        StartPrefault();
+    return chunk;
+}
+
+void EntrySorter::StartPrefault()
+{
+    if (prefaulted_)
+        return;
+    SignalBlocker blocker; /* the thread inherits a mask that blocks every signal */
+    prefault_thread_ = std::thread(
+        [this]
+        {
+            try
+            {
+                Chunk chunk = NewChunk(chunk_bytes_);
+                for (size_t i = 0; i < chunk_bytes_; i += 4096)
+                    chunk[i] = 0;
+                prefaulted_ = std::move(chunk);
+            }
+            catch (const std::bad_alloc &)
+            {
+                /* the backend allocates it when it needs it, and reports the failure */
+            }
+        });
+}
+
+void EntrySorter::JoinPrefault()
+{
+    if (prefault_thread_.joinable())
+        prefault_thread_.join();
+}
+
 void EntrySorter::Add(std::string_view key, std::string_view value)
 {
     size_t bytes = key.size() + value.size();
@@ -175,7 +216,7 @@ void EntrySorter::Add(std::string_view key, std::string_view value)
         size_t in_memory = chunks_.size() * chunk_bytes_ + records_.size() * sizeof(Record);
         if (!records_.empty() && in_memory + chunk_bytes_ > memory_budget_)
             Spill();
-        chunks_.push_back(NewChunk(std::max(chunk_bytes_, bytes)));
+        chunks_.push_back(TakeChunk(std::max(chunk_bytes_, bytes)));
         chunk_used_ = 0;
     }
     char *data = chunks_.back().get() + chunk_used_;
@@ -226,6 +267,8 @@ void EntrySorter::Spill()
 
 void EntrySorter::Start()
 {
+    JoinPrefault();
+    prefaulted_.reset(); /* never used: give the memory back before sorting */
     /* a spilled sort merges files only: the entries still in memory become the last run */
     if (!runs_.empty() && !records_.empty())
         Spill();
@@ -252,7 +295,7 @@ void EntrySorter::Write()
 {
     if (entries_ == 0)
         return;
-    SstOutput out(sst_path_, unique_keys_);
+    SstOutput out(sst_path_, unique_keys_, block_size_);
     if (!out.status_.ok())
     {
         status_ = out.status_;

@@ -156,6 +156,8 @@ class RowCodec
     /* Decodes the column at pos of an encoded key into values/isnull[column]. (pg) */
     void DecodeColumn(std::string_view key, size_t pos, const KeyColumn &kc, int column,
                       Datum *values, bool *isnull);
+    /* desc_ cut after natts columns (palloc'd once per natts). (pg) */
+    TupleDesc DeformDesc(int natts);
     void EncodeColumns(const std::vector<ManifestKeyColumn> &columns,
                        const std::vector<KeyColumn> &kinds, size_t first, const Datum *values,
                        const bool *isnull, std::string &out) const;
@@ -168,6 +170,7 @@ class RowCodec
     };
     const Manifest &manifest_;
     TupleDesc desc_;
+    TupleDesc deform_desc_ = nullptr; /* DeformDesc's last result */
     std::vector<KeyColumn> rowkey_columns_;
     std::vector<std::vector<KeyColumn>> index_columns_;   /* key + suffix of each index */
     std::vector<std::vector<KeyColumn>> include_columns_; /* INCLUDE columns of each index */
@@ -175,13 +178,13 @@ class RowCodec
     std::vector<bool> in_rowkey_; /* per column */
     int partition_segment_;       /* position of the partition key in the row key, or -1 */
     std::string scratch_;
-    std::vector<uint64> tuple_buffer_;                 /* aligned copy of the current row's value */
-    std::vector<int> dictionary_columns_;              /* dictionary-encoded stored columns */
-    ValueDictionary *dictionary_ = nullptr;            /* encodes them (writers) */
-    DictionaryFetch dictionary_fetch_;                 /* reads entries (readers) */
-    std::vector<Datum> encode_values_;                 /* values with dictionary columns replaced */
-    std::vector<std::string> encoded_;                 /* stored form of each dictionary column */
-    std::vector<std::vector<uint64>> stored_;          /* ... as aligned varlenas */
+    std::vector<uint64> tuple_buffer_;        /* aligned copy of an unaligned value */
+    std::vector<int> dictionary_columns_;     /* dictionary-encoded stored columns */
+    ValueDictionary *dictionary_ = nullptr;   /* encodes them (writers) */
+    DictionaryFetch dictionary_fetch_;        /* reads entries (readers) */
+    std::vector<Datum> encode_values_;        /* values with dictionary columns replaced */
+    std::vector<std::string> encoded_;        /* stored form of each dictionary column */
+    std::vector<std::vector<uint64>> stored_; /* ... as aligned varlenas; decoded inline values */
     std::unordered_map<uint64, std::string> resolved_; /* (column, id) -> varlena */
     size_t resolved_bytes_ = 0;
     static constexpr size_t kMaxResolvedBytes = 16 << 20;

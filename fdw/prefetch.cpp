@@ -1,6 +1,6 @@
 /*
  * prefetch.cpp
- *	  Iterator read-ahead in a helper thread (see prefetch.hpp).
+ *	  Parallel read-ahead of a column family in chunks (see prefetch.hpp).
  */
 #include "prefetch.hpp"
 
@@ -15,15 +15,35 @@ namespace
 {
 
 constexpr size_t kBatchBytes = 256 * 1024; /* a batch ends beyond this many bytes */
-constexpr size_t kMaxReady = 4;            /* batches read ahead at most */
+constexpr size_t kMaxReady = 16;           /* batches read ahead per chunk at most */
+constexpr size_t kChunksAhead = 1;         /* chunks read beyond the threads' count */
+constexpr size_t kAlign = 8;               /* values start at multiples of this */
+
+/* The offset of a value that follows a key ending at end. */
+size_t ValueOffset(size_t end)
+{
+    return (end + kAlign - 1) & ~(kAlign - 1);
+}
 
 } // namespace
 
-Prefetcher::Prefetcher(std::unique_ptr<rocksdb::Iterator> iter, bool backward)
-    : iter_(std::move(iter)), backward_(backward)
+Prefetcher::Prefetcher(rocksdb::DB *db, rocksdb::ColumnFamilyHandle *cf,
+                       const rocksdb::ReadOptions &options, const std::string &lower,
+                       const std::string &upper, const std::vector<std::string> &splits,
+                       bool backward, int threads)
+    : db_(db), cf_(cf), options_(options), backward_(backward), chunks_(splits.size() + 1)
 {
-    SignalBlocker blocker; /* the thread inherits a mask that blocks every signal */
-    thread_ = std::thread([this] { Run(); });
+    /* chunk i spans [splits[i-1], splits[i]) in key order */
+    for (size_t i = 0; i < chunks_.size(); i++)
+    {
+        Chunk &chunk = chunks_[backward ? chunks_.size() - 1 - i : i];
+        chunk.lower = i == 0 ? lower : splits[i - 1];
+        chunk.upper = i == splits.size() ? upper : splits[i];
+    }
+    nthreads_ = std::min<size_t>(std::max(threads, 1), chunks_.size());
+    SignalBlocker blocker; /* the threads inherit a mask that blocks every signal */
+    for (size_t i = 0; i < nthreads_; i++)
+        threads_.emplace_back([this] { Run(); });
 }
 
 Prefetcher::~Prefetcher()
@@ -33,41 +53,73 @@ Prefetcher::~Prefetcher()
         stop_ = true;
     }
     changed_.notify_all();
-    if (thread_.joinable())
-        thread_.join();
+    for (auto &thread : threads_)
+        thread.join();
 }
 
 void Prefetcher::Run()
 {
     for (;;)
     {
-        auto batch = std::make_unique<Batch>();
-        batch->data.reserve(kBatchBytes + 4096);
-        while (iter_->Valid() && batch->data.size() < kBatchBytes)
+        Chunk *chunk;
         {
-            rocksdb::Slice k = iter_->key();
-            rocksdb::Slice v = iter_->value();
+            /* stay a few chunks ahead of the consumer, not more: memory stays bounded */
+            std::unique_lock<std::mutex> lock(mutex_);
+            changed_.wait(lock,
+                          [this]
+                          {
+                              return stop_ || next_chunk_ >= chunks_.size() ||
+                                     next_chunk_ < consumer_chunk_ + nthreads_ + kChunksAhead;
+                          });
+            if (stop_ || next_chunk_ >= chunks_.size())
+                return;
+            chunk = &chunks_[next_chunk_++];
+        }
+        ReadChunk(*chunk);
+    }
+}
+
+void Prefetcher::ReadChunk(Chunk &chunk)
+{
+    rocksdb::ReadOptions options = options_;
+    rocksdb::Slice lower(chunk.lower), upper(chunk.upper);
+    options.iterate_lower_bound = chunk.lower.empty() ? nullptr : &lower;
+    options.iterate_upper_bound = chunk.upper.empty() ? nullptr : &upper;
+    std::unique_ptr<rocksdb::Iterator> iter(db_->NewIterator(options, cf_));
+    if (backward_)
+        iter->SeekToLast();
+    else
+        iter->SeekToFirst();
+    for (;;)
+    {
+        std::unique_ptr<Batch> batch = NewBatch();
+        while (iter->Valid() && batch->data.size() < kBatchBytes)
+        {
+            rocksdb::Slice k = iter->key();
+            rocksdb::Slice v = iter->value();
             batch->data.append(k.data(), k.size());
+            batch->data.resize(ValueOffset(batch->data.size()));
             batch->data.append(v.data(), v.size());
             batch->lengths.push_back(static_cast<uint32_t>(k.size()));
             batch->lengths.push_back(static_cast<uint32_t>(v.size()));
             if (backward_)
-                iter_->Prev();
+                iter->Prev();
             else
-                iter_->Next();
+                iter->Next();
         }
-        if (!iter_->Valid())
-        {
-            batch->last = true;
-            batch->status = iter_->status();
-        }
-        bool last = batch->last;
+        bool last = !iter->Valid();
         {
             std::unique_lock<std::mutex> lock(mutex_);
-            changed_.wait(lock, [this] { return stop_ || ready_.size() < kMaxReady; });
+            changed_.wait(lock, [&] { return stop_ || chunk.ready.size() < kMaxReady; });
             if (stop_)
                 return;
-            ready_.push_back(std::move(batch));
+            if (!batch->lengths.empty())
+                chunk.ready.push_back(std::move(batch));
+            if (last)
+            {
+                chunk.done = true;
+                chunk.status = iter->status();
+            }
         }
         changed_.notify_all();
         if (last)
@@ -75,38 +127,65 @@ void Prefetcher::Run()
     }
 }
 
+std::unique_ptr<Prefetcher::Batch> Prefetcher::NewBatch()
+{
+    std::unique_ptr<Batch> batch;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!spare_.empty())
+        {
+            batch = std::move(spare_.back());
+            spare_.pop_back();
+        }
+    }
+    if (batch == nullptr)
+    {
+        batch = std::make_unique<Batch>();
+        batch->data.reserve(kBatchBytes + 64 * 1024);
+    }
+    batch->data.clear();
+    batch->lengths.clear();
+    return batch;
+}
+
 bool Prefetcher::Next(std::string_view *key, std::string_view *value, int wait_ms, bool *timed_out)
 {
     *timed_out = false;
     while (current_ == nullptr || entry_ >= current_->lengths.size())
     {
-        if (current_ != nullptr && current_->last)
-        {
-            status_ = current_->status;
-            done_ = true;
-        }
         if (done_)
             return false;
-        current_.reset();
         std::unique_lock<std::mutex> lock(mutex_);
+        if (current_ != nullptr)
+            spare_.push_back(std::move(current_));
+        Chunk &chunk = chunks_[consumer_chunk_];
         if (!changed_.wait_for(lock, std::chrono::milliseconds(wait_ms),
-                               [this] { return !ready_.empty(); }))
+                               [&] { return !chunk.ready.empty() || chunk.done; }))
         {
             *timed_out = true;
             return false;
         }
-        current_ = std::move(ready_.front());
-        ready_.pop_front();
+        if (!chunk.ready.empty())
+        {
+            current_ = std::move(chunk.ready.front());
+            chunk.ready.pop_front();
+            entry_ = 0;
+            offset_ = 0;
+        }
+        else if (!chunk.status.ok() || ++consumer_chunk_ == chunks_.size())
+        {
+            status_ = chunk.status;
+            done_ = true;
+        }
         lock.unlock();
         changed_.notify_all();
-        entry_ = 0;
-        offset_ = 0;
     }
     uint32_t klen = current_->lengths[entry_];
     uint32_t vlen = current_->lengths[entry_ + 1];
+    size_t value_offset = ValueOffset(offset_ + klen);
     *key = std::string_view(current_->data.data() + offset_, klen);
-    *value = std::string_view(current_->data.data() + offset_ + klen, vlen);
-    offset_ += klen + vlen;
+    *value = std::string_view(current_->data.data() + value_offset, vlen);
+    offset_ = value_offset + vlen;
     entry_ += 2;
     return true;
 }

@@ -18,6 +18,7 @@ extern "C"
 #include "common/hashfn.h"
 #include "fmgr.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/uuid.h"
 }
 
@@ -296,6 +297,24 @@ void RowCodec::EncodeValue(const Datum *values, const bool *isnull, std::string 
     pfree(nulls);
 }
 
+TupleDesc RowCodec::DeformDesc(int natts)
+{
+    if (natts >= desc_->natts)
+        return desc_;
+    /* heap_deform_tuple stops at the descriptor's last column: no work for the columns after */
+    if (deform_desc_ == nullptr || deform_desc_->natts != natts)
+    {
+        MemoryContext old = MemoryContextSwitchTo(GetMemoryChunkContext(desc_)); /* desc_'s life */
+        TupleDesc desc = CreateTemplateTupleDesc(natts);
+        for (int i = 0; i < natts; i++)
+            TupleDescCopyEntry(desc, static_cast<AttrNumber>(i + 1), desc_,
+                               static_cast<AttrNumber>(i + 1));
+        MemoryContextSwitchTo(old);
+        deform_desc_ = desc;
+    }
+    return deform_desc_;
+}
+
 void RowCodec::DecodeRow(std::string_view rowkey, std::string_view value, Datum *values,
                          bool *isnull, const std::vector<bool> *needed, int deform_natts)
 {
@@ -317,20 +336,32 @@ void RowCodec::DecodeRow(std::string_view rowkey, std::string_view value, Datum 
     }
     else
     {
-        /* an aligned copy, reused row after row: the datums point into it until the next row */
-        tuple_buffer_.resize((value.size() + sizeof(uint64) - 1) / sizeof(uint64));
-        MinimalTuple tuple = reinterpret_cast<MinimalTuple>(tuple_buffer_.data());
-        memcpy(tuple, value.data(), value.size());
+        /* the datums point into the tuple: in place when aligned (the scan's read-ahead aligns
+         * values), else into an aligned copy reused row after row; valid until the next row */
+        const char *data = value.data();
+        if (reinterpret_cast<uintptr_t>(data) % MAXIMUM_ALIGNOF != 0)
+        {
+            size_t words = (value.size() + sizeof(uint64) - 1) / sizeof(uint64);
+            if (tuple_buffer_.size() < words)
+                tuple_buffer_.resize(words);
+            memcpy(tuple_buffer_.data(), data, value.size());
+            data = reinterpret_cast<const char *>(tuple_buffer_.data());
+        }
+        MinimalTuple tuple = reinterpret_cast<MinimalTuple>(const_cast<char *>(data));
         if (tuple->t_len != value.size() || HeapTupleHeaderGetNatts(tuple) > desc_->natts)
             throw KeyFormatError("archived row has an invalid header");
         /* deform only the columns up to the last one needed: the rest read as NULL */
-        if (deform_natts > 0 && deform_natts < HeapTupleHeaderGetNatts(tuple))
-            HeapTupleHeaderSetNatts(tuple, deform_natts);
+        int natts = deform_natts > 0 ? deform_natts : desc_->natts;
         HeapTupleData heap;
         heap.t_len = tuple->t_len + MINIMAL_TUPLE_OFFSET;
         heap.t_data = reinterpret_cast<HeapTupleHeader>(reinterpret_cast<char *>(tuple) -
                                                         MINIMAL_TUPLE_OFFSET);
-        heap_deform_tuple(&heap, desc_, values, isnull);
+        heap_deform_tuple(&heap, DeformDesc(natts), values, isnull);
+        for (int i = natts; i < desc_->natts; i++)
+        {
+            values[i] = (Datum)0;
+            isnull[i] = true;
+        }
         for (int c : dictionary_columns_)
             if (!isnull[c] && (needed == nullptr || (*needed)[c]))
                 values[c] = DecodeDictionaryColumn(c, values[c]);
@@ -356,26 +387,22 @@ void RowCodec::DecodeRow(std::string_view rowkey, std::string_view value, Datum 
 
 Datum RowCodec::DecodeDictionaryColumn(int column, Datum stored)
 {
-    /* the stored varlena lies in tuple_buffer_, this row's own copy: it may be rewritten */
-    char *p = DatumGetPointer(stored);
-    char *data = VARDATA_ANY(p);
+    /* the stored varlena may lie in RocksDB's block cache: it is read, never rewritten */
+    const char *p = DatumGetPointer(stored);
     bool reference = false;
     uint32_t id = 0;
     std::string_view bytes;
-    if (!ParseDictionaryValue(std::string_view(data, VARSIZE_ANY_EXHDR(p)), &reference, &id,
-                              &bytes))
+    if (!ParseDictionaryValue(std::string_view(VARDATA_ANY(p), VARSIZE_ANY_EXHDR(p)), &reference,
+                              &id, &bytes))
         throw KeyFormatError("archived row holds a malformed dictionary value in column " +
                              manifest_.columns[column].name);
     if (reference)
         return PointerGetDatum(ResolveDictionaryEntry(column, id));
-    if (bytes.size() + 1 <= VARATT_SHORT_MAX)
-    {
-        /* the marker byte becomes a one-byte header of the bytes that follow it */
-        SET_VARSIZE_SHORT(data, bytes.size() + 1);
-        return PointerGetDatum(data);
-    }
-    auto *copy = static_cast<struct varlena *>(palloc(VARHDRSZ + bytes.size()));
-    SET_VARSIZE(copy, VARHDRSZ + bytes.size());
+    /* an inline value: copied into the column's buffer, reused row after row */
+    size_t size = VARHDRSZ + bytes.size();
+    stored_[column].resize((size + sizeof(uint64) - 1) / sizeof(uint64));
+    char *copy = reinterpret_cast<char *>(stored_[column].data());
+    SET_VARSIZE(copy, size);
     memcpy(VARDATA(copy), bytes.data(), bytes.size());
     return PointerGetDatum(copy);
 }
