@@ -54,8 +54,11 @@ class ArchiveCursor
 
     /* Archives with fewer rows are scanned without a helper thread. */
     static constexpr uint64 kPrefetchMinRows = 10000;
-    /* File read-ahead of a full scan. */
-    static constexpr size_t kFullScanReadahead = 2 << 20;
+    /*
+     * File read-ahead of a full scan. A chunk (2 MB of entries) is about 1 MB compressed, and
+     * each chunk's iterator reads ahead on its own: larger read-ahead reads past its end.
+     */
+    static constexpr size_t kFullScanReadahead = 512 << 10;
     /* Threads reading a full scan ahead (in chunks, when the archive has split keys). */
     static constexpr int kFullScanThreads = 2;
 

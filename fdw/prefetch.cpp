@@ -6,6 +6,8 @@
 
 #include <chrono>
 
+#include <rocksdb/sst_file_reader.h>
+
 #include "archive_store.hpp"
 
 namespace permanode::fdw
@@ -40,6 +42,7 @@ Prefetcher::Prefetcher(rocksdb::DB *db, rocksdb::ColumnFamilyHandle *cf,
         chunk.lower = i == 0 ? lower : splits[i - 1];
         chunk.upper = i == splits.size() ? upper : splits[i];
     }
+    file_ = SingleFile();
     nthreads_ = std::min<size_t>(std::max(threads, 1), chunks_.size());
     SignalBlocker blocker; /* the threads inherit a mask that blocks every signal */
     for (size_t i = 0; i < nthreads_; i++)
@@ -59,6 +62,14 @@ Prefetcher::~Prefetcher()
 
 void Prefetcher::Run()
 {
+    /* the family's one file read directly: no merging layer over a single table */
+    std::unique_ptr<rocksdb::SstFileReader> reader;
+    if (!file_.empty())
+    {
+        reader = std::make_unique<rocksdb::SstFileReader>(ArchiveDbOptions());
+        if (!reader->Open(file_).ok())
+            reader.reset(); /* the database's iterator reports the problem, if any */
+    }
     for (;;)
     {
         Chunk *chunk;
@@ -75,17 +86,33 @@ void Prefetcher::Run()
                 return;
             chunk = &chunks_[next_chunk_++];
         }
-        ReadChunk(*chunk);
+        ReadChunk(*chunk, reader.get());
     }
 }
 
-void Prefetcher::ReadChunk(Chunk &chunk)
+std::string Prefetcher::SingleFile()
+{
+    rocksdb::ColumnFamilyMetaData meta;
+    db_->GetColumnFamilyMetaData(cf_, &meta);
+    std::string file;
+    size_t files = 0;
+    for (const auto &level : meta.levels)
+        for (const auto &f : level.files)
+        {
+            file = f.db_path + f.name;
+            files++;
+        }
+    return files == 1 ? file : std::string();
+}
+
+void Prefetcher::ReadChunk(Chunk &chunk, rocksdb::SstFileReader *reader)
 {
     rocksdb::ReadOptions options = options_;
     rocksdb::Slice lower(chunk.lower), upper(chunk.upper);
     options.iterate_lower_bound = chunk.lower.empty() ? nullptr : &lower;
     options.iterate_upper_bound = chunk.upper.empty() ? nullptr : &upper;
-    std::unique_ptr<rocksdb::Iterator> iter(db_->NewIterator(options, cf_));
+    std::unique_ptr<rocksdb::Iterator> iter(reader ? reader->NewIterator(options)
+                                                   : db_->NewIterator(options, cf_));
     if (backward_)
         iter->SeekToLast();
     else

@@ -4,6 +4,8 @@
  *	  on other cores while the backend decodes rows. The key range is cut at split keys into
  *	  chunks; the threads read the next chunks in parallel, each into its own queue of batches,
  *	  and the backend takes the chunks in order, so entries come out in key order (or reverse).
+ *	  A family held in one SST file (as in every archive) is read with SstFileReader, which
+ *	  spares the database iterator's merging layer (5-10% of the time per entry).
  *	  The threads run RocksDB code only (never PostgreSQL), with every signal blocked. Free of
  *	  PostgreSQL headers.
  */
@@ -21,6 +23,7 @@
 #include <vector>
 
 #include <rocksdb/db.h>
+#include <rocksdb/sst_file_reader.h>
 #include <rocksdb/status.h>
 
 namespace permanode::fdw
@@ -67,7 +70,10 @@ class Prefetcher
         rocksdb::Status status;                   /* the iterator's status at the end */
     };
     void Run();
-    void ReadChunk(Chunk &chunk);
+    /* Reads a chunk with reader's iterators, or the database's when null. */
+    void ReadChunk(Chunk &chunk, rocksdb::SstFileReader *reader);
+    /* The family's file when it has exactly one, else empty. */
+    std::string SingleFile();
     /* An empty batch: a used one when there is one (no new pages to fault in). */
     std::unique_ptr<Batch> NewBatch();
 
@@ -75,7 +81,8 @@ class Prefetcher
     rocksdb::ColumnFamilyHandle *cf_;
     rocksdb::ReadOptions options_;
     bool backward_;
-    size_t nthreads_; /* threads started */
+    std::string file_; /* the family's only SST file (read directly), or empty */
+    size_t nthreads_;  /* threads started */
     std::mutex mutex_;
     std::condition_variable changed_;
     std::vector<Chunk> chunks_; /* in reading order (descending keys when backward) */
