@@ -36,7 +36,6 @@ extern "C"
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_operator.h"
 #include "catalog/pg_type.h"
-#include "executor/spi.h"
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "nodes/parsenodes.h"
@@ -345,20 +344,6 @@ std::string SafeName(const std::string &name)
     return out.substr(0, 40);
 }
 
-/* Runs SQL statements through SPI in the caller's transaction. (pg) */
-void RunStatements(const std::vector<std::string> &statements)
-{
-    pg::CallPg(
-        [&]
-        {
-            SPI_connect();
-            for (const auto &sql : statements)
-                if (SPI_execute(sql.c_str(), false, 0) < 0)
-                    elog(ERROR, "SPI_execute failed: %s", sql.c_str());
-            SPI_finish();
-        });
-}
-
 /* Key of the advisory lock that keeps archive_gc away from archives being written. */
 
 Oid ArchivePartitions(Oid parent, int64 from, int64 to)
@@ -638,7 +623,7 @@ Oid ArchivePartitions(Oid parent, int64 from, int64 to)
     for (size_t i = 0; i < part_qualified.size(); i++)
         drop += (i ? ", " : "") + part_qualified[i];
     statements.push_back(drop);
-    RunStatements(statements);
+    pg::CallPg([&] { ExecuteStatements(statements); });
     pg::CallPg([] { CrashPoint("after_swap"); });
     return pg::CallPg([&] { return get_relname_relid(ftname.c_str(), parent_namespace); });
 }

@@ -12,7 +12,6 @@ extern "C"
 #include "access/xact.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_statistic.h"
-#include "executor/spi.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
@@ -45,10 +44,7 @@ void AnalyzeIfNeverAnalyzed(Oid relid)
         return;
     char *name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
                                             get_rel_name(relid));
-    SPI_connect();
-    if (SPI_execute(psprintf("ANALYZE %s", name), false, 0) < 0)
-        elog(ERROR, "could not analyze %s", name);
-    SPI_finish();
+    ExecuteStatements({std::string("ANALYZE ") + name});
     CommandCounterIncrement(); /* the new statistics become visible */
 }
 
@@ -75,11 +71,11 @@ void ChooseDictionaryColumns(Manifest *m, const std::vector<Oid> &relids)
             if (!HeapTupleIsValid(tuple))
                 continue;
             auto *stats = (Form_pg_statistic)GETSTRUCT(tuple);
-            double nonnull = std::max(RelTuples(relid), 0.0) * (1.0 - stats->stanullfrac);
+            double reltuples = std::max(RelTuples(relid), 0.0);
+            double nonnull = reltuples * (1.0 - stats->stanullfrac);
             /* negative: minus the ratio of distinct values to rows */
-            double d = stats->stadistinct < 0
-                           ? -stats->stadistinct * std::max(RelTuples(relid), 0.0)
-                           : stats->stadistinct;
+            double d =
+                stats->stadistinct < 0 ? -stats->stadistinct * reltuples : stats->stadistinct;
             rows += nonnull;
             distinct += std::min(d, nonnull);
             width += nonnull * stats->stawidth;

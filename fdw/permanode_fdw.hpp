@@ -231,6 +231,9 @@ void SetModifyCallbacks(FdwRoutine *routine);
 
 /* in archive.cpp */
 /* Checksum and row count of heap partitions, encoded as the archive would store them. */
+/* Runs SQL statements through SPI in the caller's transaction. (pg) */
+void ExecuteStatements(const std::vector<std::string> &statements);
+
 /* Marks the columns worth dictionary-encoding, from the partitions' statistics. (pg) */
 void ChooseDictionaryColumns(Manifest *m, const std::vector<Oid> &relids);
 

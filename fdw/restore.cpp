@@ -13,7 +13,6 @@ extern "C"
 
 #include "catalog/namespace.h"
 #include "catalog/partition.h"
-#include "executor/spi.h"
 #include "foreign/foreign.h"
 #include "fmgr.h"
 #include "miscadmin.h"
@@ -95,15 +94,7 @@ int64 RestorePartitions(Oid ftoid)
         for (const auto &def : p.own_indexes)
             statements.push_back(def);
     }
-    pg::CallPg(
-        [&]
-        {
-            SPI_connect();
-            for (const auto &sql : statements)
-                if (SPI_execute(sql.c_str(), false, 0) < 0)
-                    elog(ERROR, "SPI_execute failed: %s", sql.c_str());
-            SPI_finish();
-        });
+    pg::CallPg([&] { ExecuteStatements(statements); });
     pg::CallPg([] { CrashPoint("restore_after_copy"); });
 
     std::vector<Oid> relids;
@@ -124,15 +115,7 @@ int64 RestorePartitions(Oid ftoid)
                           fmt::format("The archive holds {} rows (checksum {:x}), the restored "
                                       "partitions {} (checksum {:x}).",
                                       m.row_count, m.checksum, digest.rows, digest.checksum));
-    pg::CallPg(
-        [&]
-        {
-            std::string drop = "DROP FOREIGN TABLE " + ft_qualified;
-            SPI_connect();
-            if (SPI_execute(drop.c_str(), false, 0) < 0)
-                elog(ERROR, "SPI_execute failed: %s", drop.c_str());
-            SPI_finish();
-        });
+    pg::CallPg([&] { ExecuteStatements({"DROP FOREIGN TABLE " + ft_qualified}); });
     pg::CallPg([] { CrashPoint("restore_after_swap"); });
     return static_cast<int64>(digest.rows);
 }
