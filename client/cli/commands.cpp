@@ -245,7 +245,7 @@ void RegisterIngestCommand(CLI::App &app, CommonOptions &common)
 {
     static IngestOptions options;
     static bool no_progress = false;
-    static bool async_commit = false;
+    static bool sync_commit = false;
     auto *ingest = app.add_subcommand(
         "ingest", "Load milestone bundles (client/cli/BUNDLE_FORMAT.md), one transaction per "
                   "milestone; already present milestones are left alone\n\n"
@@ -269,9 +269,10 @@ void RegisterIngestCommand(CLI::App &app, CommonOptions &common)
                      "Connections ingesting different milestones at once, each its own server "
                      "process (default 1; more use more cores, and commit out of file order)")
         ->check(CLI::Range(1, 64));
-    ingest->add_flag("--async-commit", async_commit,
-                     "synchronous_commit = off: faster; a server crash may lose the last "
-                     "commits, which a re-run ingests again");
+    ingest->add_flag("--sync-commit", sync_commit,
+                     "Flush each milestone's commit to disk before it counts as ingested "
+                     "(slower; by default commits are flushed together, and always before "
+                     "ingest exits)");
     ingest->add_flag("--no-progress", no_progress, "No progress line, even on a terminal");
     static bool no_precheck = false;
     ingest->add_flag("--no-precheck", no_precheck,
@@ -281,7 +282,7 @@ void RegisterIngestCommand(CLI::App &app, CommonOptions &common)
         [&]
         {
             options.progress = !no_progress;
-            options.synchronous_commit = !async_commit;
+            options.synchronous_commit = sync_commit;
             options.precheck = !no_precheck;
             std::string dsn = StartedDsnFor(common);
             IngestSummary summary;

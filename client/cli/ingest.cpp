@@ -217,6 +217,18 @@ void PrintGaps(const std::string &dsn)
                gaps.size() > 5 ? fmt::format(" and {} more", gaps.size() - 5) : "");
 }
 
+// Makes every commit acknowledged so far durable: a transaction that takes an XID commits with
+// synchronous_commit on, and flushing its commit record flushes all WAL before it, including the
+// other connections' commits.
+void FlushCommits(const std::string &dsn)
+{
+    pqxx::connection conn(dsn);
+    pqxx::work tx(conn);
+    tx.exec0("SET LOCAL synchronous_commit = on");
+    tx.exec1("SELECT pg_current_xact_id()");
+    tx.commit();
+}
+
 // After a successful ingest: the maintenance job (permanode.maintain(): the archiving policy,
 // pending expiry, partitions ahead). It needs permanode_admin; other logins skip it.
 int Maintain(const std::string &dsn)
@@ -381,6 +393,21 @@ int Ingest(const std::string &dsn, const IngestOptions &options, IngestSummary &
     summary.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
+    if (!options.synchronous_commit && summary.ingested > 0)
+    {
+        try
+        {
+            FlushCommits(dsn);
+        }
+        catch (const std::exception &e)
+        {
+            fmt::print(stderr, "cannot flush the last commits to disk (a re-run ingests any the "
+                               "server lost): {}\n",
+                       e.what());
+            if (exit_code == kOk)
+                exit_code = kDatabase;
+        }
+    }
     bool interrupted = Interrupted();
     if (options.summary)
     {

@@ -15,7 +15,9 @@ struct IngestOptions
     std::string rejects_path; // NDJSON file of rejected lines (with --skip-bad); empty: none
     int pipeline_depth = 8;   // milestones sent and not yet answered, per connection
     int jobs = 1;             // connections ingesting different milestones at once
-    bool synchronous_commit = true;
+    // false: milestones commit with synchronous_commit = off and one flush before Ingest returns
+    // makes them all durable; a server crash mid-run loses only commits a re-run redoes.
+    bool synchronous_commit = false;
     bool precheck = true; // decode blocks here before sending (bundle_check.hpp)
     bool progress = true; // draw progress when stderr is a terminal
     bool summary = true;  // print the summary line on stdout

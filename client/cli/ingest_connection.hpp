@@ -35,7 +35,7 @@ class IngestConnection
 {
   public:
     // Connects, looks up the type OIDs, prepares the call and enters pipeline mode.
-    // synchronous_commit off trades the last few commits on a server crash for speed.
+    // synchronous_commit false: commits are not flushed one by one (see FlushCommits).
     IngestConnection(const std::string &dsn, bool synchronous_commit);
     ~IngestConnection();
     IngestConnection(const IngestConnection &) = delete;

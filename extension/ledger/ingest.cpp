@@ -236,8 +236,9 @@ IngestResult WriteMilestone(const ledger::MilestoneRows &rows)
     std::vector<ledger::KnownOutput> spent = writer.WriteSpends();
     writer.WriteOutputs();
     ledger::MilestoneAnalytics analytics = ledger::DeriveAnalytics(rows, spent);
-    writer.WriteHints(analytics);
     writer.WriteAnalytics(analytics);
+    writer.WriteHints(analytics);
+    writer.WriteDailyMetrics(analytics);
     writer.WriteSync();
 
     result.messages = static_cast<int32>(rows.messages.size());

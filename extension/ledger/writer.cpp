@@ -292,17 +292,6 @@ void MilestoneWriter::WriteBlocks()
         params.AddTimestamp(ms_timestamp_);
         Execute(Statement::kParents, params);
 
-        // Distinct and sorted: concurrent milestones take the rows they share in one order.
-        std::set<codec::BlockId> distinct_parents;
-        for (const MessageRow &m : rows_.messages)
-            distinct_parents.insert(m.parents.begin(), m.parents.end());
-        ArrayColumn hint_ids = Hashes();
-        for (const codec::BlockId &parent : distinct_parents)
-            hint_ids.AddFixed(parent.data());
-        Params hints;
-        hints.Add(hint_ids);
-        hints.AddInt32(ranges_.Of("parents"));
-        Execute(Statement::kParentHints, hints);
     }
     {
         ArrayColumn tags = Byteas(), ids = Hashes(), states = Int2s();
@@ -652,6 +641,19 @@ void MilestoneWriter::WriteOutputs()
 
 void MilestoneWriter::WriteHints(const MilestoneAnalytics &analytics)
 {
+    {
+        // Distinct and sorted: concurrent milestones take the rows they share in one order.
+        std::set<codec::BlockId> distinct_parents;
+        for (const MessageRow &m : rows_.messages)
+            distinct_parents.insert(m.parents.begin(), m.parents.end());
+        ArrayColumn hint_ids = Hashes();
+        for (const codec::BlockId &parent : distinct_parents)
+            hint_ids.AddFixed(parent.data());
+        Params hints;
+        hints.Add(hint_ids);
+        hints.AddInt32(ranges_.Of("parents"));
+        Execute(Statement::kParentHints, hints);
+    }
     ArrayColumn addresses = Addresses(), kinds = Texts(), variants = Texts(), ranges = Int4s(),
                 counts = Int8s();
     for (const AddressHint &hint : OutputAddressHints(rows_))
@@ -709,7 +711,27 @@ void MilestoneWriter::WriteAnalytics(const MilestoneAnalytics &analytics)
         params.AddInt64(Amount(rows_.transferred_tokens));
         Execute(Statement::kMsAnalytics, params);
     }
+    if (!analytics.addresses.empty())
+    {
+        ArrayColumn addresses = Addresses(), sent = Int8s(), received = Int8s();
+        for (const AddressFlow &flow : analytics.addresses)
+        {
+            AddAddress(addresses, flow.address);
+            sent.AddInt64(Amount(flow.sent_tokens));
+            received.AddInt64(Amount(flow.recv_tokens));
+        }
+        Params params;
+        params.Add(addresses);
+        params.Add(sent);
+        params.Add(received);
+        params.AddInt32(milestone_index_);
+        params.AddInt32(ranges_.Of("address_analytics"));
+        Execute(Statement::kAddressAnalytics, params);
+    }
+}
 
+void MilestoneWriter::WriteDailyMetrics(const MilestoneAnalytics &analytics)
+{
     ArrayColumn metric_variants = Texts(), metrics = Texts(), metric_addresses = Addresses(),
                 metric_tags = Byteas();
     auto metric = [&](const char *variant, const char *name,
@@ -721,27 +743,13 @@ void MilestoneWriter::WriteAnalytics(const MilestoneAnalytics &analytics)
         AddAddress(metric_addresses, address);
         AddBytes(metric_tags, tag);
     };
-    if (!analytics.addresses.empty())
+    for (const AddressFlow &flow : analytics.addresses)
     {
-        ArrayColumn addresses = Addresses(), sent = Int8s(), received = Int8s();
-        for (const AddressFlow &flow : analytics.addresses)
-        {
-            AddAddress(addresses, flow.address);
-            sent.AddInt64(Amount(flow.sent_tokens));
-            received.AddInt64(Amount(flow.recv_tokens));
-            if (flow.sent)
-                metric("address", "sent", flow.address, std::nullopt);
-            if (flow.received)
-                metric("address", "received", flow.address, std::nullopt);
-            metric("address", "sent_or_received", flow.address, std::nullopt);
-        }
-        Params params;
-        params.Add(addresses);
-        params.Add(sent);
-        params.Add(received);
-        params.AddInt32(milestone_index_);
-        params.AddInt32(ranges_.Of("address_analytics"));
-        Execute(Statement::kAddressAnalytics, params);
+        if (flow.sent)
+            metric("address", "sent", flow.address, std::nullopt);
+        if (flow.received)
+            metric("address", "received", flow.address, std::nullopt);
+        metric("address", "sent_or_received", flow.address, std::nullopt);
     }
     for (const codec::Bytes &tag : analytics.tags)
         metric("index", "used", std::nullopt, tag);

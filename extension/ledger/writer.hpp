@@ -54,10 +54,13 @@ class MilestoneWriter
     std::vector<KnownOutput> WriteSpends();
     // The output tables, their locators and the unspent set.
     void WriteOutputs();
-    // addresses_hints (outputs and analytics) and tag_hints.
-    void WriteHints(const MilestoneAnalytics &analytics);
-    // ms_analytics, address_analytics, metrics_cache and date_cache.
+    // ms_analytics and address_analytics.
     void WriteAnalytics(const MilestoneAnalytics &analytics);
+    // The rows that concurrent milestones share, whose row locks last until commit, so they are
+    // written last: parent_hints, addresses_hints (outputs and analytics) and tag_hints ...
+    void WriteHints(const MilestoneAnalytics &analytics);
+    // ... then metrics_cache and date_cache, which every milestone of a day touches.
+    void WriteDailyMetrics(const MilestoneAnalytics &analytics);
     // The sync row that marks the milestone as ingested.
     void WriteSync();
 
