@@ -85,8 +85,7 @@ const StatementText &TextOf(Statement statement)
          {kH, "int4"}},
         // kTags
         {"INSERT INTO permanode.tags (tag, message_id, inclusion_state, ms_range_id, "
-         "milestone_index, ms_timestamp) SELECT u.*, $4, $5, $6 FROM unnest($1, $2, $3) AS u "
-         "ON CONFLICT DO NOTHING",
+         "milestone_index, ms_timestamp) SELECT u.*, $4, $5, $6 FROM unnest($1, $2, $3) AS u",
          {"bytea[]", kH, "int2[]", "int4", "int4", "timestamptz"}},
         // kTagHints
         // (row_count adds up; NULL, unknown, stays unknown)

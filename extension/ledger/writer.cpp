@@ -221,7 +221,7 @@ ArrayColumn MilestoneWriter::FoundryIds() const
 void MilestoneWriter::WriteBlocks()
 {
     const int32 messages_range = ranges_.Of("messages");
-    // messages, parents and transactions are written without ON CONFLICT (its probe of the unique
+    // messages, parents, tags and transactions are written without ON CONFLICT (its probe of the unique
     // index before each insert cost as much as the insert): the milestone lock and sync row keep a
     // milestone from being written twice, and a block repeated in the cone is written once here. A
     // block in the cones of two milestones is invalid input and fails on the unique key.
@@ -295,13 +295,16 @@ void MilestoneWriter::WriteBlocks()
     }
     {
         ArrayColumn tags = Byteas(), ids = Hashes(), states = Int2s();
-        for (const MessageRow &m : rows_.messages)
-            if (m.tag)
+        for (std::size_t i = 0; i < rows_.messages.size(); ++i)
+        {
+            const MessageRow &m = rows_.messages[i];
+            if (m.tag && !repeated[i])
             {
                 tags.AddBytes(m.tag->data(), m.tag->size());
                 ids.AddFixed(m.block_id.data());
                 states.AddInt16(m.inclusion_state);
             }
+        }
         if (tags.Count() > 0)
         {
             Params params;

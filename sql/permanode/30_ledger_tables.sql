@@ -41,8 +41,6 @@ CREATE TABLE @extschema@.transactions (
     ms_range_id int NOT NULL,
     ms_timestamp timestamptz
 ) PARTITION BY RANGE (ms_range_id);
-CREATE INDEX transactions_by_state_idx ON @extschema@.transactions
-    (transaction_id, inclusion_state, idx, variant, message_id);
 
 CREATE TABLE @extschema@.milestones (
     milestone_index int NOT NULL,
@@ -211,8 +209,11 @@ INSERT INTO @extschema@.ledger_tables (table_name, chunk_size, unique_columns, h
     ('foundry_outputs', 10000, '{foundry_id,output_id}', true),
     ('nft_outputs', 10000, '{nft_id,output_id}', true),
     ('legacy_outputs', 10000, '{output_id,output_type,is_used}', false),
-    ('tags', 10000, '{tag,message_id}', true),
-    ('parents', 10000, '{message_id,parent_id}', true),
+    -- tags and parents: the seed's lookup order is the unique key (a message has one tag, and
+    -- names a parent once), so each row costs one index entry, which also serves the lookups
+    -- newest first (scanned backwards) and is the archives' row key.
+    ('tags', 10000, '{tag,ms_range_id,ms_timestamp,milestone_index,message_id}', true),
+    ('parents', 10000, '{parent_id,ms_range_id,ms_timestamp,milestone_index,message_id}', true),
     ('spent_outputs', 10000, '{output_id}', false),
     ('sync', 10000, '{milestone_index}', false),
     ('ms_analytics', 10000, '{milestone_index}', false),

@@ -52,10 +52,15 @@ $$;
 SELECT @extschema@.create_lookup('legacy_outputs_by_address', 'legacy_outputs',
     'address, output_type, is_used, ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, output_id DESC',
     '{address,output_type,is_used,ms_range_id,ms_timestamp,milestone_index}');
-SELECT @extschema@.create_lookup('parents_by_ms', 'parents',
-    'parent_id, ms_range_id DESC, ms_timestamp DESC, message_id DESC', '{parent_id,message_id,milestone_index,ms_timestamp}');
+-- parents_by_ms is backed by the partitions' unique key, (parent_id, ms_range_id, ms_timestamp,
+-- milestone_index, message_id), scanned backwards.
+CREATE VIEW @extschema@.parents_by_ms AS
+SELECT * FROM @extschema@.parents
+WHERE parent_id IS NOT NULL AND message_id IS NOT NULL AND milestone_index IS NOT NULL
+  AND ms_timestamp IS NOT NULL;
 
--- transactions_by_state keeps only the seed's columns; transactions_by_state_idx backs it.
+-- transactions_by_state keeps only the seed's columns; the partitions' unique key, which leads
+-- with transaction_id, backs it (a transaction has a few parts to filter by inclusion_state).
 CREATE VIEW @extschema@.transactions_by_state AS
 SELECT transaction_id, idx, variant, message_id, inclusion_state
 FROM @extschema@.transactions
@@ -64,13 +69,11 @@ WHERE transaction_id IS NOT NULL AND idx IS NOT NULL AND variant IS NOT NULL
 
 DROP FUNCTION @extschema@.create_lookup(name, name, text, name[]);
 
--- Point lookups by ID inside a partition, and tags newest first. (A block's parents rows are
--- found by message_id through the partitions' unique key, which leads with it: parents keeps
--- two indexes on random hashes per row, not three.)
+-- Point lookups by ID inside a partition. (Tags newest first use the tags partitions' unique
+-- key, scanned backwards.)
 CREATE INDEX alias_outputs_by_output_id ON @extschema@.alias_outputs (output_id);
 CREATE INDEX foundry_outputs_by_output_id ON @extschema@.foundry_outputs (output_id);
 CREATE INDEX nft_outputs_by_output_id ON @extschema@.nft_outputs (output_id);
-CREATE INDEX tags_by_time ON @extschema@.tags (tag, ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, message_id DESC);
 CREATE INDEX address_analytics_by_address ON @extschema@.address_analytics (address, ms_range_id DESC, milestone_index DESC);
 
 -------------------------------------------------------------------------------------------------
