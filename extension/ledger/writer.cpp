@@ -645,17 +645,30 @@ void MilestoneWriter::WriteOutputs()
 void MilestoneWriter::WriteHints(const MilestoneAnalytics &analytics)
 {
     {
-        // Distinct and sorted: concurrent milestones take the rows they share in one order.
+        // A parent in this cone has its children in its own range, which the children lookup
+        // takes from block_locator (while parents and messages share a chunk size): most blocks
+        // are approved from inside their own cone, so few parents need a hint row. Distinct and
+        // sorted: concurrent milestones take the rows they share in one order.
+        const int32 parents_range = ranges_.Of("parents");
+        std::set<codec::BlockId> cone;
+        if (parents_range == ranges_.Of("messages"))
+            for (const MessageRow &m : rows_.messages)
+                cone.insert(m.block_id);
         std::set<codec::BlockId> distinct_parents;
         for (const MessageRow &m : rows_.messages)
-            distinct_parents.insert(m.parents.begin(), m.parents.end());
+            for (const codec::BlockId &parent : m.parents)
+                if (cone.count(parent) == 0)
+                    distinct_parents.insert(parent);
         ArrayColumn hint_ids = Hashes();
         for (const codec::BlockId &parent : distinct_parents)
             hint_ids.AddFixed(parent.data());
-        Params hints;
-        hints.Add(hint_ids);
-        hints.AddInt32(ranges_.Of("parents"));
-        Execute(Statement::kParentHints, hints);
+        if (hint_ids.Count() > 0)
+        {
+            Params hints;
+            hints.Add(hint_ids);
+            hints.AddInt32(parents_range);
+            Execute(Statement::kParentHints, hints);
+        }
     }
     ArrayColumn addresses = Addresses(), kinds = Texts(), variants = Texts(), ranges = Int4s(),
                 counts = Int8s();

@@ -251,7 +251,8 @@ CREATE TABLE @extschema@.block_locator (
     block_id @extschema@.block_id PRIMARY KEY,
     ms_range_id int NOT NULL
 );
--- Which ranges hold the children of a block (its parents rows), for children lookups.
+-- Which ranges hold the children of a block (its parents rows), for children lookups, besides
+-- the block's own range (block_locator), which holds the children approving it from its own cone.
 CREATE TABLE @extschema@.parent_hints (
     parent_id @extschema@.block_id NOT NULL,
     ms_range_id int NOT NULL,

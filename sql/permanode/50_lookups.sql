@@ -98,7 +98,9 @@ DROP FUNCTION @extschema@.milestone_hint(name);
 INSERT INTO @extschema@.partition_hints (table_name, column_name, hint_query) VALUES
     ('messages', 'message_id', 'SELECT ms_range_id FROM @extschema@.block_locator WHERE block_id = $1'),
     ('parents', 'message_id', 'SELECT ms_range_id FROM @extschema@.block_locator WHERE block_id = $1'),
-    ('parents', 'parent_id', 'SELECT ms_range_id FROM @extschema@.parent_hints WHERE parent_id = $1'),
+    -- A block's children are in its own range (ingest writes no hint for them) or in a range
+    -- parent_hints names.
+    ('parents', 'parent_id', 'SELECT ms_range_id FROM @extschema@.block_locator WHERE block_id = $1 UNION SELECT ms_range_id FROM @extschema@.parent_hints WHERE parent_id = $1'),
     ('tags', 'message_id', 'SELECT ms_range_id FROM @extschema@.block_locator WHERE block_id = $1'),
     ('transactions', 'message_id', 'SELECT ms_range_id FROM @extschema@.block_locator WHERE block_id = $1'),
     ('transactions', 'transaction_id', 'SELECT ms_range_id FROM @extschema@.transaction_locator WHERE transaction_id = $1'),
