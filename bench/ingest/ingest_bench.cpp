@@ -145,10 +145,10 @@ int main()
     }
 
     std::string quarter_dsn = CreateDatabase(dsn, "ingest_bench_quarter");
-    // Two connections: one server process per core of the 2-core reference machine.
-    ChildRun small = RunCli({"ingest", "--jobs", "2", "--dsn", quarter_dsn, quarter}, log);
+    // The CLI's default connections (two per core).
+    ChildRun small = RunCli({"ingest", "--dsn", quarter_dsn, quarter}, log);
     std::string full_dsn = CreateDatabase(dsn, "ingest_bench_full");
-    ChildRun full = RunCli({"ingest", "--jobs", "2", "--dsn", full_dsn, ledger}, log);
+    ChildRun full = RunCli({"ingest", "--dsn", full_dsn, ledger}, log);
     if (small.exit_code != 0 || full.exit_code != 0)
     {
         fmt::print(stderr, "ingest_bench: ingest failed; see {}\n", log);

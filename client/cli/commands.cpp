@@ -267,7 +267,7 @@ void RegisterIngestCommand(CLI::App &app, CommonOptions &common)
     ingest
         ->add_option("--jobs", options.jobs,
                      "Connections ingesting different milestones at once, each its own server "
-                     "process (default 1; more use more cores, and commit out of file order)")
+                     "process; they commit out of file order (default: two per core, at most 8)")
         ->check(CLI::Range(1, 64));
     ingest->add_flag("--sync-commit", sync_commit,
                      "Flush each milestone's commit to disk before it counts as ingested "

@@ -20,8 +20,10 @@
 #include "codec/hex.hpp"
 #include "codec/ids.hpp"
 
+#include <poll.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <deque>
@@ -29,6 +31,7 @@
 #include <memory>
 #include <optional>
 #include <regex>
+#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
@@ -105,7 +108,6 @@ class LineReader
 // A milestone sent and not yet answered.
 struct Pending
 {
-    std::uint64_t sequence = 0; // send order, over all connections
     int attempts = 1;
     std::uint64_t line = 0;
     MilestoneBundle bundle;
@@ -257,6 +259,12 @@ int Maintain(const std::string &dsn)
 
 } // namespace
 
+int DefaultJobs()
+{
+    unsigned cores = std::thread::hardware_concurrency();
+    return static_cast<int>(std::clamp(2 * std::max(cores, 1u), 2u, 8u));
+}
+
 int Ingest(const std::string &dsn, const IngestOptions &options, IngestSummary &summary)
 {
     LineReader reader(options.input);
@@ -271,7 +279,6 @@ int Ingest(const std::string &dsn, const IngestOptions &options, IngestSummary &
     auto start = std::chrono::steady_clock::now();
 
     std::vector<std::deque<Pending>> pending(static_cast<std::size_t>(jobs));
-    std::uint64_t sent = 0;
     bool sending = true;
     int exit_code = kOk;
     int depth = std::max(1, options.pipeline_depth);
@@ -302,15 +309,28 @@ int Ingest(const std::string &dsn, const IngestOptions &options, IngestSummary &
                 best = j;
         return best;
     };
-    // The connection holding the oldest milestone sent, or -1 when none is in flight.
-    auto Oldest = [&]
+    // A connection whose next result has arrived, waiting for one if need be; -1 when none has
+    // a milestone in flight. Taking whichever answers first, rather than the oldest milestone's,
+    // keeps the others' pipelines full while one waits for a row lock.
+    auto NextAnswered = [&]
     {
-        int oldest = -1;
-        for (int j = 0; j < jobs; ++j)
-            if (!pending[j].empty() &&
-                (oldest < 0 || pending[j].front().sequence < pending[oldest].front().sequence))
-                oldest = j;
-        return oldest;
+        std::vector<pollfd> waiting;
+        for (;;)
+        {
+            waiting.clear();
+            for (int j = 0; j < jobs; ++j)
+            {
+                if (pending[j].empty())
+                    continue;
+                if (conns[j]->ResultReady())
+                    return j;
+                waiting.push_back({conns[j]->Socket(), POLLIN, 0});
+            }
+            if (waiting.empty())
+                return -1;
+            // A signal (Ctrl-C) interrupts the wait; the loop then looks again.
+            poll(waiting.data(), waiting.size(), -1);
+        }
     };
 
     for (;;)
@@ -348,11 +368,10 @@ int Ingest(const std::string &dsn, const IngestOptions &options, IngestSummary &
             }
             if (!options.rejects_path.empty())
                 next.text = std::string(line);
-            next.sequence = sent++;
             conns[target]->Send(next.bundle);
             pending[target].push_back(std::move(next));
         }
-        int from = Oldest();
+        int from = NextAnswered();
         if (from < 0)
             break;
 
@@ -362,7 +381,6 @@ int Ingest(const std::string &dsn, const IngestOptions &options, IngestSummary &
         if (!outcome.ok && IsRetryable(outcome.sqlstate) && done.attempts < kMaxAttempts)
         {
             done.attempts++;
-            done.sequence = sent++;
             conns[from]->Send(done.bundle);
             pending[from].push_back(std::move(done));
             continue;
@@ -401,8 +419,9 @@ int Ingest(const std::string &dsn, const IngestOptions &options, IngestSummary &
         }
         catch (const std::exception &e)
         {
-            fmt::print(stderr, "cannot flush the last commits to disk (a re-run ingests any the "
-                               "server lost): {}\n",
+            fmt::print(stderr,
+                       "cannot flush the last commits to disk (a re-run ingests any the "
+                       "server lost): {}\n",
                        e.what());
             if (exit_code == kOk)
                 exit_code = kDatabase;

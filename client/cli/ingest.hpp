@@ -8,13 +8,17 @@
 namespace permanode::cli
 {
 
+// Two connections per core, at most 8: milestones that share hint rows wait for each other's
+// commit, and a second server process per core keeps the core busy meanwhile.
+int DefaultJobs();
+
 struct IngestOptions
 {
     std::string input;        // a file, or "-" for stdin
     bool skip_bad = false;    // record bad milestones and go on, instead of stopping
     std::string rejects_path; // NDJSON file of rejected lines (with --skip-bad); empty: none
     int pipeline_depth = 8;   // milestones sent and not yet answered, per connection
-    int jobs = 1;             // connections ingesting different milestones at once
+    int jobs = DefaultJobs(); // connections ingesting different milestones at once
     // false: milestones commit with synchronous_commit = off and one flush before Ingest returns
     // makes them all durable; a server crash mid-run loses only commits a re-run redoes.
     bool synchronous_commit = false;

@@ -187,6 +187,17 @@ void IngestConnection::Send(const MilestoneBundle &bundle)
     ++in_flight_;
 }
 
+bool IngestConnection::ResultReady()
+{
+    // A failed read is "ready" too: Receive then reports the broken connection.
+    return PQconsumeInput(conn_) == 0 || PQisBusy(conn_) == 0;
+}
+
+int IngestConnection::Socket() const
+{
+    return PQsocket(conn_);
+}
+
 MilestoneOutcome IngestConnection::Receive()
 {
     MilestoneOutcome outcome;

@@ -46,6 +46,9 @@ class IngestConnection
     // Waits for the result of the oldest milestone sent and not yet received.
     MilestoneOutcome Receive();
     int InFlight() const { return in_flight_; }
+    // Whether Receive can start without waiting for the server (reads what has arrived).
+    bool ResultReady();
+    int Socket() const;
 
   private:
     [[noreturn]] void ThrowConnectionError(const std::string &what);

@@ -221,10 +221,10 @@ ArrayColumn MilestoneWriter::FoundryIds() const
 void MilestoneWriter::WriteBlocks()
 {
     const int32 messages_range = ranges_.Of("messages");
-    // messages, parents, tags and transactions are written without ON CONFLICT (its probe of the unique
-    // index before each insert cost as much as the insert): the milestone lock and sync row keep a
-    // milestone from being written twice, and a block repeated in the cone is written once here. A
-    // block in the cones of two milestones is invalid input and fails on the unique key.
+    // messages, parents, tags and transactions are written without ON CONFLICT (its probe of the
+    // unique index before each insert cost as much as the insert): the milestone lock and sync row
+    // keep a milestone from being written twice, and a block repeated in the cone is written once
+    // here. A block in the cones of two milestones is invalid input and fails on the unique key.
     std::set<codec::BlockId> seen;
     std::vector<bool> repeated(rows_.messages.size(), false);
     for (std::size_t i = 0; i < rows_.messages.size(); ++i)
@@ -291,7 +291,6 @@ void MilestoneWriter::WriteBlocks()
         params.AddInt32(ranges_.Of("parents"));
         params.AddTimestamp(ms_timestamp_);
         Execute(Statement::kParents, params);
-
     }
     {
         ArrayColumn tags = Byteas(), ids = Hashes(), states = Int2s();
