@@ -191,7 +191,7 @@ const StatementText &TextOf(Statement statement)
          "expiration_return_address, native_token_count, chain_id, foundry_id, message_id, data) "
          "WHERE NOT EXISTS (SELECT 1 FROM permanode.output_locator l "
          "WHERE l.output_id OPERATOR(permanode.=) u.output_id AND l.spent_ms_range_id IS NOT NULL) "
-         "ON CONFLICT DO NOTHING",
+         "ON CONFLICT DO NOTHING RETURNING output_id",
          {kO,
           "text[]",
           "int8[]",
@@ -213,6 +213,10 @@ const StatementText &TextOf(Statement statement)
           "bytea[]",
           "int4",
           "timestamptz"}},
+        // kLateSpends
+        {"SELECT owner, ms_range_id, inserted, ms_timestamp "
+         "FROM permanode.book_late_spends($1, $2, $3)",
+         {kO, kA, "int8[]"}},
         // kMsAnalytics
         {"INSERT INTO permanode.ms_analytics (ms_range_id, milestone_index, message_count, "
          "transaction_count, transferred_tokens) VALUES ($1, $2, $3, $4, $5) "
@@ -225,11 +229,11 @@ const StatementText &TextOf(Statement statement)
          {kA, "int8[]", "int8[]", "int4", "int4"}},
         // kMetrics: values are the text forms, bech32 addresses and 0x-hex tags.
         {"INSERT INTO permanode.metrics_cache (date, variant, metric, value) "
-         "SELECT ($5 AT TIME ZONE 'UTC')::date, u.variant, u.metric, "
+         "SELECT (u.at AT TIME ZONE 'UTC')::date, u.variant, u.metric, "
          "coalesce(u.address::text, '0x' || encode(u.tag, 'hex')) "
-         "FROM unnest($1, $2, $3, $4) AS u(variant, metric, address, tag) "
+         "FROM unnest($1, $2, $3, $4, $5) AS u(variant, metric, address, tag, at) "
          "ON CONFLICT DO NOTHING",
-         {"text[]", "text[]", kA, "bytea[]", "timestamptz"}},
+         {"text[]", "text[]", kA, "bytea[]", "timestamptz[]"}},
         // kDateCache
         {"INSERT INTO permanode.date_cache (date, start_ms, end_ms) "
          "VALUES (($2 AT TIME ZONE 'UTC')::date, $1, $1) ON CONFLICT (date) DO UPDATE "

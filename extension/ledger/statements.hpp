@@ -48,6 +48,7 @@ enum class Statement
     kFoundryLocator,
     kAddressHints,
     kUnspentInsert,
+    kLateSpends,
     kMsAnalytics,
     kAddressAnalytics,
     kMetrics,

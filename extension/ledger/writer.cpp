@@ -430,6 +430,8 @@ void MilestoneWriter::WriteOutputs()
     if (rows_.outputs.empty())
         return;
     std::set<codec::OutputId> spent_here;
+    // Outputs bound for the unspent set that have an owner, for BookLateSpends.
+    std::map<codec::OutputId, const OutputRow *> owned;
     for (const SpendRow &s : rows_.spends)
         spent_here.insert(s.output_id);
 
@@ -547,6 +549,8 @@ void MilestoneWriter::WriteOutputs()
             chains.insert({*chain_id, ranges_.Of(table)});
         if (spent_here.count(o.output_id))
             continue;
+        if (f.address)
+            owned.emplace(o.output_id, &o);
         AddOutputId(u_id, o.output_id);
         u_kind.AddText(kind);
         u_amount.AddInt64(Amount(f.amount));
@@ -637,7 +641,43 @@ void MilestoneWriter::WriteOutputs()
             params.Add(*c);
         params.AddInt32(milestone_index_);
         params.AddTimestamp(ms_timestamp_);
-        Execute(Statement::kUnspentInsert, params);
+        uint64 inserted = Execute(Statement::kUnspentInsert, params);
+        // What the insert left out was spent already (or is unspent already).
+        for (uint64 i = 0; i < inserted; ++i)
+            owned.erase(OutputIdAt(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1));
+        if (!owned.empty())
+            BookLateSpends(owned);
+    }
+}
+
+// A milestone that spent one of these outputs committed before this one created it, so it could
+// not tell whose tokens it spent (milestones commit out of order). Its analytics get them now,
+// as if the milestones had come in order.
+void MilestoneWriter::BookLateSpends(const std::map<codec::OutputId, const OutputRow *> &outputs)
+{
+    ArrayColumn ids = OutputIds(), addresses = Addresses(), amounts = Int8s();
+    for (const auto &[output_id, row] : outputs)
+    {
+        AddOutputId(ids, output_id);
+        AddAddress(addresses, row->fields.address);
+        amounts.AddInt64(Amount(row->fields.amount));
+    }
+    Params params;
+    params.Add(ids);
+    params.Add(addresses);
+    params.Add(amounts);
+    uint64 booked = Execute(Statement::kLateSpends, params);
+    for (uint64 i = 0; i < booked; ++i)
+    {
+        HeapTuple tuple = SPI_tuptable->vals[i];
+        TupleDesc desc = SPI_tuptable->tupdesc;
+        bool isnull = false;
+        LateSpend late;
+        late.owner = *AddressAt(tuple, desc, 1);
+        late.range = DatumGetInt32(SPI_getbinval(tuple, desc, 2, &isnull));
+        late.inserted = DatumGetBool(SPI_getbinval(tuple, desc, 3, &isnull));
+        late.spent_at = DatumGetTimestampTz(SPI_getbinval(tuple, desc, 4, &isnull));
+        late_spends_.push_back(late);
     }
 }
 
@@ -679,14 +719,22 @@ void MilestoneWriter::WriteHints(const MilestoneAnalytics &analytics)
         ranges.AddInt32(ranges_.Of(hint.table));
         counts.AddInt64(hint.rows);
     }
-    const int32 analytics_range = ranges_.Of("address_analytics");
+    // One address_analytics row per address and milestone: this milestone's, and the new rows
+    // of late spends; in key order, like the rows above, so concurrent milestones lock them in
+    // one order.
+    std::map<std::pair<codec::Address, int32>, int64> analytics_rows;
     for (const AddressFlow &flow : analytics.addresses)
+        analytics_rows[{flow.address, ranges_.Of("address_analytics")}] += 1;
+    for (const LateSpend &late : late_spends_)
+        if (late.inserted)
+            analytics_rows[{late.owner, late.range}] += 1;
+    for (const auto &[key, rows] : analytics_rows)
     {
-        AddAddress(addresses, flow.address);
+        AddAddress(addresses, key.first);
         kinds.AddText("analytics");
         variants.AddText("address");
-        ranges.AddInt32(analytics_range);
-        counts.AddInt64(1); // one address_analytics row per address and milestone
+        ranges.AddInt32(key.second);
+        counts.AddInt64(rows);
     }
     if (addresses.Count() > 0)
     {
@@ -748,32 +796,39 @@ void MilestoneWriter::WriteAnalytics(const MilestoneAnalytics &analytics)
 void MilestoneWriter::WriteDailyMetrics(const MilestoneAnalytics &analytics)
 {
     ArrayColumn metric_variants = Texts(), metrics = Texts(), metric_addresses = Addresses(),
-                metric_tags = Byteas();
+                metric_tags = Byteas(), metric_times = Timestamps();
     auto metric = [&](const char *variant, const char *name,
                       const std::optional<codec::Address> &address,
-                      const std::optional<codec::Bytes> &tag)
+                      const std::optional<codec::Bytes> &tag, TimestampTz at)
     {
         metric_variants.AddText(variant);
         metrics.AddText(name);
         AddAddress(metric_addresses, address);
         AddBytes(metric_tags, tag);
+        metric_times.AddInt64(at);
     };
     for (const AddressFlow &flow : analytics.addresses)
     {
         if (flow.sent)
-            metric("address", "sent", flow.address, std::nullopt);
+            metric("address", "sent", flow.address, std::nullopt, ms_timestamp_);
         if (flow.received)
-            metric("address", "received", flow.address, std::nullopt);
-        metric("address", "sent_or_received", flow.address, std::nullopt);
+            metric("address", "received", flow.address, std::nullopt, ms_timestamp_);
+        metric("address", "sent_or_received", flow.address, std::nullopt, ms_timestamp_);
+    }
+    // A late spend counts on the day of the milestone that spent.
+    for (const LateSpend &late : late_spends_)
+    {
+        metric("address", "sent", late.owner, std::nullopt, late.spent_at);
+        metric("address", "sent_or_received", late.owner, std::nullopt, late.spent_at);
     }
     for (const codec::Bytes &tag : analytics.tags)
-        metric("index", "used", std::nullopt, tag);
+        metric("index", "used", std::nullopt, tag, ms_timestamp_);
     if (metrics.Count() > 0)
     {
         Params params;
-        for (const ArrayColumn *c : {&metric_variants, &metrics, &metric_addresses, &metric_tags})
+        for (const ArrayColumn *c :
+             {&metric_variants, &metrics, &metric_addresses, &metric_tags, &metric_times})
             params.Add(*c);
-        params.AddTimestamp(ms_timestamp_);
         Execute(Statement::kMetrics, params);
     }
 

@@ -65,6 +65,16 @@ class MilestoneWriter
     void WriteSync();
 
   private:
+    // An address_analytics row of another milestone that BookLateSpends added tokens to.
+    struct LateSpend
+    {
+        codec::Address owner;
+        int32 range;
+        bool inserted; // a new row, which needs its hint
+        TimestampTz spent_at;
+    };
+    // Analytics of spends that committed before the outputs they spent were created.
+    void BookLateSpends(const std::map<codec::OutputId, const OutputRow *> &outputs);
     ArrayColumn Hashes() const;
     ArrayColumn OutputIds() const;
     ArrayColumn Addresses() const;
@@ -75,6 +85,7 @@ class MilestoneWriter
     const Ranges &ranges_;
     TimestampTz ms_timestamp_;
     int32 milestone_index_;
+    std::vector<LateSpend> late_spends_;
 };
 
 } // namespace permanode::ledger

@@ -37,6 +37,50 @@ Idempotent: under an advisory lock on the milestone index it returns already_ing
 Returns the rows it booked: messages (cone size), outputs (created and snapshot outputs), spent (consumed outputs); zeros when already ingested.
 Errors: 22P02 for a block or snapshot output that does not decode (naming its position, the field and the byte offset); 22023 for arrays of different lengths, metadata that contradicts a payload, or a cone carrying the payload of a later milestone (or of this one with another timestamp).$$;
 
+-- Called by ingest_milestone for outputs it creates that a milestone committed earlier already
+-- spent (milestones commit out of order): that milestone could not know whose tokens it spent,
+-- so its address_analytics rows get them now, as if the milestones had come in order. Returns
+-- the rows booked, with whether each is new (ingest_milestone then adds their hints and the
+-- day's 'sent' metrics, in the order it takes those rows' locks).
+CREATE FUNCTION @extschema@.book_late_spends(output_ids @extschema@.output_id[],
+                                             owners @extschema@.address[], amounts bigint[])
+RETURNS TABLE (owner @extschema@.address, ms_range_id int, inserted boolean,
+               ms_timestamp timestamptz)
+LANGUAGE plpgsql AS $$
+DECLARE
+    s record;
+    updated int;
+BEGIN
+    FOR s IN SELECT u.owner, sp.milestone_index, sum(u.amount) AS amount,
+                    min(sp.ms_timestamp) AS ms_timestamp
+             FROM unnest(output_ids, owners, amounts) AS u(output_id, owner, amount)
+             JOIN @extschema@.output_locator l
+               ON l.output_id = u.output_id AND l.spent_ms_range_id IS NOT NULL
+             CROSS JOIN LATERAL (SELECT o.milestone_index, o.ms_timestamp
+                                 FROM @extschema@.spent_outputs o
+                                 WHERE o.output_id = u.output_id
+                                   AND o.ms_range_id = l.spent_ms_range_id LIMIT 1) sp
+             WHERE u.owner IS NOT NULL
+             GROUP BY 1, 2 ORDER BY 1, 2 LOOP
+        owner := s.owner;
+        ms_range_id := @extschema@.ms_range_id('address_analytics', s.milestone_index);
+        ms_timestamp := s.ms_timestamp;
+        -- One range's partition: EXECUTE plans with the values, so only it is touched.
+        EXECUTE 'UPDATE @extschema@.address_analytics SET sent_tokens = sent_tokens + $1 '
+                'WHERE address = $2 AND milestone_index = $3 AND ms_range_id = $4'
+            USING s.amount, s.owner, s.milestone_index, ms_range_id;
+        GET DIAGNOSTICS updated = ROW_COUNT;
+        inserted := updated = 0;
+        IF inserted THEN
+            INSERT INTO @extschema@.address_analytics (address, sent_tokens, recv_tokens,
+                                                       milestone_index, ms_range_id)
+            VALUES (s.owner, s.amount, 0, s.milestone_index, book_late_spends.ms_range_id);
+        END IF;
+        RETURN NEXT;
+    END LOOP;
+END
+$$;
+
 -- Serializes an output given as core API JSON (TIP-25), e.g. for snapshot_outputs.
 CREATE FUNCTION @extschema@.encode_output(output jsonb) RETURNS bytea
 AS 'MODULE_PATHNAME', 'permanode_encode_output'

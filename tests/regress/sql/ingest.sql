@@ -222,9 +222,8 @@ SELECT * FROM ingest_test.ingest(2418187);
 SELECT * FROM ingest_test.ingest(17341);
 SELECT * FROM ingest_test.ingest(17339);
 SELECT * FROM ingest_test.ingest(17340);
--- The same rows, but for the analytics of spends: a spend counts as sent tokens only when the
--- spent output is known at ingest (17341 spends outputs that 17339, with its snapshot, and
--- 17340 booked).
+-- The same rows, analytics too: 17341 spends outputs that 17339, with its snapshot, and 17340
+-- create, and when those come later they book the tokens 17341 spent as sent at 17341.
 SELECT table_name FROM ingest_test.before b JOIN ingest_test.checksums() a USING (table_name)
 WHERE a.checksum <> b.checksum ORDER BY 1;
 SELECT milestone_index, sum(sent_tokens) AS sent, sum(recv_tokens) AS received
