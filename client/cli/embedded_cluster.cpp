@@ -54,7 +54,9 @@ max_connections = 100
 max_locks_per_transaction = 256
 work_mem = 32MB
 maintenance_work_mem = 512MB
-max_wal_size = 4GB
+# an ingest writes ~4 kB of WAL per block; each checkpoint makes the next change of every index
+# page a full-page image, so checkpoints a few GB apart cost a bulk ingest ~10% more
+max_wal_size = 16GB
 checkpoint_timeout = 15min
 # full-page images of random btree pages fill the WAL of a bulk ingest; lz4 shrinks them cheaply
 wal_compression = lz4

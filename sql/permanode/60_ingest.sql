@@ -65,17 +65,24 @@ BEGIN
         owner := s.owner;
         ms_range_id := @extschema@.ms_range_id('address_analytics', s.milestone_index);
         ms_timestamp := s.ms_timestamp;
-        -- One range's partition: EXECUTE plans with the values, so only it is touched.
-        EXECUTE 'UPDATE @extschema@.address_analytics SET sent_tokens = sent_tokens + $1 '
-                'WHERE address = $2 AND milestone_index = $3 AND ms_range_id = $4'
-            USING s.amount, s.owner, s.milestone_index, ms_range_id;
-        GET DIAGNOSTICS updated = ROW_COUNT;
-        inserted := updated = 0;
-        IF inserted THEN
+        -- Add to the row, or make it. Another milestone may make the same row meanwhile: the
+        -- insert then waits for it, does nothing, and the update goes round again.
+        inserted := false;
+        LOOP
+            -- One range's partition: EXECUTE plans with the values, so only it is touched.
+            EXECUTE 'UPDATE @extschema@.address_analytics SET sent_tokens = sent_tokens + $1 '
+                    'WHERE address = $2 AND milestone_index = $3 AND ms_range_id = $4'
+                USING s.amount, s.owner, s.milestone_index, ms_range_id;
+            GET DIAGNOSTICS updated = ROW_COUNT;
+            EXIT WHEN updated > 0;
             INSERT INTO @extschema@.address_analytics (address, sent_tokens, recv_tokens,
                                                        milestone_index, ms_range_id)
-            VALUES (s.owner, s.amount, 0, s.milestone_index, book_late_spends.ms_range_id);
-        END IF;
+            VALUES (s.owner, s.amount, 0, s.milestone_index, book_late_spends.ms_range_id)
+            ON CONFLICT DO NOTHING;
+            GET DIAGNOSTICS updated = ROW_COUNT;
+            inserted := updated > 0;
+            EXIT WHEN inserted;
+        END LOOP;
         RETURN NEXT;
     END LOOP;
 END
