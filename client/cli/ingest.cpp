@@ -182,9 +182,11 @@ std::string DescribeServerError(const Pending &pending, const MilestoneOutcome &
     return what;
 }
 
+// Class 22, data exceptions (22P02, 22023, ...), and 23505: a block or output the input already
+// gave in another milestone.
 bool IsDataError(const std::string &sqlstate)
 {
-    return sqlstate.rfind("22", 0) == 0; // class 22: data exception (22P02, 22023, ...)
+    return sqlstate.rfind("22", 0) == 0 || sqlstate == "23505";
 }
 
 // Concurrent milestones that took shared rows in opposite orders: the server rolled this one

@@ -1,12 +1,16 @@
 /*
  * statements.cpp
  *	  Ingest's SQL, one set-based statement per table: the rows arrive as parallel arrays and
- *	  are expanded with unnest(). ON CONFLICT DO NOTHING backs up the milestone lock wherever a
- *	  unique index exists, but for messages, parents and transactions, the bulk of the rows
- *	  (WriteBlocks in writer.cpp says why); the locators are upserts because a creation and its
- *	  spend may arrive in either order. Plans are generic from the start, but for the few that
- *	  NeedsCustomPlan names. Operators on the extension's types are schema-qualified, so the
- *	  statements do not depend on the caller's search_path.
+ *	  are expanded with unnest(). Rows that only their milestone writes (blocks, their parents,
+ *	  tags and transaction parts, block_locator, outputs, spends, the unspent set, the address
+ *	  analytics) are inserted without ON CONFLICT: the milestone lock and sync row keep a
+ *	  milestone from being written twice, and ON CONFLICT would probe each unique index before
+ *	  every insert, which cost a fifth of ingest. A block in two milestones' cones then fails on
+ *	  a unique key (23505), as invalid input. Rows that several milestones share (hints, chain
+ *	  and transaction locators, metrics) keep ON CONFLICT; the output locator is an upsert
+ *	  because a creation and its spend may arrive in either order. Plans are generic from the start,
+ *but for the few that NeedsCustomPlan names. Operators on the extension's types are
+ *schema-qualified, so the statements do not depend on the caller's search_path.
  */
 extern "C"
 {
@@ -77,7 +81,7 @@ const StatementText &TextOf(Statement statement)
          {kH, kH, "int2[]", "int4", "int4", "timestamptz"}},
         // kBlockLocator
         {"INSERT INTO permanode.block_locator (block_id, ms_range_id) "
-         "SELECT u.*, $2 FROM unnest($1) AS u ON CONFLICT DO NOTHING",
+         "SELECT u.*, $2 FROM unnest($1) AS u",
          {kH, "int4"}},
         // kParentHints
         {"INSERT INTO permanode.parent_hints (parent_id, ms_range_id) "
@@ -113,8 +117,7 @@ const StatementText &TextOf(Statement statement)
          {kH, "int4[]"}},
         // kSpentOutputs: append-only, in the spending milestone's range.
         {"INSERT INTO permanode.spent_outputs (output_id, transaction_id, message_id, ms_range_id, "
-         "milestone_index, ms_timestamp) SELECT u.*, $4, $5, $6 FROM unnest($1, $2, $3) AS u "
-         "ON CONFLICT DO NOTHING",
+         "milestone_index, ms_timestamp) SELECT u.*, $4, $5, $6 FROM unnest($1, $2, $3) AS u",
          {kO, kH, kH, "int4", "int4", "timestamptz"}},
         // kLocateSpent
         {"INSERT INTO permanode.output_locator (output_id, spent_ms_range_id) "
@@ -131,8 +134,7 @@ const StatementText &TextOf(Statement statement)
          "timelock, expiration, expiration_return_address, ms_range_id, milestone_index, "
          "ms_timestamp, inclusion_state) "
          "SELECT u.*, $15, $16, $17, 1 "
-         "FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) AS u "
-         "ON CONFLICT DO NOTHING",
+         "FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) AS u",
          {kO, kA, kA, "int2[]", "bytea[]", "bytea[]", "int8[]", kH, "int2[]", kA, "int8[]",
           "timestamptz[]", "timestamptz[]", kA, "int4", "int4", "timestamptz"}},
         // kAliasOutputs
@@ -140,23 +142,21 @@ const StatementText &TextOf(Statement statement)
          "governor, data, output_id, amount, message_id, state_index, foundry_counter, "
          "native_token_count, ms_range_id, milestone_index, ms_timestamp, inclusion_state) "
          "SELECT u.*, $13, $14, $15, 1 "
-         "FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) AS u "
-         "ON CONFLICT DO NOTHING",
+         "FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) AS u",
          {kH, kA, kA, kA, kA, "bytea[]", kO, "int8[]", kH, "int8[]", "int8[]", "int2[]", "int4",
           "int4", "timestamptz"}},
         // kFoundryOutputs
         {"INSERT INTO permanode.foundry_outputs (foundry_id, address, data, output_id, amount, "
          "message_id, native_token_count, ms_range_id, milestone_index, ms_timestamp, "
          "inclusion_state) SELECT u.*, $8, $9, $10, 1 "
-         "FROM unnest($1, $2, $3, $4, $5, $6, $7) AS u ON CONFLICT DO NOTHING",
+         "FROM unnest($1, $2, $3, $4, $5, $6, $7) AS u",
          {kF, kA, "bytea[]", kO, "int8[]", kH, "int2[]", "int4", "int4", "timestamptz"}},
         // kNftOutputs
         {"INSERT INTO permanode.nft_outputs (nft_id, address, dust_return_address, sender, "
          "issuer, tag, data, output_id, amount, message_id, native_token_count, "
          "dust_return_amount, timelock, expiration, expiration_return_address, ms_range_id, "
          "milestone_index, ms_timestamp, inclusion_state) SELECT u.*, $16, $17, $18, 1 "
-         "FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) AS u "
-         "ON CONFLICT DO NOTHING",
+         "FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) AS u",
          {kH, kA, kA, kA, kA, "bytea[]", "bytea[]", kO, "int8[]", kH, "int2[]", "int8[]",
           "timestamptz[]", "timestamptz[]", kA, "int4", "int4", "timestamptz"}},
         // kLocateCreated
@@ -191,7 +191,7 @@ const StatementText &TextOf(Statement statement)
          "expiration_return_address, native_token_count, chain_id, foundry_id, message_id, data) "
          "WHERE NOT EXISTS (SELECT 1 FROM permanode.output_locator l "
          "WHERE l.output_id OPERATOR(permanode.=) u.output_id AND l.spent_ms_range_id IS NOT NULL) "
-         "ON CONFLICT DO NOTHING RETURNING output_id",
+         "RETURNING output_id",
          {kO,
           "text[]",
           "int8[]",
@@ -224,8 +224,7 @@ const StatementText &TextOf(Statement statement)
          {"int4", "int4", "int4", "int4", "int8"}},
         // kAddressAnalytics
         {"INSERT INTO permanode.address_analytics (address, sent_tokens, recv_tokens, "
-         "milestone_index, ms_range_id) SELECT u.*, $4, $5 FROM unnest($1, $2, $3) AS u "
-         "ON CONFLICT DO NOTHING",
+         "milestone_index, ms_range_id) SELECT u.*, $4, $5 FROM unnest($1, $2, $3) AS u",
          {kA, "int8[]", "int8[]", "int4", "int4"}},
         // kMetrics: values are the text forms, bech32 addresses and 0x-hex tags.
         {"INSERT INTO permanode.metrics_cache (date, variant, metric, value) "

@@ -642,7 +642,7 @@ void MilestoneWriter::WriteOutputs()
         params.AddInt32(milestone_index_);
         params.AddTimestamp(ms_timestamp_);
         uint64 inserted = Execute(Statement::kUnspentInsert, params);
-        // What the insert left out was spent already (or is unspent already).
+        // What the insert left out was spent already.
         for (uint64 i = 0; i < inserted; ++i)
             owned.erase(OutputIdAt(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1));
         if (!owned.empty())
