@@ -223,6 +223,19 @@ TEST_F(IngestTest, BadLinesStopAtFileLineWithNothingCommitted)
              return j.dump();
          },
          "does not fit its transaction payload"},
+        {"a block already in another milestone's cone",
+         [&](nlohmann::json &j, const std::string &)
+         {
+             nlohmann::json first = nlohmann::json::parse(lines[0]);
+             for (const auto &block : first["blocks"])
+                 if (block["inclusion_state"] == "no_transaction")
+                 {
+                     j["blocks"].push_back(block);
+                     break;
+                 }
+             return j.dump();
+         },
+         "duplicate key value violates unique constraint"},
     };
     for (auto &c : cases)
     {
