@@ -72,7 +72,8 @@ ParametersOf(const std::vector<client::MilestoneRow> &milestones)
     return std::nullopt;
 }
 
-void Info(const httplib::Request &, httplib::Response &response, Pool::Lease &lease)
+void Info(const httplib::Request &, httplib::Response &response, Pool::Lease &lease,
+          const PathParams &)
 {
     auto &db = lease.Get();
     std::int32_t ledger_index = db.GetLedgerIndex();
@@ -121,9 +122,10 @@ void SendBlock(const httplib::Request &request, httplib::Response &response,
     }
 }
 
-void Block(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease)
+void Block(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease,
+           const PathParams &path)
 {
-    auto id = BlockIdParam(request.matches[1], "blockId");
+    auto id = BlockIdParam(path[0], "blockId");
     auto block = lease.Get().GetBlock(id);
     if (!block)
     {
@@ -132,9 +134,10 @@ void Block(const httplib::Request &request, httplib::Response &response, Pool::L
     SendBlock(request, response, *block);
 }
 
-void BlockMetadata(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease)
+void BlockMetadata(const httplib::Request &, httplib::Response &response, Pool::Lease &lease,
+                   const PathParams &path)
 {
-    auto id = BlockIdParam(request.matches[1], "blockId");
+    auto id = BlockIdParam(path[0], "blockId");
     auto block = lease.Get().GetBlock(id);
     if (!block)
     {
@@ -143,9 +146,9 @@ void BlockMetadata(const httplib::Request &request, httplib::Response &response,
     SendJson(response, BlockMetadataJson(*block));
 }
 
-client::OutputRow FindOutput(const httplib::Request &request, Pool::Lease &lease)
+client::OutputRow FindOutput(const PathParams &path, Pool::Lease &lease)
 {
-    auto id = OutputIdParam(request.matches[1], "outputId");
+    auto id = OutputIdParam(path[0], "outputId");
     auto output = lease.Get().GetOutput(id);
     if (!output)
     {
@@ -154,9 +157,10 @@ client::OutputRow FindOutput(const httplib::Request &request, Pool::Lease &lease
     return *output;
 }
 
-void Output(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease)
+void Output(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease,
+            const PathParams &path)
 {
-    auto output = FindOutput(request, lease);
+    auto output = FindOutput(path, lease);
     if (WantsRaw(request))
     {
         SendRaw(response, output.raw);
@@ -167,15 +171,16 @@ void Output(const httplib::Request &request, httplib::Response &response, Pool::
     }
 }
 
-void OutputMetadata(const httplib::Request &request, httplib::Response &response,
-                    Pool::Lease &lease)
+void OutputMetadata(const httplib::Request &, httplib::Response &response, Pool::Lease &lease,
+                    const PathParams &path)
 {
-    SendJson(response, OutputMetadataJson(FindOutput(request, lease)));
+    SendJson(response, OutputMetadataJson(FindOutput(path, lease)));
 }
 
-void IncludedBlock(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease)
+void IncludedBlock(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease,
+                   const PathParams &path)
 {
-    auto id = BlockIdParam(request.matches[1], "transactionId");
+    auto id = BlockIdParam(path[0], "transactionId");
     auto block = lease.Get().GetTransactionIncludedBlock(id);
     if (!block)
     {
@@ -197,9 +202,10 @@ void SendMilestone(const httplib::Request &request, httplib::Response &response,
     }
 }
 
-void MilestoneById(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease)
+void MilestoneById(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease,
+                   const PathParams &path)
 {
-    auto id = BlockIdParam(request.matches[1], "milestoneId");
+    auto id = BlockIdParam(path[0], "milestoneId");
     auto milestone = lease.Get().GetMilestoneById(id);
     if (!milestone)
     {
@@ -209,9 +215,9 @@ void MilestoneById(const httplib::Request &request, httplib::Response &response,
 }
 
 void MilestoneByIndex(const httplib::Request &request, httplib::Response &response,
-                      Pool::Lease &lease)
+                      Pool::Lease &lease, const PathParams &path)
 {
-    auto index = MilestoneIndexParam(request.matches[1], "index");
+    auto index = MilestoneIndexParam(path[0], "index");
     auto milestone = lease.Get().GetMilestoneByIndex(index);
     if (!milestone)
     {
@@ -230,16 +236,16 @@ void SendUtxoChanges(httplib::Response &response, Pool::Lease &lease, std::int32
     SendJson(response, UtxoChangesJson(*changes));
 }
 
-void UtxoChangesByIndex(const httplib::Request &request, httplib::Response &response,
-                        Pool::Lease &lease)
+void UtxoChangesByIndex(const httplib::Request &, httplib::Response &response, Pool::Lease &lease,
+                        const PathParams &path)
 {
-    SendUtxoChanges(response, lease, MilestoneIndexParam(request.matches[1], "index"));
+    SendUtxoChanges(response, lease, MilestoneIndexParam(path[0], "index"));
 }
 
-void UtxoChangesById(const httplib::Request &request, httplib::Response &response,
-                     Pool::Lease &lease)
+void UtxoChangesById(const httplib::Request &, httplib::Response &response, Pool::Lease &lease,
+                     const PathParams &path)
 {
-    auto id = BlockIdParam(request.matches[1], "milestoneId");
+    auto id = BlockIdParam(path[0], "milestoneId");
     auto milestone = lease.Get().GetMilestoneById(id);
     if (!milestone)
     {
@@ -248,13 +254,15 @@ void UtxoChangesById(const httplib::Request &request, httplib::Response &respons
     SendUtxoChanges(response, lease, milestone->milestone_index);
 }
 
-void Health(const httplib::Request &, httplib::Response &response, Pool::Lease &lease)
+void Health(const httplib::Request &, httplib::Response &response, Pool::Lease &lease,
+            const PathParams &)
 {
     lease.Get().GetLedgerIndex();
     response.status = 200;
 }
 
-void Routes(const httplib::Request &, httplib::Response &response, Pool::Lease &)
+void Routes(const httplib::Request &, httplib::Response &response, Pool::Lease &,
+            const PathParams &)
 {
     SendJson(response, {{"routes", {"core/v2", "indexer/v1", "explorer/v2", "analytics/v2"}}});
 }

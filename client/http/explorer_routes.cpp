@@ -37,9 +37,10 @@ nlohmann::json UpdatesJson(const client::Page<client::LedgerUpdate> &page)
     return body;
 }
 
-void Children(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease)
+void Children(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease,
+              const PathParams &path)
 {
-    auto id = BlockIdParam(request.matches[1], "blockId");
+    auto id = BlockIdParam(path[0], "blockId");
     int page_size = PageSize(request);
     auto cursor = CursorParam(request);
     auto page = lease.Get().GetBlockChildren(id, page_size, cursor);
@@ -52,9 +53,9 @@ void Children(const httplib::Request &request, httplib::Response &response, Pool
 }
 
 void UpdatesByAddress(const httplib::Request &request, httplib::Response &response,
-                      Pool::Lease &lease)
+                      Pool::Lease &lease, const PathParams &path)
 {
-    auto address = AddressParam(request.matches[1], "address");
+    auto address = AddressParam(path[0], "address");
     int page_size = PageSize(request);
     auto cursor = CursorParam(request);
     auto body = UpdatesJson(lease.Get().GetLedgerUpdatesByAddress(address, page_size, cursor));
@@ -63,9 +64,9 @@ void UpdatesByAddress(const httplib::Request &request, httplib::Response &respon
 }
 
 void UpdatesByMilestone(const httplib::Request &request, httplib::Response &response,
-                        Pool::Lease &lease)
+                        Pool::Lease &lease, const PathParams &path)
 {
-    auto index = MilestoneIndexParam(request.matches[1], "index");
+    auto index = MilestoneIndexParam(path[0], "index");
     int page_size = PageSize(request);
     auto cursor = CursorParam(request);
     auto body = UpdatesJson(lease.Get().GetLedgerUpdatesByMilestone(index, page_size, cursor));
@@ -73,9 +74,10 @@ void UpdatesByMilestone(const httplib::Request &request, httplib::Response &resp
     SendJson(response, body);
 }
 
-void Balance(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease)
+void Balance(const httplib::Request &, httplib::Response &response, Pool::Lease &lease,
+             const PathParams &path)
 {
-    auto address = AddressParam(request.matches[1], "address");
+    auto address = AddressParam(path[0], "address");
     auto balance = lease.Get().GetBalance(address);
     SendJson(response, {{"address", address},
                         {"totalBalance", std::to_string(balance.total_balance)},
@@ -83,10 +85,10 @@ void Balance(const httplib::Request &request, httplib::Response &response, Pool:
                         {"ledgerIndex", balance.ledger_index}});
 }
 
-void MilestoneAnalytics(const httplib::Request &request, httplib::Response &response,
-                        Pool::Lease &lease)
+void MilestoneAnalytics(const httplib::Request &, httplib::Response &response, Pool::Lease &lease,
+                        const PathParams &path)
 {
-    auto index = MilestoneIndexParam(request.matches[1], "index");
+    auto index = MilestoneIndexParam(path[0], "index");
     auto analytics = lease.Get().GetMilestoneAnalytics(index);
     if (!analytics)
     {
@@ -99,7 +101,7 @@ void MilestoneAnalytics(const httplib::Request &request, httplib::Response &resp
 }
 
 void DailyAnalytics(const httplib::Request &request, httplib::Response &response,
-                    Pool::Lease &lease)
+                    Pool::Lease &lease, const PathParams &)
 {
     auto from = QueryDate(request, "from");
     auto to = QueryDate(request, "to");

@@ -61,13 +61,13 @@ void Outputs(OutputKind kind, const httplib::Request &request, httplib::Response
     SendJson(response, OutputIdPageJson(page, page_size));
 }
 
-void ChainOutput(OutputKind kind, const httplib::Request &request, httplib::Response &response,
+void ChainOutput(OutputKind kind, const PathParams &path, httplib::Response &response,
                  Pool::Lease &lease)
 {
     std::string name = kind == OutputKind::kAlias ? "aliasId"
                        : kind == OutputKind::kNft ? "nftId"
                                                   : "foundryId";
-    auto id = HexIdParam(request.matches[1], name, kind == OutputKind::kFoundry ? 38 : 32);
+    auto id = HexIdParam(path[0], name, kind == OutputKind::kFoundry ? 38 : 32);
     auto &db = lease.Get();
     auto output_id = db.GetChainOutput(kind, id);
     if (!output_id)
@@ -138,8 +138,8 @@ void RegisterIndexerRoutes(Router &router)
         router.Get(
             {kIndexer + "/outputs/" + name, "indexer",
              "IDs of " + name + " outputs matching the filters, newest first", FiltersOf(kind)},
-            [kind](const httplib::Request &request, httplib::Response &response, Pool::Lease &lease)
-            { Outputs(kind, request, response, lease); });
+            [kind](const httplib::Request &request, httplib::Response &response, Pool::Lease &lease,
+                   const PathParams &) { Outputs(kind, request, response, lease); });
         if (kind == OutputKind::kBasic)
         {
             continue;
@@ -149,8 +149,8 @@ void RegisterIndexerRoutes(Router &router)
                                                        : "foundryId";
         router.Get({kIndexer + "/outputs/" + name + "/{" + param + "}", "indexer",
                     "The unspent output of an " + name},
-                   [kind](const httplib::Request &request, httplib::Response &response,
-                          Pool::Lease &lease) { ChainOutput(kind, request, response, lease); });
+                   [kind](const httplib::Request &, httplib::Response &response, Pool::Lease &lease,
+                          const PathParams &path) { ChainOutput(kind, path, response, lease); });
     }
 }
 

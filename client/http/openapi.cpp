@@ -85,16 +85,16 @@ nlohmann::json OpenApi(const std::vector<RouteInfo> &routes)
 
 void RegisterOperationRoutes(Router &router, Metrics &metrics, Pool &pool)
 {
-    router.Get(
-        {"/metrics", "operations", "Prometheus metrics"},
-        [&metrics, &pool](const httplib::Request &, httplib::Response &response, Pool::Lease &)
-        {
-            response.status = 200;
-            response.set_content(metrics.Render(pool.Stats()), "text/plain; version=0.0.4");
-        });
+    router.Get({"/metrics", "operations", "Prometheus metrics"},
+               [&metrics, &pool](const httplib::Request &, httplib::Response &response,
+                                 Pool::Lease &, const PathParams &)
+               {
+                   response.status = 200;
+                   response.set_content(metrics.Render(pool.Stats()), "text/plain; version=0.0.4");
+               });
     router.Get({"/api/openapi.json", "operations", "This document"},
-               [&router](const httplib::Request &, httplib::Response &response, Pool::Lease &)
-               { SendJson(response, OpenApi(router.Routes())); });
+               [&router](const httplib::Request &, httplib::Response &response, Pool::Lease &,
+                         const PathParams &) { SendJson(response, OpenApi(router.Routes())); });
 }
 
 } // namespace permanode::http

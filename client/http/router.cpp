@@ -1,8 +1,7 @@
-// Route registration and the per-request wrapper: lease, errors, metrics.
+// Route registration, dispatch, and the per-request wrapper: lease, errors, metrics.
 #include "router.hpp"
 
 #include <chrono>
-#include <regex>
 
 #include <httplib.h>
 
@@ -10,71 +9,75 @@
 
 namespace permanode::http
 {
-namespace
-{
 
-// "/a/{x}/b" -> "/a/([^/]+)/b"; literal characters are escaped.
-std::string PatternOf(const std::string &path)
+Router::Router(httplib::Server &server, Pool &pool, Metrics &metrics)
+    : pool_(pool), metrics_(metrics)
 {
-    static const std::regex param(R"(\{[A-Za-z0-9_]+\})");
-    std::string out;
-    std::size_t last = 0;
-    for (std::sregex_iterator it(path.begin(), path.end(), param), end; it != end; ++it)
-    {
-        out += std::regex_replace(path.substr(last, it->position() - last),
-                                  std::regex(R"([.^$|()\[\]*+?\\])"), R"(\$&)");
-        out += "([^/]+)";
-        last = it->position() + it->length();
-    }
-    out += std::regex_replace(path.substr(last), std::regex(R"([.^$|()\[\]*+?\\])"), R"(\$&)");
-    return out;
+    // GET routes are matched here instead of through httplib's regex per route. A request that
+    // matches none (or another method) goes on to httplib's routing, which has no handlers and
+    // answers 404 through the error handler, as before.
+    server.set_pre_routing_handler(
+        [this](const httplib::Request &request, httplib::Response &response)
+        {
+            if (request.method != "GET" && request.method != "HEAD")
+            {
+                return httplib::Server::HandlerResponse::Unhandled;
+            }
+            PathParams params;
+            for (std::size_t i = 0; i < templates_.size(); i++)
+            {
+                if (templates_[i].Match(request.path, params))
+                {
+                    Serve(i, request, response, params);
+                    return httplib::Server::HandlerResponse::Handled;
+                }
+            }
+            return httplib::Server::HandlerResponse::Unhandled;
+        });
 }
-
-} // namespace
 
 void Router::Get(RouteInfo info, Handler handler)
 {
-    std::string route = info.path;
-    server_.Get(PatternOf(info.path),
-                [this, route, handler](const httplib::Request &request, httplib::Response &response)
-                {
-                    auto start = std::chrono::steady_clock::now();
-                    {
-                        Pool::Lease lease(pool_);
-                        try
-                        {
-                            handler(request, response, lease);
-                        }
-                        catch (const HttpError &e)
-                        {
-                            WriteError(response, e.status(), e.what());
-                        }
-                        catch (const client::Error &e)
-                        {
-                            int status = StatusForSqlstate(e.sqlstate());
-                            if (e.sqlstate().rfind("08", 0) == 0)
-                            {
-                                lease.Discard();
-                            }
-                            std::string message =
-                                status == 503 ? "database unavailable" : "database error";
-                            WriteError(response, status,
-                                       message + " (SQLSTATE " + e.sqlstate() + "): " + e.what());
-                        }
-                        catch (const PoolTimeout &e)
-                        {
-                            WriteError(response, 503, e.what());
-                        }
-                    }
-                    if (response.status == -1)
-                    {
-                        response.status = 200;
-                    }
-                    std::chrono::duration<double> elapsed =
-                        std::chrono::steady_clock::now() - start;
-                    metrics_.Record(route, response.status, elapsed.count());
-                });
+    templates_.emplace_back(info.path);
+    handlers_.push_back(std::move(handler));
     routes_.push_back(std::move(info));
+}
+
+void Router::Serve(std::size_t index, const httplib::Request &request, httplib::Response &response,
+                   const PathParams &params)
+{
+    auto start = std::chrono::steady_clock::now();
+    {
+        Pool::Lease lease(pool_);
+        try
+        {
+            handlers_[index](request, response, lease, params);
+        }
+        catch (const HttpError &e)
+        {
+            WriteError(response, e.status(), e.what());
+        }
+        catch (const client::Error &e)
+        {
+            int status = StatusForSqlstate(e.sqlstate());
+            if (e.sqlstate().rfind("08", 0) == 0)
+            {
+                lease.Discard();
+            }
+            std::string message = status == 503 ? "database unavailable" : "database error";
+            WriteError(response, status, message + " (SQLSTATE " + e.sqlstate() + "): " + e.what());
+        }
+        catch (const PoolTimeout &e)
+        {
+            WriteError(response, 503, e.what());
+        }
+    }
+    if (response.status == -1)
+    {
+        response.status = 200;
+    }
+    std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+    metrics_.Record(routes_[index].path, response.status, elapsed.count());
 }
 
 } // namespace permanode::http

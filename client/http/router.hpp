@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "metrics.hpp"
+#include "path_template.hpp"
 #include "pool.hpp"
 
 namespace httplib
@@ -44,25 +45,31 @@ struct RouteInfo
     bool raw = false; // answers application/vnd.iota.serializer-v1 too
 };
 
-// What a handler gets: the request, the response and a lazily leased database client.
-using Handler = std::function<void(const httplib::Request &, httplib::Response &, Pool::Lease &)>;
+// What a handler gets: the request, the response, a lazily leased database client and the values
+// of the route's {name} segments.
+using Handler = std::function<void(const httplib::Request &, httplib::Response &, Pool::Lease &,
+                                   const PathParams &)>;
 
 class Router
 {
   public:
-    Router(httplib::Server &server, Pool &pool, Metrics &metrics)
-        : server_(server), pool_(pool), metrics_(metrics)
-    {
-    }
-    // Registers GET `info.path` (each {name} matches one path segment).
+    // Dispatches the server's GET and HEAD requests (through its pre-routing handler).
+    Router(httplib::Server &server, Pool &pool, Metrics &metrics);
+    // Registers GET `info.path` (each {name} matches one path segment). The first registered
+    // route that matches a path serves it.
     void Get(RouteInfo info, Handler handler);
     const std::vector<RouteInfo> &Routes() const { return routes_; }
 
   private:
-    httplib::Server &server_;
+    // Serves a request that matched routes_[index]: lease, errors, metrics.
+    void Serve(std::size_t index, const httplib::Request &request, httplib::Response &response,
+               const PathParams &params);
+
     Pool &pool_;
     Metrics &metrics_;
     std::vector<RouteInfo> routes_;
+    std::vector<PathTemplate> templates_; // parallel to routes_
+    std::vector<Handler> handlers_;       // parallel to routes_
 };
 
 // Route families, one file each.

@@ -24,9 +24,10 @@ nlohmann::json IdPageJson(const std::string &key_name, const nlohmann::json &key
     return body;
 }
 
-void Message(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease)
+void Message(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease,
+             const PathParams &path)
 {
-    auto id = BlockIdParam(request.matches[1], "messageId");
+    auto id = BlockIdParam(path[0], "messageId");
     auto block = lease.Get().GetBlock(id);
     if (!block)
     {
@@ -40,10 +41,10 @@ void Message(const httplib::Request &request, httplib::Response &response, Pool:
     SendJson(response, {{"messageId", id}, {"message", BlockJson(*block)}});
 }
 
-void MessageMetadata(const httplib::Request &request, httplib::Response &response,
-                     Pool::Lease &lease)
+void MessageMetadata(const httplib::Request &, httplib::Response &response, Pool::Lease &lease,
+                     const PathParams &path)
 {
-    auto id = BlockIdParam(request.matches[1], "messageId");
+    auto id = BlockIdParam(path[0], "messageId");
     auto block = lease.Get().GetBlock(id);
     if (!block)
     {
@@ -53,9 +54,9 @@ void MessageMetadata(const httplib::Request &request, httplib::Response &respons
 }
 
 void MessageChildren(const httplib::Request &request, httplib::Response &response,
-                     Pool::Lease &lease)
+                     Pool::Lease &lease, const PathParams &path)
 {
-    auto id = BlockIdParam(request.matches[1], "messageId");
+    auto id = BlockIdParam(path[0], "messageId");
     int page_size = PageSize(request);
     auto cursor = CursorParam(request);
     auto page = lease.Get().GetBlockChildren(id, page_size, cursor);
@@ -63,7 +64,7 @@ void MessageChildren(const httplib::Request &request, httplib::Response &respons
 }
 
 void MessagesByIndex(const httplib::Request &request, httplib::Response &response,
-                     Pool::Lease &lease)
+                     Pool::Lease &lease, const PathParams &)
 {
     auto index = QueryHex(request, "index", 64);
     if (!index)
@@ -77,18 +78,19 @@ void MessagesByIndex(const httplib::Request &request, httplib::Response &respons
 }
 
 void AddressOutputs(const httplib::Request &request, httplib::Response &response,
-                    Pool::Lease &lease)
+                    Pool::Lease &lease, const PathParams &path)
 {
-    auto address = AddressParam(request.matches[1], "address");
+    auto address = AddressParam(path[0], "address");
     int page_size = PageSize(request);
     auto cursor = CursorParam(request);
     auto page = lease.Get().GetAddressOutputs(address, page_size, cursor);
     SendJson(response, IdPageJson("address", address, "outputIds", page));
 }
 
-void Output(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease)
+void Output(const httplib::Request &, httplib::Response &response, Pool::Lease &lease,
+            const PathParams &path)
 {
-    auto id = OutputIdParam(request.matches[1], "outputId");
+    auto id = OutputIdParam(path[0], "outputId");
     auto output = lease.Get().GetOutput(id);
     if (!output)
     {
@@ -98,9 +100,9 @@ void Output(const httplib::Request &request, httplib::Response &response, Pool::
 }
 
 void MilestoneMessages(const httplib::Request &request, httplib::Response &response,
-                       Pool::Lease &lease)
+                       Pool::Lease &lease, const PathParams &path)
 {
-    auto index = MilestoneIndexParam(request.matches[1], "index");
+    auto index = MilestoneIndexParam(path[0], "index");
     int page_size = PageSize(request);
     auto cursor = CursorParam(request);
     auto page = lease.Get().GetMilestoneBlocks(index, page_size, cursor);
