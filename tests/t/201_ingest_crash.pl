@@ -64,6 +64,22 @@ my $fingerprint = q{
 };
 my $expected = $node->safe_psql('reference', $fingerprint);
 
+# The processes whose parent is $pid (from /proc).
+sub children_of
+{
+    my ($pid) = @_;
+    my @children;
+    for my $stat (glob '/proc/[0-9]*/stat')
+    {
+        open my $fh, '<', $stat or next;
+        my $line = <$fh>;
+        close $fh;
+        # pid (comm) state ppid ...; comm may hold spaces, so split after its closing paren.
+        push @children, $1 if defined $line && $line =~ /^(\d+) \(.*\) \S+ (\d+) / && $2 == $pid;
+    }
+    return @children;
+}
+
 # Ingests the ledger into a new database, crashes the server once part of it is in, restarts,
 # ingests again, and compares with the reference. $how: 'postmaster' SIGKILLs the postmaster
 # and then the ingesting backend (the whole server dies at once; a backend alone would go on
@@ -85,10 +101,16 @@ sub crash_and_resume
         "SELECT pid FROM pg_stat_activity WHERE application_name = 'permanode ingest'");
     if ($how eq 'postmaster')
     {
+        # The whole server dies at once, as in a power cut: the postmaster and every child
+        # (a child left running, say an autovacuum worker, would keep the shared memory and
+        # the restart would refuse to start).
+        my @children = children_of($node->{_pid});
         $node->kill9;
-        kill 'KILL', @backends;
-        # The other children notice the postmaster's death and exit.
-        sleep 3;
+        kill 'KILL', @children;
+        for (my $tries = 0; $tries < 100 && grep { kill 0, $_ } @children; $tries++)
+        {
+            select(undef, undef, undef, 0.1);
+        }
     }
     else
     {
