@@ -217,7 +217,8 @@ INSERT INTO @extschema@.ledger_tables (table_name, chunk_size, unique_columns, h
     ('spent_outputs', 10000, '{output_id}', false),
     ('sync', 10000, '{milestone_index}', false),
     ('ms_analytics', 10000, '{milestone_index}', false),
-    ('address_analytics', 10000, '{address,milestone_index}', false);
+    -- address_analytics: also keyed by its lookup order (an address's rows newest first)
+    ('address_analytics', 10000, '{address,ms_range_id,milestone_index}', false);
 
 -------------------------------------------------------------------------------------------------
 -- Small tables that do not grow with history: hints, locators, the unspent set, rollups, caches.

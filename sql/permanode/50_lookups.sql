@@ -69,12 +69,11 @@ WHERE transaction_id IS NOT NULL AND idx IS NOT NULL AND variant IS NOT NULL
 
 DROP FUNCTION @extschema@.create_lookup(name, name, text, name[]);
 
--- Point lookups by ID inside a partition. (Tags newest first use the tags partitions' unique
--- key, scanned backwards.)
+-- Point lookups by ID inside a partition. (Tags, and an address's analytics, newest first use
+-- their partitions' unique key, scanned backwards.)
 CREATE INDEX alias_outputs_by_output_id ON @extschema@.alias_outputs (output_id);
 CREATE INDEX foundry_outputs_by_output_id ON @extschema@.foundry_outputs (output_id);
 CREATE INDEX nft_outputs_by_output_id ON @extschema@.nft_outputs (output_id);
-CREATE INDEX address_analytics_by_address ON @extschema@.address_analytics (address, ms_range_id DESC, milestone_index DESC);
 
 -------------------------------------------------------------------------------------------------
 -- Partition hints: for a keyed column, the query naming the ranges that hold a key ($1), and
