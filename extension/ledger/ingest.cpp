@@ -35,6 +35,7 @@ extern "C"
     PG_FUNCTION_INFO_V1(permanode_decode_block);
 }
 
+#include "ledger/partition_cache.hpp"
 #include "ledger/writer.hpp"
 #include "pgcpp/guard.hpp"
 
@@ -224,10 +225,16 @@ IngestResult WriteMilestone(const ledger::MilestoneRows &rows)
         if (covered)
             continue;
         premade.push_back(index);
+        ledger::RangeSet range_set = ranges.AllOf(index);
+        if (ledger::PartitionsKnown(range_set))
+            continue;
         ledger::Params premake;
         premake.AddInt32(static_cast<int32>(index));
         if (ledger::Execute(ledger::Statement::kPartitionsExist, premake) > 0)
+        {
+            ledger::RememberPartitions(range_set);
             continue;
+        }
         ledger::Execute(ledger::Statement::kPremake, premake);
     }
 

@@ -176,6 +176,19 @@ bool Ranges::SameRanges(uint32 a, uint32 b) const
     return true;
 }
 
+std::vector<int32> Ranges::AllOf(uint32 milestone_index) const
+{
+    std::vector<int32> all;
+    for (const auto &[table, chunk_size] : chunk_sizes_)
+    {
+        all.push_back(chunk_size);
+        all.push_back(chunk_size > 0
+                          ? static_cast<int32>(milestone_index / static_cast<uint32>(chunk_size))
+                          : -1);
+    }
+    return all;
+}
+
 Ranges ReadRanges(uint32 milestone_index)
 {
     Execute(Statement::kChunkSizes, Params());

@@ -33,6 +33,8 @@ class Ranges
     // Whether two milestones fall in the same range of every ledger table (premake would make
     // the same partitions for both).
     bool SameRanges(uint32 a, uint32 b) const;
+    // The (chunk size, range) of every ledger table for a milestone, in table-name order.
+    std::vector<int32> AllOf(uint32 milestone_index) const;
 
   private:
     uint32 milestone_index_;
