@@ -4,45 +4,48 @@
 #include "codec/hex.hpp"
 #include "codec/ids.hpp"
 
-#include <nlohmann/json.hpp>
+#include <simdjson.h>
 
 namespace permanode::cli
 {
 namespace
 {
 
-using nlohmann::json;
+// simdjson's DOM: a bundle line is mostly long hex strings, which it hands over as views instead
+// of building them a character at a time.
+using simdjson::dom::element;
+using simdjson::dom::object;
 
-const json &Field(const json &object, const char *name, const std::string &where)
+element Field(const object &parent, const char *name, const std::string &where)
 {
-    auto it = object.find(name);
-    if (it == object.end())
+    element value;
+    if (parent[name].get(value) != simdjson::SUCCESS)
         throw BundleError(where + "missing \"" + name + "\"");
-    return *it;
+    return value;
 }
 
-std::uint32_t UnsignedField(const json &object, const char *name, std::uint64_t max,
+std::uint32_t UnsignedField(const object &parent, const char *name, std::uint64_t max,
                             const std::string &where = {})
 {
-    const json &value = Field(object, name, where);
-    if (!value.is_number_unsigned() || value.get<std::uint64_t>() > max)
+    std::uint64_t value = 0;
+    if (Field(parent, name, where).get_uint64().get(value) != simdjson::SUCCESS || value > max)
         throw BundleError(where + "\"" + name + "\" must be an integer from 0 to " +
                           std::to_string(max));
-    return static_cast<std::uint32_t>(value.get<std::uint64_t>());
+    return static_cast<std::uint32_t>(value);
 }
 
-const std::string &StringField(const json &object, const char *name, const std::string &where)
+std::string_view StringField(const object &parent, const char *name, const std::string &where)
 {
-    const json &value = Field(object, name, where);
-    if (!value.is_string())
+    std::string_view value;
+    if (Field(parent, name, where).get_string().get(value) != simdjson::SUCCESS)
         throw BundleError(where + "\"" + name + "\" must be a string");
-    return value.get_ref<const std::string &>();
+    return value;
 }
 
-codec::Bytes HexField(const json &object, const char *name, const std::string &where)
+codec::Bytes HexField(const object &parent, const char *name, const std::string &where)
 {
-    const std::string &text = StringField(object, name, where);
-    if (text.rfind("0x", 0) != 0)
+    std::string_view text = StringField(parent, name, where);
+    if (text.substr(0, 2) != "0x")
         throw BundleError(where + "\"" + name + "\" must be 0x-prefixed hex");
     auto bytes = codec::FromHex(text);
     if (!bytes)
@@ -50,7 +53,7 @@ codec::Bytes HexField(const json &object, const char *name, const std::string &w
     return std::move(*bytes);
 }
 
-InclusionState ParseInclusionState(const std::string &text, const std::string &where)
+InclusionState ParseInclusionState(std::string_view text, const std::string &where)
 {
     if (text == "included")
         return InclusionState::kIncluded;
@@ -58,42 +61,49 @@ InclusionState ParseInclusionState(const std::string &text, const std::string &w
         return InclusionState::kConflicting;
     if (text == "no_transaction" || text == "noTransaction")
         return InclusionState::kNoTransaction;
-    throw BundleError(where + "unknown inclusion_state \"" + text +
+    throw BundleError(where + "unknown inclusion_state \"" + std::string(text) +
                       "\" (expected included, conflicting or no_transaction)");
 }
 
-BundleBlock ParseBlock(const json &entry, std::size_t index)
+object ObjectEntry(const element &entry, const std::string &where)
+{
+    object value;
+    if (entry.get_object().get(value) != simdjson::SUCCESS)
+        throw BundleError(where + "must be an object");
+    return value;
+}
+
+BundleBlock ParseBlock(const element &entry, std::size_t index)
 {
     std::string where = "block " + std::to_string(index) + ": ";
-    if (!entry.is_object())
-        throw BundleError(where + "must be an object");
+    object fields = ObjectEntry(entry, where);
     BundleBlock block;
-    block.bytes = HexField(entry, "block", where);
+    block.bytes = HexField(fields, "block", where);
     if (block.bytes.empty())
         throw BundleError(where + "\"block\" is empty");
     block.inclusion_state =
-        ParseInclusionState(StringField(entry, "inclusion_state", where), where);
-    if (entry.contains("conflict_reason"))
+        ParseInclusionState(StringField(fields, "inclusion_state", where), where);
+    element reason;
+    if (fields["conflict_reason"].get(reason) == simdjson::SUCCESS)
         block.conflict_reason =
-            static_cast<std::uint8_t>(UnsignedField(entry, "conflict_reason", 255, where));
+            static_cast<std::uint8_t>(UnsignedField(fields, "conflict_reason", 255, where));
     return block;
 }
 
-SnapshotOutput ParseSnapshotOutput(const json &entry, std::size_t index)
+SnapshotOutput ParseSnapshotOutput(const element &entry, std::size_t index)
 {
     std::string where = "snapshot output " + std::to_string(index) + ": ";
-    if (!entry.is_object())
-        throw BundleError(where + "must be an object");
+    object fields = ObjectEntry(entry, where);
     SnapshotOutput output;
-    auto id = codec::FromHexFixed<34>(StringField(entry, "output_id", where));
+    auto id = codec::FromHexFixed<34>(StringField(fields, "output_id", where));
     if (!id)
         throw BundleError(where + "\"output_id\" must be 0x-prefixed hex of 34 bytes");
     output.output_id = codec::OutputIdFromBytes(*id);
-    auto block_id = codec::FromHexFixed<32>(StringField(entry, "block_id", where));
+    auto block_id = codec::FromHexFixed<32>(StringField(fields, "block_id", where));
     if (!block_id)
         throw BundleError(where + "\"block_id\" must be 0x-prefixed hex of 32 bytes");
     output.block_id = *block_id;
-    output.output = HexField(entry, "output", where);
+    output.output = HexField(fields, "output", where);
     return output;
 }
 
@@ -115,37 +125,34 @@ const char *InclusionStateName(InclusionState state)
 
 MilestoneBundle ParseBundle(std::string_view line)
 {
-    json document;
-    try
-    {
-        document = json::parse(line.begin(), line.end());
-    }
-    catch (const json::parse_error &e)
-    {
-        // nlohmann's message starts with "[json.exception.parse_error.101] parse error at ...".
-        std::string what = e.what();
-        auto at = what.find("] ");
-        throw BundleError("malformed JSON: " +
-                          (at == std::string::npos ? what : what.substr(at + 2)));
-    }
-    if (!document.is_object())
+    // One parser per thread, reused: it keeps its buffers from line to line.
+    thread_local simdjson::dom::parser parser;
+    element document;
+    if (auto error = parser.parse(line.data(), line.size()).get(document))
+        throw BundleError(std::string("malformed JSON: ") + simdjson::error_message(error));
+    object top;
+    if (document.get_object().get(top) != simdjson::SUCCESS)
         throw BundleError("a bundle line must be a JSON object");
 
     MilestoneBundle bundle;
-    bundle.milestone_index = UnsignedField(document, "milestone_index", INT32_MAX);
-    bundle.milestone_timestamp = UnsignedField(document, "milestone_timestamp", UINT32_MAX);
-    const json &blocks = Field(document, "blocks", {});
-    if (!blocks.is_array())
+    bundle.milestone_index = UnsignedField(top, "milestone_index", INT32_MAX);
+    bundle.milestone_timestamp = UnsignedField(top, "milestone_timestamp", UINT32_MAX);
+    simdjson::dom::array blocks;
+    if (Field(top, "blocks", {}).get_array().get(blocks) != simdjson::SUCCESS)
         throw BundleError("\"blocks\" must be an array");
     bundle.blocks.reserve(blocks.size());
-    for (std::size_t i = 0; i < blocks.size(); ++i)
-        bundle.blocks.push_back(ParseBlock(blocks[i], i));
-    if (auto it = document.find("snapshot_outputs"); it != document.end() && !it->is_null())
+    std::size_t i = 0;
+    for (element entry : blocks)
+        bundle.blocks.push_back(ParseBlock(entry, i++));
+    element snapshot;
+    if (top["snapshot_outputs"].get(snapshot) == simdjson::SUCCESS && !snapshot.is_null())
     {
-        if (!it->is_array())
+        simdjson::dom::array outputs;
+        if (snapshot.get_array().get(outputs) != simdjson::SUCCESS)
             throw BundleError("\"snapshot_outputs\" must be an array");
-        for (std::size_t i = 0; i < it->size(); ++i)
-            bundle.snapshot_outputs.push_back(ParseSnapshotOutput((*it)[i], i));
+        i = 0;
+        for (element entry : outputs)
+            bundle.snapshot_outputs.push_back(ParseSnapshotOutput(entry, i++));
     }
     return bundle;
 }

@@ -1,20 +1,31 @@
 #include "codec/hex.hpp"
 
+#include <array>
+#include <cstdint>
+
 namespace permanode::codec
 {
 namespace
 {
 constexpr char kDigits[] = "0123456789abcdef";
 
+// Each character's value as a hex digit, or -1: one load per character instead of three range
+// tests (ingest decodes every block from hex).
+constexpr std::array<std::int8_t, 256> NibbleTable()
+{
+    std::array<std::int8_t, 256> table{};
+    for (int c = 0; c < 256; ++c)
+        table[c] = c >= '0' && c <= '9'   ? static_cast<std::int8_t>(c - '0')
+                   : c >= 'a' && c <= 'f' ? static_cast<std::int8_t>(c - 'a' + 10)
+                   : c >= 'A' && c <= 'F' ? static_cast<std::int8_t>(c - 'A' + 10)
+                                          : -1;
+    return table;
+}
+constexpr std::array<std::int8_t, 256> kNibbles = NibbleTable();
+
 int NibbleOf(char c)
 {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
+    return kNibbles[static_cast<unsigned char>(c)];
 }
 
 std::string_view StripPrefix(std::string_view text)
