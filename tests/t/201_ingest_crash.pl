@@ -97,6 +97,7 @@ sub crash_and_resume
         '>', \$out, '2>', \$err);
     $node->poll_query_until($db, 'SELECT count(*) >= 60 FROM permanode.sync')
       or die 'ingest did not progress';
+    my $log_offset;
     my @backends = split /\n/, $node->safe_psql('postgres',
         "SELECT pid FROM pg_stat_activity WHERE application_name = 'permanode ingest'");
     if ($how eq 'postmaster')
@@ -115,6 +116,7 @@ sub crash_and_resume
     else
     {
         # One backend: the postmaster then ends the others and reinitializes.
+        $log_offset = -s $node->logfile;
         kill 'KILL', $backends[0];
     }
     $ingest->finish;
@@ -127,6 +129,9 @@ sub crash_and_resume
     }
     else
     {
+        # Wait for the postmaster to notice the crash first: a query in between could still
+        # reach the old server, and the next one find it in recovery.
+        $node->wait_for_log(qr/all server processes terminated; reinitializing/, $log_offset);
         $node->poll_query_until('postgres', 'SELECT true') or die 'server did not come back';
     }
 
