@@ -9,9 +9,9 @@
  *	     index family.
  *	  2. One sequential scan per heap (latest snapshot, writers blocked by a SHARE lock) feeds one
  *	     sorter per family; each family is then sorted and written into one SST by its own
- *	     helper thread, and the SSTs are ingested into a fresh database. Row count and checksum are
- *taken on the way, and every row's partition key is checked against the range (PostgreSQL never
- *validates a foreign partition's bounds).
+ *	     helper thread, and the SSTs are ingested into a fresh database. Row count and
+ *	     checksum are taken on the way, and every row's partition key is checked against the
+ *	     range (PostgreSQL never validates a foreign partition's bounds).
  *	  3. The manifest is written atomically: the directory is sealed, never written again.
  *	  4. The archive is re-read: row count and checksum must match what the heap gave.
  *	  5. Detach the heaps, create and attach the foreign partition, drop the heaps. All of this

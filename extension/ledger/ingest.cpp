@@ -216,17 +216,11 @@ IngestResult WriteMilestone(const ledger::MilestoneRows &rows)
     std::set<uint32_t> indexes = {rows.milestone_index};
     for (const ledger::MilestoneRow &m : rows.milestones)
         indexes.insert(m.index);
-    std::vector<uint32_t> premade;
+    std::set<ledger::RangeSet> checked;
     for (uint32_t index : indexes)
     {
-        bool covered = false;
-        for (uint32_t done : premade)
-            covered = covered || ranges.SameRanges(index, done);
-        if (covered)
-            continue;
-        premade.push_back(index);
         ledger::RangeSet range_set = ranges.AllOf(index);
-        if (ledger::PartitionsKnown(range_set))
+        if (!checked.insert(range_set).second || ledger::PartitionsKnown(range_set))
             continue;
         ledger::Params premake;
         premake.AddInt32(static_cast<int32>(index));

@@ -8,9 +8,9 @@
  *	  every insert, which cost a fifth of ingest. A block in two milestones' cones then fails on
  *	  a unique key (23505), as invalid input. Rows that several milestones share (hints, chain
  *	  and transaction locators, metrics) keep ON CONFLICT; the output locator is an upsert
- *	  because a creation and its spend may arrive in either order. Plans are generic from the start,
- *but for the few that NeedsCustomPlan names. Operators on the extension's types are
- *schema-qualified, so the statements do not depend on the caller's search_path.
+ *	  because a creation and its spend may arrive in either order. Plans are generic from the
+ *	  start, but for the few that NeedsCustomPlan names. Operators on the extension's types are
+ *	  schema-qualified, so the statements do not depend on the caller's search_path.
  */
 extern "C"
 {

@@ -164,18 +164,6 @@ int32 Ranges::Of(const char *table, uint32 milestone_index) const
     return static_cast<int32>(milestone_index / static_cast<uint32>(it->second));
 }
 
-bool Ranges::SameRanges(uint32 a, uint32 b) const
-{
-    for (const auto &[table, chunk_size] : chunk_sizes_)
-    {
-        if (chunk_size <= 0)
-            return false;
-        if (a / static_cast<uint32>(chunk_size) != b / static_cast<uint32>(chunk_size))
-            return false;
-    }
-    return true;
-}
-
 std::vector<int32> Ranges::AllOf(uint32 milestone_index) const
 {
     std::vector<int32> all;
@@ -736,8 +724,9 @@ void MilestoneWriter::WriteHints(const MilestoneAnalytics &analytics)
     // of late spends; in key order, like the rows above, so concurrent milestones lock them in
     // one order.
     std::map<std::pair<codec::Address, int32>, int64> analytics_rows;
+    const int32 analytics_range = ranges_.Of("address_analytics");
     for (const AddressFlow &flow : analytics.addresses)
-        analytics_rows[{flow.address, ranges_.Of("address_analytics")}] += 1;
+        analytics_rows[{flow.address, analytics_range}] += 1;
     for (const LateSpend &late : late_spends_)
         if (late.inserted)
             analytics_rows[{late.owner, late.range}] += 1;

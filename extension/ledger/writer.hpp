@@ -30,10 +30,8 @@ class Ranges
     int32 Of(const char *table) const { return Of(table, milestone_index_); }
     // The range of another milestone in the table.
     int32 Of(const char *table, uint32 milestone_index) const;
-    // Whether two milestones fall in the same range of every ledger table (premake would make
-    // the same partitions for both).
-    bool SameRanges(uint32 a, uint32 b) const;
-    // The (chunk size, range) of every ledger table for a milestone, in table-name order.
+    // The (chunk size, range) of every ledger table for a milestone, in table-name order: two
+    // milestones with equal sets need the same partitions.
     std::vector<int32> AllOf(uint32 milestone_index) const;
 
   private:
