@@ -21,6 +21,7 @@ extern "C"
 }
 
 #include "pgcpp/guard.hpp"
+#include "ledger/metrics_seen.hpp"
 #include "ledger/writer.hpp"
 
 #include <limits>
@@ -799,10 +800,22 @@ void MilestoneWriter::WriteDailyMetrics(const MilestoneAnalytics &analytics)
 {
     ArrayColumn metric_variants = Texts(), metrics = Texts(), metric_addresses = Addresses(),
                 metric_tags = Byteas(), metric_times = Timestamps();
+    // Rows this backend knows are committed are not sent again (see metrics_seen.hpp).
     auto metric = [&](const char *variant, const char *name,
                       const std::optional<codec::Address> &address,
                       const std::optional<codec::Bytes> &tag, TimestampTz at)
     {
+        MetricKey key;
+        if (address)
+        {
+            codec::AddressBytes bytes = codec::ToBytes(*address);
+            key = MakeMetricKey(at, variant, name, bytes.data(), bytes.size());
+        }
+        else
+            key = MakeMetricKey(at, variant, name, tag->data(), tag->size());
+        if (MetricKnown(key))
+            return;
+        NoteMetric(std::move(key));
         metric_variants.AddText(variant);
         metrics.AddText(name);
         AddAddress(metric_addresses, address);
