@@ -145,7 +145,7 @@ int main()
     }
 
     std::string quarter_dsn = CreateDatabase(dsn, "ingest_bench_quarter");
-    // The CLI's default connections (two per core).
+    // The CLI's default connections (one per core).
     ChildRun small = RunCli({"ingest", "--dsn", quarter_dsn, quarter}, log);
     std::string full_dsn = CreateDatabase(dsn, "ingest_bench_full");
     ChildRun full = RunCli({"ingest", "--dsn", full_dsn, ledger}, log);

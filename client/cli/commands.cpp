@@ -267,7 +267,7 @@ void RegisterIngestCommand(CLI::App &app, CommonOptions &common)
     ingest
         ->add_option("--jobs", options.jobs,
                      "Connections ingesting different milestones at once, each its own server "
-                     "process; they commit out of file order (default: two per core, at most 8)")
+                     "process; they commit out of file order (default: one per core, 2 to 8)")
         ->check(CLI::Range(1, 64));
     ingest->add_flag("--sync-commit", sync_commit,
                      "Flush each milestone's commit to disk before it counts as ingested "

@@ -264,7 +264,7 @@ int Maintain(const std::string &dsn)
 int DefaultJobs()
 {
     unsigned cores = std::thread::hardware_concurrency();
-    return static_cast<int>(std::clamp(2 * std::max(cores, 1u), 2u, 8u));
+    return static_cast<int>(std::clamp(cores, 2u, 8u));
 }
 
 int Ingest(const std::string &dsn, const IngestOptions &options, IngestSummary &summary)

@@ -8,8 +8,9 @@
 namespace permanode::cli
 {
 
-// Two connections per core, at most 8: milestones that share hint rows wait for each other's
-// commit, and a second server process per core keeps the core busy meanwhile.
+// One connection per core, at least 2 and at most 8. More server processes than cores cost more
+// than they overlap: each one faults in every shared-buffer page it touches (no huge pages),
+// and milestones that share hint rows wait for each other's commit.
 int DefaultJobs();
 
 struct IngestOptions
