@@ -10,7 +10,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 : "${PERMANODE_TEST_DSN:?run the tests through tests/run}"
 db=permanode_http_js
 "$root/tests/e2e/http_load_fixtures.sh" "$PERMANODE_TEST_DSN" "$db"
-(cd "$root/tests/js" && { [ -d node_modules/@iota/iota.js ] || npm ci --no-audit --no-fund >/dev/null; })
+"$root/tests/js/install.sh" >/dev/null
 
 log=$(mktemp)
 "$serve" --dsn "$PERMANODE_TEST_DSN dbname=$db user=permanode_http_test" --port 0 --threads 4 \

@@ -1,0 +1,15 @@
+#!/bin/sh
+# Installs the test-only JavaScript packages of package-lock.json, once. Several tests need
+# them and ctest runs tests in parallel, so the install holds a lock, and it counts as done
+# only by a marker written after `npm ci` succeeded: a node_modules that merely exists may be
+# half-written, or being replaced by another `npm ci`.
+set -eu
+cd "$(dirname "$0")"
+exec 9>.install.lock
+flock 9
+marker=node_modules/.permanode-installed
+if [ -f "$marker" ] && [ "$marker" -nt package-lock.json ]; then
+  exit 0
+fi
+npm ci --no-audit --no-fund
+touch "$marker"
