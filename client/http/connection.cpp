@@ -1,14 +1,18 @@
-// The per-connection loop of ConnectionServer and its buffered socket stream.
+// ConnectionServer's workers and its buffered socket stream.
 #include "connection.hpp"
 
 #include <arpa/inet.h>
 #include <cerrno>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 
 namespace permanode::http
@@ -59,7 +63,10 @@ class BufferedStream : public httplib::Stream
 
     // Waits for the next request: false when the peer closed the connection, the receive
     // timeout passed or the server is stopping (its read side was shut down).
-    bool WaitForRequest() { return in_begin_ < in_end_ || Fill() > 0; }
+    bool WaitForRequest() { return HasInput() || Fill() > 0; }
+
+    // Input already read from the socket (a pipelined request), which epoll will not report.
+    bool HasInput() const { return in_begin_ < in_end_; }
 
     // Sends the buffered output; false when the peer is gone.
     bool Flush()
@@ -85,7 +92,7 @@ class BufferedStream : public httplib::Stream
 
     bool is_readable() const override
     {
-        if (in_begin_ < in_end_)
+        if (HasInput())
         {
             return true;
         }
@@ -163,51 +170,202 @@ class BufferedStream : public httplib::Stream
     int local_port_ = 0;
 };
 
+std::int64_t NowMs()
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
 } // namespace
+
+struct ConnectionServer::Connection
+{
+    Connection(socket_t sock, time_t read_timeout_sec, time_t read_timeout_usec,
+               std::size_t max_requests)
+        : sock(sock), stream(sock, read_timeout_sec, read_timeout_usec), remaining(max_requests)
+    {
+    }
+
+    socket_t sock;
+    BufferedStream stream;
+    std::size_t remaining; // requests it may still send (keep-alive max count)
+    std::atomic<bool> busy{false};
+    std::atomic<std::int64_t> idle_since_ms{NowMs()};
+};
+
+ConnectionServer::ConnectionServer(int workers)
+{
+    epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
+    wake_fd_ = eventfd(0, EFD_CLOEXEC);
+    if (epoll_fd_ < 0 || wake_fd_ < 0)
+    {
+        throw std::runtime_error(std::string("cannot create the connection set: ") +
+                                 std::strerror(errno));
+    }
+    // Level-triggered and never read: once written, it wakes every worker, for good.
+    epoll_event wake{};
+    wake.events = EPOLLIN;
+    wake.data.ptr = nullptr;
+    epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, wake_fd_, &wake);
+    for (int i = 0; i < std::max(workers, 1); i++)
+    {
+        workers_.emplace_back([this] { Work(); });
+    }
+}
+
+ConnectionServer::~ConnectionServer()
+{
+    StopServing();
+    close(wake_fd_);
+    close(epoll_fd_);
+}
 
 void ConnectionServer::StopServing()
 {
     stop();
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (socket_t sock : open_)
     {
-        shutdown(sock, SHUT_RD);
+        std::lock_guard<std::mutex> lock(mutex_);
+        stopping_ = true;
+        // Wakes a worker waiting for the rest of a request; one serving a request finishes it.
+        for (const auto &entry : open_)
+        {
+            shutdown(entry.first->sock, SHUT_RD);
+        }
     }
+    std::uint64_t one = 1;
+    ssize_t written = write(wake_fd_, &one, sizeof(one));
+    (void)written;
+    for (std::thread &worker : workers_)
+    {
+        if (worker.joinable())
+        {
+            worker.join();
+        }
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto &entry : open_)
+    {
+        shutdown(entry.first->sock, SHUT_RDWR);
+        close(entry.first->sock);
+    }
+    open_.clear();
 }
 
 bool ConnectionServer::process_and_close_socket(socket_t sock)
 {
+    auto owned = std::make_unique<Connection>(sock, read_timeout_sec_, read_timeout_usec_,
+                                              keep_alive_max_count_);
+    Connection *connection = owned.get();
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        open_.insert(sock);
-    }
-    BufferedStream stream(sock, read_timeout_sec_, read_timeout_usec_);
-    bool ret = false;
-    for (std::size_t count = keep_alive_max_count_; count > 0; count--)
-    {
-        // A stopping server takes no further requests; StopServing wakes a waiting connection.
-        if (svr_sock_ == INVALID_SOCKET || !stream.WaitForRequest())
+        if (stopping_)
         {
-            break;
+            shutdown(sock, SHUT_RDWR);
+            close(sock);
+            return false;
+        }
+        open_.emplace(connection, std::move(owned));
+    }
+    epoll_event event{};
+    event.events = EPOLLIN | EPOLLONESHOT;
+    event.data.ptr = connection;
+    if (epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, sock, &event) != 0)
+    {
+        Close(connection);
+        return false;
+    }
+    return true;
+}
+
+void ConnectionServer::Work()
+{
+    std::int64_t next_sweep_ms = NowMs() + 1000;
+    for (;;)
+    {
+        epoll_event event{};
+        int ready = epoll_wait(epoll_fd_, &event, 1, 1000);
+        if (stopping_)
+        {
+            return;
+        }
+        if (NowMs() >= next_sweep_ms)
+        {
+            ShutDownIdle();
+            next_sweep_ms = NowMs() + 1000;
+        }
+        if (ready <= 0)
+        {
+            continue; // the timeout, or EINTR
+        }
+        auto *connection = static_cast<Connection *>(event.data.ptr);
+        if (connection == nullptr)
+        {
+            return; // the wake descriptor: stopping
+        }
+        connection->busy = true;
+        if (Serve(*connection) && !stopping_)
+        {
+            connection->idle_since_ms = NowMs();
+            connection->busy = false;
+            epoll_event again{};
+            again.events = EPOLLIN | EPOLLONESHOT;
+            again.data.ptr = connection;
+            if (epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, connection->sock, &again) == 0)
+            {
+                continue;
+            }
+        }
+        Close(connection);
+    }
+}
+
+bool ConnectionServer::Serve(Connection &connection)
+{
+    do
+    {
+        // A stopping server takes no further requests.
+        if (stopping_ || svr_sock_ == INVALID_SOCKET || !connection.stream.WaitForRequest())
+        {
+            return false;
         }
         bool connection_closed = false;
-        ret = process_request(stream, count == 1, connection_closed, nullptr);
-        if (!stream.Flush())
+        bool ok = process_request(connection.stream, connection.remaining == 1, connection_closed,
+                                  nullptr);
+        if (!connection.stream.Flush() || !ok || connection_closed || --connection.remaining == 0)
         {
-            ret = false;
+            return false;
         }
-        if (!ret || connection_closed)
-        {
-            break;
-        }
-    }
+    } while (connection.stream.HasInput());
+    return true;
+}
+
+void ConnectionServer::Close(Connection *connection)
+{
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto found = open_.find(connection);
+    if (found == open_.end())
     {
-        std::lock_guard<std::mutex> lock(mutex_);
-        open_.erase(sock);
+        return; // StopServing closed it
     }
-    shutdown(sock, SHUT_RDWR);
-    close(sock);
-    return ret;
+    epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, connection->sock, nullptr);
+    shutdown(connection->sock, SHUT_RDWR);
+    close(connection->sock);
+    open_.erase(found);
+}
+
+void ConnectionServer::ShutDownIdle()
+{
+    std::int64_t limit = NowMs() - static_cast<std::int64_t>(keep_alive_timeout_sec_) * 1000;
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto &entry : open_)
+    {
+        Connection &connection = *entry.first;
+        if (!connection.busy && connection.idle_since_ms < limit)
+        {
+            shutdown(connection.sock, SHUT_RDWR);
+        }
+    }
 }
 
 } // namespace permanode::http

@@ -1,5 +1,5 @@
-// The server: httplib (with our connection loop) and one worker per pooled connection, the routes,
-// and RunServer.
+// The server: httplib (with our connection handling) and one worker per pooled connection, the
+// routes, and RunServer.
 #include "server.hpp"
 
 #include <csignal>
@@ -20,16 +20,17 @@ class ServerImpl
 {
   public:
     explicit ServerImpl(ServerOptions options)
-        : options_(std::move(options)),
+        : options_(std::move(options)), server_(options_.threads),
           pool_(options_.dsn, options_.threads,
                 std::chrono::milliseconds(options_.acquire_timeout_ms)),
           router_(server_, pool_, metrics_)
     {
-        int threads = options_.threads;
-        server_.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-        // ConnectionServer waits for a keep-alive connection's next request as long as for any
-        // read, and an idle connection holds a worker thread: 5 s for both (httplib's default
-        // keep-alive timeout), which the Keep-Alive header advertises.
+        // httplib's accept loop only hands new connections over to ConnectionServer's workers
+        // (one per pooled connection), through this queue.
+        server_.new_task_queue = [] { return new httplib::ThreadPool(1); };
+        // How long the rest of a request may take to arrive, and how long an idle keep-alive
+        // connection is kept: 5 s for both (httplib's default keep-alive timeout), which the
+        // Keep-Alive header advertises.
         server_.set_read_timeout(5);
         server_.set_keep_alive_timeout(5);
         server_.set_write_timeout(10);

@@ -10,13 +10,12 @@
 
 #include "http_fixture.hpp"
 #include "pool.hpp"
-#include "server.hpp"
+#include "running_server.hpp"
 
 using nlohmann::json;
-using permanode::http::Server;
-using permanode::http::ServerOptions;
 using permanode::test::FixtureAdminDsn;
 using permanode::test::FixtureReaderDsn;
+using permanode::test::RunningServer;
 
 namespace
 {
@@ -24,43 +23,6 @@ namespace
 const std::string kBlock = "0xf2174f3af8c862ba7b099c9ce56ecb5146c200521a8dbba9b0389ae645b10f1d";
 const std::string kMilestoneBlock =
     "0x904351e0e82ec26389d96310fe060b050b056fddef701887b50baea07b62c35c";
-
-// A server on a free loopback port, serving from a thread.
-class RunningServer
-{
-  public:
-    explicit RunningServer(const std::string &dsn)
-    {
-        ServerOptions options;
-        options.dsn = dsn;
-        options.port = 0;
-        options.threads = 2;
-        options.acquire_timeout_ms = 2000;
-        server_ = std::make_unique<Server>(options);
-        EXPECT_TRUE(server_->Bind());
-        thread_ = std::thread([this] { server_->Listen(); });
-        client_ = std::make_unique<httplib::Client>("127.0.0.1", server_->Port());
-        client_->set_read_timeout(10, 0);
-        for (int i = 0; i < 100 && !client_->Get("/api/openapi.json"); i++)
-        {
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
-    }
-    ~RunningServer()
-    {
-        server_->Stop();
-        thread_.join();
-    }
-    httplib::Result Get(const std::string &path, const httplib::Headers &headers = {})
-    {
-        return client_->Get(path.c_str(), headers);
-    }
-
-  private:
-    std::unique_ptr<Server> server_;
-    std::thread thread_;
-    std::unique_ptr<httplib::Client> client_;
-};
 
 class HttpTest : public ::testing::Test
 {

@@ -1,0 +1,166 @@
+// How the HTTP server handles connections, seen from raw sockets: idle keep-alive connections
+// hold no worker, pipelined requests are each answered, idle connections are closed after the
+// keep-alive timeout, and stopping the server closes the connections it still has.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include "http_fixture.hpp"
+#include "running_server.hpp"
+
+using permanode::test::FixtureReaderDsn;
+using permanode::test::RunningServer;
+
+namespace
+{
+
+const std::string kBlockPath =
+    "/api/core/v2/blocks/0xf2174f3af8c862ba7b099c9ce56ecb5146c200521a8dbba9b0389ae645b10f1d";
+
+// A TCP connection to the server that sends what it is told and reads to the end.
+class RawConnection
+{
+  public:
+    explicit RawConnection(int port)
+    {
+        fd_ = socket(AF_INET, SOCK_STREAM, 0);
+        timeval timeout{10, 0};
+        setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_port = htons(static_cast<uint16_t>(port));
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        connected_ = connect(fd_, reinterpret_cast<sockaddr *>(&address), sizeof(address)) == 0;
+    }
+    ~RawConnection() { close(fd_); }
+    RawConnection(const RawConnection &) = delete;
+    RawConnection &operator=(const RawConnection &) = delete;
+
+    bool Connected() const { return connected_; }
+    bool Send(const std::string &data)
+    {
+        return send(fd_, data.data(), data.size(), MSG_NOSIGNAL) ==
+               static_cast<ssize_t>(data.size());
+    }
+    // Everything until the server closes the connection; `closed` tells whether it did (rather
+    // than the 10 s receive timeout passing).
+    std::string ReadToEnd(bool &closed)
+    {
+        std::string data;
+        char buffer[65536];
+        for (;;)
+        {
+            ssize_t n = recv(fd_, buffer, sizeof(buffer), 0);
+            if (n <= 0)
+            {
+                closed = n == 0;
+                return data;
+            }
+            data.append(buffer, static_cast<std::size_t>(n));
+        }
+    }
+
+  private:
+    int fd_ = -1;
+    bool connected_ = false;
+};
+
+std::size_t CountOf(const std::string &text, const std::string &part)
+{
+    std::size_t count = 0;
+    for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1))
+    {
+        count++;
+    }
+    return count;
+}
+
+double SecondsSince(std::chrono::steady_clock::time_point start)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+} // namespace
+
+// The server has 2 workers. With a thread per connection, 4 idle keep-alive connections would
+// hold both until their keep-alive timeout (5 s), and this request would wait that long.
+TEST(HttpConnections, IdleConnectionsHoldNoWorker)
+{
+    RunningServer server(FixtureReaderDsn());
+    std::vector<std::unique_ptr<RawConnection>> idle;
+    for (int i = 0; i < 4; i++)
+    {
+        idle.push_back(std::make_unique<RawConnection>(server.Port()));
+        ASSERT_TRUE(idle.back()->Connected());
+    }
+    httplib::Client client("127.0.0.1", server.Port());
+    client.set_read_timeout(2, 0);
+    auto start = std::chrono::steady_clock::now();
+    auto result = client.Get(kBlockPath.c_str());
+    ASSERT_TRUE(result) << "no answer within 2 s while 4 connections were idle";
+    EXPECT_EQ(result->status, 200);
+    EXPECT_LT(SecondsSince(start), 2.0);
+}
+
+// Two requests in one packet: the second is already read into the server's buffer when the
+// first is answered, so no readiness event announces it; it must be answered all the same.
+TEST(HttpConnections, PipelinedRequestsAreEachAnswered)
+{
+    RunningServer server(FixtureReaderDsn());
+    RawConnection connection(server.Port());
+    ASSERT_TRUE(connection.Connected());
+    ASSERT_TRUE(connection.Send("GET " + kBlockPath +
+                                " HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                                "GET /api/core/v2/blocks/0x12 HTTP/1.1\r\nHost: localhost\r\n"
+                                "Connection: close\r\n\r\n"));
+    bool closed = false;
+    std::string responses = connection.ReadToEnd(closed);
+    EXPECT_TRUE(closed);
+    EXPECT_EQ(CountOf(responses, "HTTP/1.1 "), 2u) << responses;
+    EXPECT_EQ(responses.rfind("HTTP/1.1 200 OK\r\n", 0), 0u);
+    EXPECT_NE(responses.find("HTTP/1.1 400 Bad Request\r\n"), std::string::npos);
+}
+
+// An idle keep-alive connection is closed once the keep-alive timeout (5 s) has passed.
+TEST(HttpConnections, IdleConnectionsAreClosedAfterTheKeepAliveTimeout)
+{
+    RunningServer server(FixtureReaderDsn());
+    RawConnection connection(server.Port());
+    ASSERT_TRUE(connection.Connected());
+    ASSERT_TRUE(connection.Send("GET " + kBlockPath + " HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+    auto start = std::chrono::steady_clock::now();
+    bool closed = false;
+    std::string response = connection.ReadToEnd(closed);
+    EXPECT_EQ(response.rfind("HTTP/1.1 200 OK\r\n", 0), 0u);
+    EXPECT_NE(response.find("Keep-Alive: timeout=5"), std::string::npos) << response;
+    EXPECT_TRUE(closed) << "still open after the 10 s receive timeout";
+    double seconds = SecondsSince(start);
+    EXPECT_GE(seconds, 4.0);
+    EXPECT_LT(seconds, 9.0);
+}
+
+// Stopping the server closes the connections it holds, and does not wait for them.
+TEST(HttpConnections, StopClosesOpenConnections)
+{
+    auto server = std::make_unique<RunningServer>(FixtureReaderDsn());
+    RawConnection connection(server->Port());
+    ASSERT_TRUE(connection.Connected());
+    ASSERT_TRUE(connection.Send("GET " + kBlockPath + " HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+    auto start = std::chrono::steady_clock::now();
+    // The response first, so the connection is parked when the server stops.
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    server.reset();
+    EXPECT_LT(SecondsSince(start), 3.0);
+    bool closed = false;
+    std::string response = connection.ReadToEnd(closed);
+    EXPECT_TRUE(closed);
+    EXPECT_EQ(CountOf(response, "HTTP/1.1 "), 1u);
+}
