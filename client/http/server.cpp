@@ -44,17 +44,16 @@ class ServerImpl
         RegisterExplorerRoutes(router_);
         RegisterOperationRoutes(router_, metrics_, pool_);
         // Unmatched routes and httplib's own errors (413, 414, ...) get JSON bodies too.
+        std::size_t max_request_bytes = options_.max_request_bytes;
         server_.set_error_handler(httplib::Server::HandlerWithResponse(
-            [](const httplib::Request &request, httplib::Response &response)
+            [max_request_bytes](const httplib::Request &request, httplib::Response &response)
             {
                 if (!response.body.empty())
                 {
                     return httplib::Server::HandlerResponse::Unhandled;
                 }
-                std::string message = response.status == 404
-                                          ? "no route " + request.path
-                                          : "HTTP status " + std::to_string(response.status);
-                WriteError(response, response.status, message);
+                WriteError(response, response.status,
+                           ProtocolErrorMessage(response.status, request.path, max_request_bytes));
                 return httplib::Server::HandlerResponse::Handled;
             }));
         server_.set_exception_handler(

@@ -1,6 +1,7 @@
 // How the HTTP server handles connections, seen from raw sockets: idle keep-alive connections
 // hold no worker, pipelined requests are each answered, idle connections are closed after the
-// keep-alive timeout, and stopping the server closes the connections it still has.
+// keep-alive timeout, stopping the server closes the connections it still has, and requests
+// over the size limits get JSON errors that name the limit.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -12,6 +13,7 @@
 
 #include <gtest/gtest.h>
 #include <httplib.h>
+#include <nlohmann/json.hpp>
 
 #include "http_fixture.hpp"
 #include "running_server.hpp"
@@ -163,4 +165,32 @@ TEST(HttpConnections, StopClosesOpenConnections)
     std::string response = connection.ReadToEnd(closed);
     EXPECT_TRUE(closed);
     EXPECT_EQ(CountOf(response, "HTTP/1.1 "), 1u);
+}
+
+// Requests over the limits: the answer is a JSON error naming the limit, and the server goes on.
+TEST(HttpConnections, OversizedRequestsGetJsonErrorsNamingTheLimit)
+{
+    RunningServer server(FixtureReaderDsn());
+    httplib::Client client("127.0.0.1", server.Port());
+    client.set_read_timeout(10, 0);
+    auto expect_error = [](const httplib::Result &result, int status, const std::string &message)
+    {
+        ASSERT_TRUE(result);
+        EXPECT_EQ(result->status, status);
+        EXPECT_EQ(result->get_header_value("Content-Type"), "application/json");
+        auto body = nlohmann::json::parse(result->body);
+        EXPECT_EQ(body["error"]["code"], std::to_string(status));
+        EXPECT_EQ(body["error"]["message"], message) << result->body;
+    };
+    expect_error(client.Get(("/api/core/v2/blocks/0x" + std::string(9000, 'a')).c_str()), 414,
+                 "request URI longer than 8192 bytes");
+    // The server's default limit is 65536 bytes.
+    expect_error(client.Post("/api/core/v2/blocks/0x12", std::string(70000, 'a'), "text/plain"),
+                 413, "request body larger than 65536 bytes");
+    expect_error(client.Get("/api/core/v2/info", {{"X-Padding", std::string(9000, 'b')}}), 400,
+                 "malformed HTTP request (or a header line longer than 8192 bytes)");
+    expect_error(client.Get("/api/core/v2/nothing"), 404, "no route /api/core/v2/nothing");
+    auto info = client.Get("/api/core/v2/info");
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->status, 200);
 }
