@@ -67,7 +67,9 @@ void OnXact(XactEvent event, void *)
 {
     if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_PARALLEL_COMMIT)
         Promote();
-    else if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT)
+    // A prepared transaction may still roll back, after this session has moved on.
+    else if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT ||
+             event == XACT_EVENT_PREPARE)
         pending.clear();
 }
 
