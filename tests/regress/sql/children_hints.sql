@@ -3,15 +3,9 @@
 -- from block_locator). With one milestone per range, the real milestones 17339-17341 approve
 -- blocks of earlier milestones, so children sit both in their parent's range and in later ones.
 -- Every parent's children must be those of the unhinted query.
-SET client_min_messages = warning;
-DROP EXTENSION IF EXISTS permanode CASCADE;
-DROP EXTENSION IF EXISTS permanode_fdw CASCADE;
-CREATE EXTENSION permanode CASCADE;
-RESET client_min_messages;
-SET search_path = public, permanode;
-\getenv fixtures PERMANODE_FIXTURES
 \getenv abs_srcdir PG_ABS_SRCDIR
-\set fixtures_sql :abs_srcdir '/sql/include/fixtures.sql'
+\set fresh_extension :abs_srcdir '/sql/include/fresh_extension.sql'
+\i :fresh_extension
 \i :fixtures_sql
 
 SELECT count(set_chunk_size(table_name, 1)) AS tables_resized FROM ledger_tables;

@@ -2,16 +2,10 @@
 -- permanode.ingest_milestone(): every table and lookup is derived from the raw blocks, compared
 -- with what inx-chronicle booked for the same milestones, re-ingest changes nothing, and the
 -- order of milestones does not matter.
-SET client_min_messages = warning;
-DROP EXTENSION IF EXISTS permanode CASCADE;
-DROP EXTENSION IF EXISTS permanode_fdw CASCADE;
-CREATE EXTENSION permanode CASCADE;
-RESET client_min_messages;
-SET search_path = public, permanode;
-\getenv fixtures PERMANODE_FIXTURES
-
 \getenv abs_srcdir PG_ABS_SRCDIR
-\set fixtures_sql :abs_srcdir '/sql/include/fixtures.sql'
+\set fresh_extension :abs_srcdir '/sql/include/fresh_extension.sql'
+\i :fresh_extension
+
 \i :fixtures_sql
 
 -- Ingest in milestone order.

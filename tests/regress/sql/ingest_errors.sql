@@ -1,13 +1,9 @@
 -- Bad input to permanode.ingest_milestone(): every error has its SQLSTATE, names what is wrong
 -- (the block's position, the codec's field and byte offset, both milestone indexes), and leaves
 -- nothing behind, even when it strikes after most rows were written.
-SET client_min_messages = warning;
-DROP EXTENSION IF EXISTS permanode CASCADE;
-DROP EXTENSION IF EXISTS permanode_fdw CASCADE;
-CREATE EXTENSION permanode CASCADE;
-RESET client_min_messages;
-SET search_path = public, permanode;
-\getenv fixtures PERMANODE_FIXTURES
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set fresh_extension :abs_srcdir '/sql/include/fresh_extension.sql'
+\i :fresh_extension
 
 CREATE SCHEMA ingest_errors;
 CREATE FUNCTION ingest_errors.bin(value jsonb) RETURNS bytea

@@ -1,16 +1,9 @@
 -- Ingest makes the partitions of a milestone's ranges, and remembers per session which ranges
 -- have them all; a partition dropped meanwhile must make it look again, not fail on a missing
 -- partition.
-SET client_min_messages = warning;
-DROP EXTENSION IF EXISTS permanode CASCADE;
-DROP EXTENSION IF EXISTS permanode_fdw CASCADE;
-DROP SCHEMA IF EXISTS ingest_test CASCADE;
-CREATE EXTENSION permanode CASCADE;
-RESET client_min_messages;
-SET search_path = public, permanode;
-\getenv fixtures PERMANODE_FIXTURES
 \getenv abs_srcdir PG_ABS_SRCDIR
-\set fixtures_sql :abs_srcdir '/sql/include/fixtures.sql'
+\set fresh_extension :abs_srcdir '/sql/include/fresh_extension.sql'
+\i :fresh_extension
 \o /dev/null
 \i :fixtures_sql
 \o

@@ -1,16 +1,9 @@
 -- A backend remembers which metrics_cache rows are committed and sends only new ones. What it
 -- remembers must follow the transaction: rows of a rolled-back ingest, or of a rolled-back
 -- savepoint, are not there, and the next ingest of the same day must write them.
-SET client_min_messages = warning;
-DROP EXTENSION IF EXISTS permanode CASCADE;
-DROP EXTENSION IF EXISTS permanode_fdw CASCADE;
-DROP SCHEMA IF EXISTS ingest_test CASCADE;
-CREATE EXTENSION permanode CASCADE;
-RESET client_min_messages;
-SET search_path = public, permanode;
-\getenv fixtures PERMANODE_FIXTURES
 \getenv abs_srcdir PG_ABS_SRCDIR
-\set fixtures_sql :abs_srcdir '/sql/include/fixtures.sql'
+\set fresh_extension :abs_srcdir '/sql/include/fresh_extension.sql'
+\i :fresh_extension
 \o /dev/null
 \i :fixtures_sql
 \o

@@ -20,15 +20,9 @@
 --  D8 tags.inclusion_state is a smallint code like everywhere else, not a blob.
 --  D9 the lookups are views with the seed's names over their tables, backed by indexes.
 \set VERBOSITY terse
-SET client_min_messages = warning;
-DROP EXTENSION IF EXISTS permanode CASCADE;
-DROP EXTENSION IF EXISTS permanode_fdw CASCADE;
-CREATE EXTENSION permanode CASCADE;
-RESET client_min_messages;
-SET search_path = public, permanode;
-\getenv fixtures PERMANODE_FIXTURES
 \getenv abs_srcdir PG_ABS_SRCDIR
-\set fixtures_sql :abs_srcdir '/sql/include/fixtures.sql'
+\set fresh_extension :abs_srcdir '/sql/include/fresh_extension.sql'
+\i :fresh_extension
 \i :fixtures_sql
 SELECT count(*) AS milestones_ingested FROM (
     SELECT ingest_test.ingest(m) FROM unnest('{17339,17340,17341,2418187}'::int[]) m) s;
