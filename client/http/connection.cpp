@@ -304,7 +304,17 @@ void ConnectionServer::Work()
             return; // the wake descriptor: stopping
         }
         connection->busy = true;
-        if (Serve(*connection) && !stopping_)
+        bool keep = false;
+        try
+        {
+            keep = Serve(*connection);
+        }
+        catch (const std::exception &)
+        {
+            // Handlers' errors become 500s inside process_request; anything else that escapes
+            // (an allocation failure) costs this connection, not the worker.
+        }
+        if (keep && !stopping_)
         {
             connection->idle_since_ms = NowMs();
             connection->busy = false;
