@@ -29,10 +29,15 @@ std::vector<MetricKey> pending; // this transaction's
 Oid metrics_relid = InvalidOid; // permanode.metrics_cache, looked up again after it changes
 bool callbacks_registered = false;
 
-void ForgetAll() noexcept
+void ForgetKnown() noexcept
 {
     known.clear();
     known_count = 0;
+}
+
+void ForgetAll() noexcept
+{
+    ForgetKnown();
     pending.clear();
 }
 
@@ -45,8 +50,9 @@ void Promote() noexcept
             // Older days than the two newest are not kept.
             if (!known.empty() && key.day < known.rbegin()->first - 1)
                 continue;
+            // (Not ForgetAll: this loop is walking `pending`.)
             if (known_count >= kMaxKnownMetrics)
-                ForgetAll();
+                ForgetKnown();
             if (known[key.day].insert(std::move(key.identity)).second)
                 ++known_count;
             while (known.size() > 2)
