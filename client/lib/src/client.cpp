@@ -1,90 +1,18 @@
-// permanode client library: the connection, its session settings and shared helpers.
+// permanode client library: the connection, its session settings, and running queries over
+// libpqxx.
 #include "permanode/client.hpp"
 
-#include <mutex>
-#include <shared_mutex>
-#include <unordered_map>
+#include <pqxx/pqxx>
 
 #include "internal.hpp"
 
 namespace permanode::client
 {
-namespace internal
-{
-
 namespace
 {
 
-// The SQL of the kCustom statements by name. Every connection prepares the same text, so
-// entries are only ever added (never changed); node-based, so a found string stays put.
-struct CustomStatements
-{
-    std::shared_mutex mutex;
-    std::unordered_map<std::string, std::string> sql;
-};
-
-CustomStatements &Customs()
-{
-    static CustomStatements customs;
-    return customs;
-}
-
-} // namespace
-
-void Prepare(pqxx::connection &connection, const std::string &name, const std::string &sql,
-             Plan plan)
-{
-    connection.prepare(name, sql);
-    if (plan == Plan::kCustom)
-    {
-        auto &customs = Customs();
-        std::unique_lock<std::shared_mutex> lock(customs.mutex);
-        customs.sql.try_emplace(name, sql);
-    }
-}
-
-pqxx::result Exec(pqxx::connection &connection, const std::string &statement, const Params &params)
-{
-    const std::string *custom = nullptr;
-    {
-        auto &customs = Customs();
-        std::shared_lock<std::shared_mutex> lock(customs.mutex);
-        auto it = customs.sql.find(statement);
-        if (it != customs.sql.end())
-        {
-            custom = &it->second;
-        }
-    }
-    pqxx::nontransaction tx(connection);
-    auto values = pqxx::prepare::make_dynamic_params(params.Pointers());
-    if (custom != nullptr)
-    {
-        return tx.exec_params(*custom, values);
-    }
-    return tx.exec_prepared(statement, values);
-}
-
-pqxx::result ExecSql(pqxx::connection &connection, const std::string &sql, const Params &params)
-{
-    pqxx::nontransaction tx(connection);
-    return tx.exec_params(sql, pqxx::prepare::make_dynamic_params(params.Pointers()));
-}
-
-pqxx::result ExecNamed(pqxx::connection &connection, const std::string &name,
-                       const std::string &sql, const Params &params)
-{
-    // libpqxx keeps the definition and prepares it on first use; the same definition again
-    // is a no-op.
-    connection.prepare(name, sql);
-    pqxx::nontransaction tx(connection);
-    return tx.exec_prepared(name, pqxx::prepare::make_dynamic_params(params.Pointers()));
-}
-
-std::string Bytes(const pqxx::field &field)
-{
-    return pqxx::binarystring(field).str();
-}
-
+// The SQLSTATE of an error: libpqxx 6.4 leaves it empty for some of its exception classes
+// (insufficient_privilege, for one), whose class then tells the code.
 std::string SqlstateOf(const pqxx::sql_error &e)
 {
     if (!e.sqlstate().empty())
@@ -126,35 +54,67 @@ std::string SqlstateOf(const pqxx::sql_error &e)
     return "";
 }
 
-std::string Micros(const std::string &column)
+// Runs fn and converts libpqxx errors into client::Error, keeping the SQLSTATE.
+template <typename Fn> auto Translate(Fn &&fn) -> decltype(fn())
 {
-    return "(extract(epoch FROM " + column + ") * 1000000)::bigint";
+    try
+    {
+        return fn();
+    }
+    catch (const pqxx::sql_error &e)
+    {
+        throw Error(e.what(), SqlstateOf(e));
+    }
+    catch (const pqxx::deadlock_detected &e)
+    {
+        throw Error(e.what(), "40P01");
+    }
+    catch (const pqxx::transaction_rollback &e)
+    {
+        throw Error(e.what(), "40001"); // libpqxx 6.4 keeps no code for class 40
+    }
+    catch (const pqxx::broken_connection &e)
+    {
+        throw Error(e.what(), "08006");
+    }
+    catch (const pqxx::in_doubt_error &e)
+    {
+        throw Error(e.what(), "08007");
+    }
+    catch (const pqxx::failure &e)
+    {
+        throw Error(e.what(), "");
+    }
 }
 
-std::string KeysetCondition(int n, const std::string &range, const std::string &timestamp,
-                            const std::string &milestone_index, const std::string &id,
-                            const std::string &id_cast)
+// A libpqxx result read through Result.
+class PqxxResult : public Result
 {
-    auto p = [n](int i) { return "$" + std::to_string(n + i); };
-    return "(" + p(0) + "::int IS NULL OR (" + range + ", " + timestamp + ", " + milestone_index +
-           ", " + id + ") < (" + p(0) + "::int, timestamptz 'epoch' + " + p(1) +
-           "::bigint * interval '1 microsecond', " + p(2) + "::int, " + p(3) + "::" + id_cast +
-           "))";
-}
+  public:
+    explicit PqxxResult(pqxx::result result) : result_(std::move(result)) {}
+    int Rows() const override { return static_cast<int>(result_.size()); }
+    bool IsNull(int row, int column) const override { return At(row, column).is_null(); }
+    std::string_view Text(int row, int column) const override
+    {
+        auto field = At(row, column);
+        return std::string_view(field.c_str(), field.size());
+    }
 
-Cursor CursorOf(const pqxx::row &row, int first, int id_column)
-{
-    Cursor cursor;
-    cursor.ms_range_id = row[first].as<std::int32_t>();
-    cursor.ms_timestamp_us = row[first + 1].as<std::int64_t>();
-    cursor.milestone_index = row[first + 2].as<std::int32_t>();
-    cursor.id = row[id_column].as<std::string>();
-    return cursor;
-}
+  private:
+    pqxx::field At(int row, int column) const
+    {
+        if (row < 0 || row >= Rows() || column < 0 || column >= static_cast<int>(result_.columns()))
+        {
+            throw Error("result has no row " + std::to_string(row + 1) + ", column " +
+                            std::to_string(column + 1),
+                        "XX000");
+        }
+        return result_[row][column];
+    }
+    pqxx::result result_;
+};
 
-} // namespace internal
-
-using internal::Translate;
+} // namespace
 
 const char *ToString(OutputKind kind)
 {
@@ -186,11 +146,6 @@ Client::Client(const std::string &dsn)
             // and cost far less than their generic plan.
             tx.exec("SELECT set_config('search_path', current_setting('search_path') || "
                     "', permanode', false)");
-            internal::PrepareBlockStatements(*connection_);
-            internal::PrepareOutputStatements(*connection_);
-            internal::PrepareIndexerStatements(*connection_);
-            internal::PrepareMilestoneStatements(*connection_);
-            internal::PrepareExplorerStatements(*connection_);
         });
 }
 
@@ -199,6 +154,25 @@ Client::~Client() = default;
 bool Client::IsOpen() const
 {
     return connection_ && connection_->is_open();
+}
+
+std::unique_ptr<Result> Client::Execute(const Statement &statement, const Params &params)
+{
+    return Translate(
+        [&]
+        {
+            auto values = pqxx::prepare::make_dynamic_params(params.Pointers());
+            pqxx::nontransaction tx(*connection_);
+            if (statement.plan == Plan::kCustom)
+            {
+                // An unnamed statement: always planned for the values at hand.
+                return std::make_unique<PqxxResult>(tx.exec_params(statement.sql, values));
+            }
+            // libpqxx keeps the definition and prepares it on first use; the same definition
+            // again is a no-op.
+            connection_->prepare(statement.name, statement.sql);
+            return std::make_unique<PqxxResult>(tx.exec_prepared(statement.name, values));
+        });
 }
 
 BuildInfo Client::GetBuildInfo()

@@ -1,5 +1,6 @@
 // Explorer and analytics: balances, ledger updates by address and milestone, analytics.
 #include "internal.hpp"
+#include "permanode/queries.hpp"
 
 namespace permanode::client
 {
@@ -13,7 +14,7 @@ namespace
 const char *const kUpdateKey =
     "(output_id::text || CASE WHEN is_spent THEN 's' ELSE 'c' END) COLLATE \"C\"";
 
-LedgerUpdate UpdateOf(const pqxx::row &row)
+LedgerUpdate UpdateOf(const Row &row)
 {
     LedgerUpdate update;
     update.output_id = row[0].as<std::string>();
@@ -24,49 +25,53 @@ LedgerUpdate UpdateOf(const pqxx::row &row)
     return update;
 }
 
-Page<LedgerUpdate> UpdatePage(const pqxx::result &result, int page_size)
+Query<Page<LedgerUpdate>> UpdatesQuery(std::shared_ptr<const Statement> statement, std::string key,
+                                       int page_size, const std::optional<Cursor> &after)
 {
-    return MakePage<LedgerUpdate>(result, page_size, UpdateOf,
-                                  [](const pqxx::row &row) { return CursorOf(row, 5, 8); });
+    Query<Page<LedgerUpdate>> query;
+    query.statement = std::move(statement);
+    query.params.Add(std::move(key));
+    query.params.Add(after);
+    query.params.Add(std::to_string(page_size + 1));
+    query.read = [page_size](const Result &result)
+    {
+        return MakePage<LedgerUpdate>(result, page_size, UpdateOf,
+                                      [](const Row &row) { return CursorOf(row, 5, 8); });
+    };
+    return query;
 }
 
-} // namespace
-
-namespace internal
+// Columns: output_id, is_spent, milestone_index, unix time, amount, then the sort key
+// (ms_range_id, µs, milestone_index) and its text id; `from` is the rows' subquery.
+std::string UpdatesSql(const std::string &from)
 {
+    return "SELECT output_id::text, is_spent, milestone_index, "
+           "extract(epoch FROM ms_timestamp)::bigint, amount, ms_range_id, " +
+           Micros("ms_timestamp") + ", milestone_index, " + kUpdateKey + " FROM (" + from +
+           ") u WHERE " +
+           KeysetCondition(2, "ms_range_id", "ms_timestamp", "milestone_index", kUpdateKey,
+                           "text") +
+           " ORDER BY ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, " + kUpdateKey +
+           " DESC LIMIT $6";
+}
 
-void PrepareExplorerStatements(pqxx::connection &connection)
+std::string UpdatesByAddressSql()
 {
-    Prepare(connection, "balance",
-            "SELECT coalesce(sum(amount), 0)::bigint, coalesce(sum(amount) FILTER (WHERE "
-            "dust_return_address IS NULL AND timelock IS NULL AND expiration IS NULL), 0)::bigint, "
-            "(SELECT coalesce(max(milestone_index), 0) FROM permanode.sync) "
-            "FROM permanode.unspent_outputs WHERE address = $1");
-
-    // Columns: output_id, is_spent, milestone_index, unix time, amount, then the sort key
-    // (ms_range_id, µs, milestone_index) and its text id.
-    std::string tail =
-        std::string(") u WHERE ") +
-        KeysetCondition(2, "ms_range_id", "ms_timestamp", "milestone_index", kUpdateKey, "text") +
-        " ORDER BY ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, " + kUpdateKey +
-        " DESC LIMIT $6";
-    std::string select = "SELECT output_id::text, is_spent, milestone_index, "
-                         "extract(epoch FROM ms_timestamp)::bigint, amount, ms_range_id, " +
-                         Micros("ms_timestamp") + ", milestone_index, " + kUpdateKey + " FROM (";
     std::string created_by_address =
         "SELECT output_id, ms_range_id, ms_timestamp, milestone_index, amount "
         "FROM permanode.basic_outputs_by_address WHERE address = $1 UNION ALL "
         "SELECT output_id, ms_range_id, ms_timestamp, milestone_index, amount "
         "FROM permanode.nft_outputs_by_address WHERE address = $1";
-    Prepare(connection, "ledger_updates_by_address",
-            select + "WITH created AS (" + created_by_address +
-                ") SELECT output_id, false AS is_spent, ms_range_id, ms_timestamp, "
-                "milestone_index, amount FROM created UNION ALL SELECT c.output_id, "
-                "true, s.ms_range_id, s.ms_timestamp, s.milestone_index, c.amount "
-                "FROM created c JOIN permanode.spent_outputs s "
-                "ON s.output_id = c.output_id" +
-                tail);
+    return UpdatesSql("WITH created AS (" + created_by_address +
+                      ") SELECT output_id, false AS is_spent, ms_range_id, ms_timestamp, "
+                      "milestone_index, amount FROM created UNION ALL SELECT c.output_id, "
+                      "true, s.ms_range_id, s.ms_timestamp, s.milestone_index, c.amount "
+                      "FROM created c JOIN permanode.spent_outputs s "
+                      "ON s.output_id = c.output_id");
+}
 
+std::string UpdatesByMilestoneSql()
+{
     std::string created_at;
     std::string all_created;
     for (const char *table : {"basic_outputs", "alias_outputs", "foundry_outputs", "nft_outputs"})
@@ -78,122 +83,150 @@ void PrepareExplorerStatements(pqxx::connection &connection)
             (created_at.empty() ? "" : " UNION ALL ") + part + " WHERE milestone_index = $1";
         all_created += (all_created.empty() ? "" : " UNION ALL ") + part;
     }
-    Prepare(connection, "ledger_updates_by_milestone",
-            select +
-                "SELECT output_id, false AS is_spent, ms_range_id, ms_timestamp, "
-                "milestone_index, amount FROM (" +
-                created_at +
-                ") c UNION ALL SELECT s.output_id, true, s.ms_range_id, s.ms_timestamp, "
-                "s.milestone_index, (SELECT a.amount FROM (" +
-                all_created +
-                ") a WHERE a.output_id = s.output_id LIMIT 1) FROM permanode.spent_outputs s "
-                "WHERE s.milestone_index = $1" +
-                tail);
-
-    Prepare(connection, "milestone_analytics",
-            "SELECT milestone_index, message_count, transaction_count, "
-            "transferred_tokens FROM permanode.ms_analytics "
-            "WHERE milestone_index = $1 LIMIT 1");
-    // Rolled-up days, and days metrics_cache holds that are not rolled up yet.
-    Prepare(connection, "daily_analytics",
-            "SELECT date::text, total_addresses, send_addresses, recv_addresses "
-            "FROM permanode.daily_analytics WHERE date BETWEEN $1::date AND $2::date "
-            "UNION ALL SELECT m.date::text, count(*) FILTER (WHERE m.metric = 'sent_or_received'), "
-            "count(*) FILTER (WHERE m.metric = 'sent'), count(*) FILTER (WHERE m.metric = "
-            "'received') FROM permanode.metrics_cache m WHERE m.date BETWEEN $1::date AND $2::date "
-            "AND m.variant = 'address' AND NOT EXISTS (SELECT 1 FROM permanode.daily_analytics d "
-            "WHERE d.date = m.date) GROUP BY m.date ORDER BY 1");
+    return UpdatesSql("SELECT output_id, false AS is_spent, ms_range_id, ms_timestamp, "
+                      "milestone_index, amount FROM (" +
+                      created_at +
+                      ") c UNION ALL SELECT s.output_id, true, s.ms_range_id, s.ms_timestamp, "
+                      "s.milestone_index, (SELECT a.amount FROM (" +
+                      all_created +
+                      ") a WHERE a.output_id = s.output_id LIMIT 1) FROM permanode.spent_outputs "
+                      "s WHERE s.milestone_index = $1");
 }
 
-} // namespace internal
+} // namespace
+
+namespace queries
+{
+
+Query<Balance> BalanceOf(const std::string &address)
+{
+    static const auto statement = MakeStatement(
+        "balance",
+        "SELECT coalesce(sum(amount), 0)::bigint, coalesce(sum(amount) FILTER (WHERE "
+        "dust_return_address IS NULL AND timelock IS NULL AND expiration IS NULL), 0)::bigint, "
+        "(SELECT coalesce(max(milestone_index), 0) FROM permanode.sync) "
+        "FROM permanode.unspent_outputs WHERE address = $1");
+    Query<Balance> query;
+    query.statement = statement;
+    query.params.Add(address);
+    query.read = [address](const Result &result)
+    {
+        Row row(result, 0);
+        Balance balance;
+        balance.address = address;
+        balance.total_balance = row[0].as<std::int64_t>();
+        balance.sig_locked_balance = row[1].as<std::int64_t>();
+        balance.ledger_index = row[2].as<std::int32_t>();
+        return balance;
+    };
+    return query;
+}
+
+Query<Page<LedgerUpdate>> LedgerUpdatesByAddress(const std::string &address, int page_size,
+                                                 const std::optional<Cursor> &after)
+{
+    static const auto statement = MakeStatement("ledger_updates_by_address", UpdatesByAddressSql());
+    return UpdatesQuery(statement, address, page_size, after);
+}
+
+Query<Page<LedgerUpdate>> LedgerUpdatesByMilestone(std::int32_t milestone_index, int page_size,
+                                                   const std::optional<Cursor> &after)
+{
+    static const auto statement =
+        MakeStatement("ledger_updates_by_milestone", UpdatesByMilestoneSql());
+    return UpdatesQuery(statement, std::to_string(milestone_index), page_size, after);
+}
+
+Query<std::optional<MilestoneAnalytics>> AnalyticsAt(std::int32_t milestone_index)
+{
+    static const auto statement =
+        MakeStatement("milestone_analytics", "SELECT milestone_index, message_count, "
+                                             "transaction_count, transferred_tokens FROM "
+                                             "permanode.ms_analytics WHERE milestone_index = $1 "
+                                             "LIMIT 1");
+    Query<std::optional<MilestoneAnalytics>> query;
+    query.statement = statement;
+    query.params.Add(std::to_string(milestone_index));
+    query.read = [](const Result &result) -> std::optional<MilestoneAnalytics>
+    {
+        if (result.Rows() == 0)
+        {
+            return std::nullopt;
+        }
+        Row row(result, 0);
+        MilestoneAnalytics analytics;
+        analytics.milestone_index = row[0].as<std::int32_t>();
+        analytics.block_count = row[1].as<std::int32_t>();
+        analytics.transaction_count = row[2].as<std::int32_t>();
+        analytics.transferred_tokens = row[3].as<std::int64_t>();
+        return analytics;
+    };
+    return query;
+}
+
+Query<std::vector<DailyAnalytics>> DailyAnalyticsBetween(const std::string &from_date,
+                                                         const std::string &to_date)
+{
+    // Rolled-up days, and days metrics_cache holds that are not rolled up yet.
+    static const auto statement = MakeStatement(
+        "daily_analytics",
+        "SELECT date::text, total_addresses, send_addresses, recv_addresses "
+        "FROM permanode.daily_analytics WHERE date BETWEEN $1::date AND $2::date "
+        "UNION ALL SELECT m.date::text, count(*) FILTER (WHERE m.metric = 'sent_or_received'), "
+        "count(*) FILTER (WHERE m.metric = 'sent'), count(*) FILTER (WHERE m.metric = "
+        "'received') FROM permanode.metrics_cache m WHERE m.date BETWEEN $1::date AND $2::date "
+        "AND m.variant = 'address' AND NOT EXISTS (SELECT 1 FROM permanode.daily_analytics d "
+        "WHERE d.date = m.date) GROUP BY m.date ORDER BY 1");
+    Query<std::vector<DailyAnalytics>> query;
+    query.statement = statement;
+    query.params.Add(from_date);
+    query.params.Add(to_date);
+    query.read = [](const Result &result)
+    {
+        std::vector<DailyAnalytics> days;
+        for (int i = 0; i < result.Rows(); i++)
+        {
+            Row row(result, i);
+            DailyAnalytics day;
+            day.date = row[0].as<std::string>();
+            day.total_addresses = row[1].as<std::int32_t>();
+            day.send_addresses = row[2].as<std::int32_t>();
+            day.recv_addresses = row[3].as<std::int32_t>();
+            days.push_back(day);
+        }
+        return days;
+    };
+    return query;
+}
+
+} // namespace queries
 
 Balance Client::GetBalance(const std::string &address)
 {
-    return Translate(
-        [&]
-        {
-            Params params;
-            params.Add(address);
-            auto row = Exec(*connection_, "balance", params)[0];
-            Balance balance;
-            balance.address = address;
-            balance.total_balance = row[0].as<std::int64_t>();
-            balance.sig_locked_balance = row[1].as<std::int64_t>();
-            balance.ledger_index = row[2].as<std::int32_t>();
-            return balance;
-        });
+    return Run(queries::BalanceOf(address));
 }
 
 Page<LedgerUpdate> Client::GetLedgerUpdatesByAddress(const std::string &address, int page_size,
                                                      const std::optional<Cursor> &after)
 {
-    return Translate(
-        [&]
-        {
-            Params params;
-            params.Add(address);
-            params.Add(after);
-            params.Add(std::to_string(page_size + 1));
-            return UpdatePage(Exec(*connection_, "ledger_updates_by_address", params), page_size);
-        });
+    return Run(queries::LedgerUpdatesByAddress(address, page_size, after));
 }
 
 Page<LedgerUpdate> Client::GetLedgerUpdatesByMilestone(std::int32_t milestone_index, int page_size,
                                                        const std::optional<Cursor> &after)
 {
-    return Translate(
-        [&]
-        {
-            Params params;
-            params.Add(std::to_string(milestone_index));
-            params.Add(after);
-            params.Add(std::to_string(page_size + 1));
-            return UpdatePage(Exec(*connection_, "ledger_updates_by_milestone", params), page_size);
-        });
+    return Run(queries::LedgerUpdatesByMilestone(milestone_index, page_size, after));
 }
 
 std::optional<MilestoneAnalytics> Client::GetMilestoneAnalytics(std::int32_t milestone_index)
 {
-    return Translate(
-        [&]() -> std::optional<MilestoneAnalytics>
-        {
-            Params params;
-            params.Add(std::to_string(milestone_index));
-            auto result = Exec(*connection_, "milestone_analytics", params);
-            if (result.empty())
-            {
-                return std::nullopt;
-            }
-            MilestoneAnalytics analytics;
-            analytics.milestone_index = result[0][0].as<std::int32_t>();
-            analytics.block_count = result[0][1].as<std::int32_t>();
-            analytics.transaction_count = result[0][2].as<std::int32_t>();
-            analytics.transferred_tokens = result[0][3].as<std::int64_t>();
-            return analytics;
-        });
+    return Run(queries::AnalyticsAt(milestone_index));
 }
 
 std::vector<DailyAnalytics> Client::GetDailyAnalytics(const std::string &from_date,
                                                       const std::string &to_date)
 {
-    return Translate(
-        [&]
-        {
-            Params params;
-            params.Add(from_date);
-            params.Add(to_date);
-            std::vector<DailyAnalytics> days;
-            for (const auto &row : Exec(*connection_, "daily_analytics", params))
-            {
-                DailyAnalytics day;
-                day.date = row[0].as<std::string>();
-                day.total_addresses = row[1].as<std::int32_t>();
-                day.send_addresses = row[2].as<std::int32_t>();
-                day.recv_addresses = row[3].as<std::int32_t>();
-                days.push_back(day);
-            }
-            return days;
-        });
+    return Run(queries::DailyAnalyticsBetween(from_date, to_date));
 }
 
 } // namespace permanode::client

@@ -6,6 +6,7 @@
 // set filter in the order of kFilters, then the cursor's four (when there is a cursor), then the
 // row limit. User input is only ever bound, never spliced into the SQL.
 #include "internal.hpp"
+#include "permanode/queries.hpp"
 
 #include <array>
 
@@ -302,23 +303,11 @@ const char *UnsupportedFilter(OutputKind kind, const OutputFilter &filter)
     return nullptr;
 }
 
-namespace internal
+namespace queries
 {
 
-void PrepareIndexerStatements(pqxx::connection &connection)
-{
-    Prepare(connection, "chain_output",
-            "SELECT output_id::text FROM permanode.unspent_outputs "
-            "WHERE output_kind = $1 AND chain_id = $2::permanode.hash32 LIMIT 1");
-    Prepare(connection, "foundry_output",
-            "SELECT output_id::text FROM permanode.unspent_outputs "
-            "WHERE output_kind = 'foundry' AND foundry_id = $1 LIMIT 1");
-}
-
-} // namespace internal
-
-OutputIdPage Client::QueryOutputs(OutputKind kind, const OutputFilter &filter, bool include_spent,
-                                  int page_size, const std::optional<Cursor> &after)
+Query<OutputIdPage> Outputs(OutputKind kind, const OutputFilter &filter, bool include_spent,
+                            int page_size, const std::optional<Cursor> &after)
 {
     if (const char *name = UnsupportedFilter(kind, filter))
     {
@@ -327,85 +316,96 @@ OutputIdPage Client::QueryOutputs(OutputKind kind, const OutputFilter &filter, b
                     "22023");
     }
     Target target = include_spent ? TableOf(kind) : kUnspent;
-    auto result = Translate(
-        [&]
+    // Every filter's value (NULL when unset), then only the set ones are bound.
+    Params filters;
+    AddFilters(filters, filter);
+    std::array<bool, kFilterCount> set{};
+    Query<OutputIdPage> query;
+    query.params.Add(std::string(ToString(kind)));
+    int set_count = 0;
+    int only = -1;
+    for (int i = 0; i < kFilterCount; i++)
+    {
+        const char *value = filters.Pointers()[i];
+        set[i] = value != nullptr;
+        if (set[i])
         {
-            // Every filter's value (NULL when unset), then only the set ones are bound.
-            Params filters;
-            AddFilters(filters, filter);
-            std::array<bool, kFilterCount> set{};
-            Params params;
-            params.Add(std::string(ToString(kind)));
-            for (int i = 0; i < kFilterCount; i++)
-            {
-                const char *value = filters.Pointers()[i];
-                set[i] = value != nullptr;
-                if (set[i])
-                {
-                    params.Add(std::string(value));
-                }
-            }
-            if (after)
-            {
-                params.Add(after);
-            }
-            params.Add(std::to_string(page_size + 1));
-            std::string sql = BuildQuery(target, set, after.has_value());
-            int set_count = 0;
-            int only = -1;
-            for (int i = 0; i < kFilterCount; i++)
-            {
-                if (set[i])
-                {
-                    set_count++;
-                    only = i;
-                }
-            }
-            if (after || set_count > 1)
-            {
-                return ExecSql(*connection_, sql, params);
-            }
-            // A first page with at most one filter (the common case: one address) is a plain
-            // index lookup that a reused plan serves as well as a fresh one; naming it saves
-            // planning per call. At most 5 targets x 23 of these per connection.
-            std::string name = std::string("indexer_") + kTables[target] + "_" +
-                               (only < 0 ? std::string("all") : std::to_string(only));
-            return ExecNamed(*connection_, name, sql, params);
-        });
-    OutputIdPage page;
-    auto rows = MakePage<std::string>(
-        result, page_size, [](const pqxx::row &row) { return row[0].as<std::string>(); },
-        [](const pqxx::row &row) { return CursorOf(row, 1, 0); });
-    page.items = std::move(rows.items);
-    page.next = std::move(rows.next);
-    page.ledger_index = result.empty() ? GetLedgerIndex() : result[0][4].as<std::int32_t>();
+            query.params.Add(std::string(value));
+            set_count++;
+            only = i;
+        }
+    }
+    if (after)
+    {
+        query.params.Add(after);
+    }
+    query.params.Add(std::to_string(page_size + 1));
+    std::string sql = BuildQuery(target, set, after.has_value());
+    if (after || set_count > 1)
+    {
+        query.statement = MakeStatement("indexer_custom", std::move(sql));
+    }
+    else
+    {
+        // A first page with at most one filter (the common case: one address) is a plain
+        // index lookup that a reused plan serves as well as a fresh one; naming it saves
+        // planning per call. At most 5 targets x 23 of these per connection.
+        query.statement = MakeStatement(std::string("indexer_") + kTables[target] + "_" +
+                                            (only < 0 ? std::string("all") : std::to_string(only)),
+                                        std::move(sql), Plan::kGeneric);
+    }
+    query.read = [page_size](const Result &result)
+    {
+        OutputIdPage page;
+        auto rows = IdPage(result, page_size);
+        page.items = std::move(rows.items);
+        page.next = std::move(rows.next);
+        page.ledger_index = result.Rows() == 0 ? 0 : Row(result, 0)[4].as<std::int32_t>();
+        return page;
+    };
+    return query;
+}
+
+Query<std::optional<std::string>> ChainOutput(OutputKind kind, const std::string &id)
+{
+    static const auto chain_output =
+        MakeStatement("chain_output", "SELECT output_id::text FROM permanode.unspent_outputs "
+                                      "WHERE output_kind = $1 AND chain_id = $2::permanode.hash32 "
+                                      "LIMIT 1");
+    static const auto foundry_output = MakeStatement(
+        "foundry_output", "SELECT output_id::text FROM permanode.unspent_outputs "
+                          "WHERE output_kind = 'foundry' AND foundry_id = $1 LIMIT 1");
+    Query<std::optional<std::string>> query;
+    if (kind == OutputKind::kFoundry)
+    {
+        query.statement = foundry_output;
+    }
+    else
+    {
+        query.statement = chain_output;
+        query.params.Add(std::string(ToString(kind)));
+    }
+    query.params.Add(id);
+    query.read = FirstText;
+    return query;
+}
+
+} // namespace queries
+
+OutputIdPage Client::QueryOutputs(OutputKind kind, const OutputFilter &filter, bool include_spent,
+                                  int page_size, const std::optional<Cursor> &after)
+{
+    auto page = Run(queries::Outputs(kind, filter, include_spent, page_size, after));
+    if (page.items.empty())
+    {
+        page.ledger_index = GetLedgerIndex();
+    }
     return page;
 }
 
 std::optional<std::string> Client::GetChainOutput(OutputKind kind, const std::string &id)
 {
-    return Translate(
-        [&]() -> std::optional<std::string>
-        {
-            Params params;
-            pqxx::result result;
-            if (kind == OutputKind::kFoundry)
-            {
-                params.Add(id);
-                result = Exec(*connection_, "foundry_output", params);
-            }
-            else
-            {
-                params.Add(std::string(ToString(kind)));
-                params.Add(id);
-                result = Exec(*connection_, "chain_output", params);
-            }
-            if (result.empty())
-            {
-                return std::nullopt;
-            }
-            return result[0][0].as<std::string>();
-        });
+    return Run(queries::ChainOutput(kind, id));
 }
 
 } // namespace permanode::client

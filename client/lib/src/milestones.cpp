@@ -1,5 +1,6 @@
 // Milestones: by index and ID, the newest ones, UTXO changes, the ledger index.
 #include "internal.hpp"
+#include "permanode/queries.hpp"
 
 namespace permanode::client
 {
@@ -11,36 +12,34 @@ namespace
 const char *const kMilestoneColumns =
     "milestone_index, milestone_id::text, message_id::text, timestamp, payload";
 
-MilestoneRow MilestoneOf(const pqxx::row &row)
+MilestoneRow MilestoneOf(const Row &row)
 {
     MilestoneRow milestone;
     milestone.milestone_index = row[0].as<std::int32_t>();
     milestone.milestone_id = row[1].as<std::string>();
     milestone.block_id = row[2].as<std::string>();
     milestone.timestamp = row[3].as<std::int64_t>();
-    milestone.payload = Bytes(row[4]);
+    milestone.payload = row[4].Bytes();
     return milestone;
 }
 
-} // namespace
-
-namespace internal
+std::optional<MilestoneRow> FirstMilestone(const Result &result)
 {
+    if (result.Rows() == 0)
+    {
+        return std::nullopt;
+    }
+    return MilestoneOf(Row(result, 0));
+}
 
-void PrepareMilestoneStatements(pqxx::connection &connection)
+std::shared_ptr<const Statement> MilestoneBy(const char *name, const char *condition)
 {
-    Prepare(connection, "milestone_by_index",
-            std::string("SELECT ") + kMilestoneColumns +
-                " FROM permanode.milestones "
-                "WHERE milestone_index = $1 LIMIT 1");
-    Prepare(connection, "milestone_by_id",
-            std::string("SELECT ") + kMilestoneColumns +
-                " FROM permanode.milestones "
-                "WHERE milestone_id = $1 LIMIT 1");
-    Prepare(connection, "latest_milestones",
-            std::string("SELECT ") + kMilestoneColumns +
-                " FROM permanode.milestones "
-                "ORDER BY milestone_index DESC LIMIT $1");
+    return MakeStatement(name, std::string("SELECT ") + kMilestoneColumns +
+                                   " FROM permanode.milestones WHERE " + condition + " LIMIT 1");
+}
+
+std::string UtxoChangesSql()
+{
     // 'm' marks that the milestone was ingested; 'c' created and 's' spent outputs.
     std::string sql = "SELECT 'm', NULL FROM permanode.sync WHERE milestone_index = $1";
     for (const char *table : {"basic_outputs", "alias_outputs", "foundry_outputs", "nft_outputs"})
@@ -48,102 +47,129 @@ void PrepareMilestoneStatements(pqxx::connection &connection)
         sql += std::string(" UNION ALL SELECT 'c', output_id::text FROM permanode.") + table +
                " WHERE milestone_index = $1";
     }
-    sql += " UNION ALL SELECT 's', output_id::text FROM permanode.spent_outputs "
-           "WHERE milestone_index = $1 ORDER BY 1, 2";
-    Prepare(connection, "utxo_changes", sql);
-    Prepare(connection, "ledger_index",
-            "SELECT coalesce(max(milestone_index), 0) FROM permanode.sync");
+    return sql + " UNION ALL SELECT 's', output_id::text FROM permanode.spent_outputs "
+                 "WHERE milestone_index = $1 ORDER BY 1, 2";
 }
 
-} // namespace internal
+} // namespace
+
+namespace queries
+{
+
+Query<std::optional<MilestoneRow>> MilestoneByIndex(std::int32_t milestone_index)
+{
+    static const auto statement = MilestoneBy("milestone_by_index", "milestone_index = $1");
+    Query<std::optional<MilestoneRow>> query;
+    query.statement = statement;
+    query.params.Add(std::to_string(milestone_index));
+    query.read = FirstMilestone;
+    return query;
+}
+
+Query<std::optional<MilestoneRow>> MilestoneById(const std::string &milestone_id)
+{
+    static const auto statement = MilestoneBy("milestone_by_id", "milestone_id = $1");
+    Query<std::optional<MilestoneRow>> query;
+    query.statement = statement;
+    query.params.Add(milestone_id);
+    query.read = FirstMilestone;
+    return query;
+}
+
+Query<std::vector<MilestoneRow>> LatestMilestones(int count)
+{
+    static const auto statement = MakeStatement(
+        "latest_milestones", std::string("SELECT ") + kMilestoneColumns +
+                                 " FROM permanode.milestones ORDER BY milestone_index DESC "
+                                 "LIMIT $1");
+    Query<std::vector<MilestoneRow>> query;
+    query.statement = statement;
+    query.params.Add(std::to_string(count));
+    query.read = [](const Result &result)
+    {
+        std::vector<MilestoneRow> milestones;
+        for (int i = 0; i < result.Rows(); i++)
+        {
+            milestones.push_back(MilestoneOf(Row(result, i)));
+        }
+        return milestones;
+    };
+    return query;
+}
+
+Query<std::optional<UtxoChanges>> UtxoChangesAt(std::int32_t milestone_index)
+{
+    static const auto statement = MakeStatement("utxo_changes", UtxoChangesSql());
+    Query<std::optional<UtxoChanges>> query;
+    query.statement = statement;
+    query.params.Add(std::to_string(milestone_index));
+    query.read = [milestone_index](const Result &result) -> std::optional<UtxoChanges>
+    {
+        UtxoChanges changes;
+        changes.milestone_index = milestone_index;
+        bool ingested = false;
+        for (int i = 0; i < result.Rows(); i++)
+        {
+            Row row(result, i);
+            auto kind = row[0].text();
+            if (kind == "m")
+            {
+                ingested = true;
+            }
+            else if (kind == "c")
+            {
+                changes.created_outputs.push_back(row[1].as<std::string>());
+            }
+            else
+            {
+                changes.consumed_outputs.push_back(row[1].as<std::string>());
+            }
+        }
+        if (!ingested)
+        {
+            return std::nullopt;
+        }
+        return changes;
+    };
+    return query;
+}
+
+Query<std::int32_t> LedgerIndex()
+{
+    static const auto statement =
+        MakeStatement("ledger_index", "SELECT coalesce(max(milestone_index), 0) FROM "
+                                      "permanode.sync");
+    Query<std::int32_t> query;
+    query.statement = statement;
+    query.read = [](const Result &result) { return Row(result, 0)[0].as<std::int32_t>(); };
+    return query;
+}
+
+} // namespace queries
 
 std::optional<MilestoneRow> Client::GetMilestoneByIndex(std::int32_t milestone_index)
 {
-    return Translate(
-        [&]() -> std::optional<MilestoneRow>
-        {
-            Params params;
-            params.Add(std::to_string(milestone_index));
-            auto result = Exec(*connection_, "milestone_by_index", params);
-            if (result.empty())
-            {
-                return std::nullopt;
-            }
-            return MilestoneOf(result[0]);
-        });
+    return Run(queries::MilestoneByIndex(milestone_index));
 }
 
 std::optional<MilestoneRow> Client::GetMilestoneById(const std::string &milestone_id)
 {
-    return Translate(
-        [&]() -> std::optional<MilestoneRow>
-        {
-            Params params;
-            params.Add(milestone_id);
-            auto result = Exec(*connection_, "milestone_by_id", params);
-            if (result.empty())
-            {
-                return std::nullopt;
-            }
-            return MilestoneOf(result[0]);
-        });
+    return Run(queries::MilestoneById(milestone_id));
 }
 
 std::vector<MilestoneRow> Client::GetLatestMilestones(int count)
 {
-    return Translate(
-        [&]
-        {
-            Params params;
-            params.Add(std::to_string(count));
-            std::vector<MilestoneRow> milestones;
-            for (const auto &row : Exec(*connection_, "latest_milestones", params))
-            {
-                milestones.push_back(MilestoneOf(row));
-            }
-            return milestones;
-        });
+    return Run(queries::LatestMilestones(count));
 }
 
 std::optional<UtxoChanges> Client::GetUtxoChanges(std::int32_t milestone_index)
 {
-    return Translate(
-        [&]() -> std::optional<UtxoChanges>
-        {
-            Params params;
-            params.Add(std::to_string(milestone_index));
-            auto result = Exec(*connection_, "utxo_changes", params);
-            UtxoChanges changes;
-            changes.milestone_index = milestone_index;
-            bool ingested = false;
-            for (const auto &row : result)
-            {
-                auto kind = row[0].as<std::string>();
-                if (kind == "m")
-                {
-                    ingested = true;
-                }
-                else if (kind == "c")
-                {
-                    changes.created_outputs.push_back(row[1].as<std::string>());
-                }
-                else
-                {
-                    changes.consumed_outputs.push_back(row[1].as<std::string>());
-                }
-            }
-            if (!ingested)
-            {
-                return std::nullopt;
-            }
-            return changes;
-        });
+    return Run(queries::UtxoChangesAt(milestone_index));
 }
 
 std::int32_t Client::GetLedgerIndex()
 {
-    return Translate([&]
-                     { return Exec(*connection_, "ledger_index", {})[0][0].as<std::int32_t>(); });
+    return Run(queries::LedgerIndex());
 }
 
 } // namespace permanode::client

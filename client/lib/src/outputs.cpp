@@ -1,14 +1,15 @@
 // Outputs: by ID with their spent state, and an address's outputs over all history.
 #include "internal.hpp"
+#include "permanode/queries.hpp"
 
 namespace permanode::client
 {
 using namespace internal;
 
-namespace internal
+namespace
 {
 
-void PrepareOutputStatements(pqxx::connection &connection)
+std::string OutputSql()
 {
     // Each branch names output_id = $1 itself, so the partition hints prune every table.
     std::string created;
@@ -19,76 +20,91 @@ void PrepareOutputStatements(pqxx::connection &connection)
                    "FROM permanode." +
                    table + " WHERE output_id = $1";
     }
-    Prepare(
-        connection, "output",
-        "SELECT o.output_id::text, o.data, o.message_id::text, o.milestone_index, "
-        "extract(epoch FROM o.ms_timestamp)::bigint, s.milestone_index, "
-        "extract(epoch FROM s.ms_timestamp)::bigint, s.transaction_id::text, "
-        "(SELECT coalesce(max(milestone_index), 0) FROM permanode.sync) "
-        "FROM (" +
-            created +
-            " LIMIT 1) o LEFT JOIN LATERAL (SELECT milestone_index, ms_timestamp, "
-            "transaction_id FROM permanode.spent_outputs WHERE output_id = $1 LIMIT 1) s ON true");
-    Prepare(connection, "address_outputs",
-            "SELECT output_id::text, ms_range_id, " + Micros("ms_timestamp") +
-                ", milestone_index FROM (SELECT output_id, ms_range_id, ms_timestamp, "
-                "milestone_index FROM permanode.basic_outputs_by_address WHERE address = $1 "
-                "UNION ALL SELECT output_id, ms_range_id, ms_timestamp, milestone_index "
-                "FROM permanode.nft_outputs_by_address WHERE address = $1) o WHERE " +
-                KeysetCondition(2, "ms_range_id", "ms_timestamp", "milestone_index", "output_id",
-                                "permanode.output_id") +
-                " ORDER BY ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, output_id "
-                "DESC LIMIT $6");
+    return "SELECT o.output_id::text, o.data, o.message_id::text, o.milestone_index, "
+           "extract(epoch FROM o.ms_timestamp)::bigint, s.milestone_index, "
+           "extract(epoch FROM s.ms_timestamp)::bigint, s.transaction_id::text, "
+           "(SELECT coalesce(max(milestone_index), 0) FROM permanode.sync) "
+           "FROM (" +
+           created +
+           " LIMIT 1) o LEFT JOIN LATERAL (SELECT milestone_index, ms_timestamp, "
+           "transaction_id FROM permanode.spent_outputs WHERE output_id = $1 LIMIT 1) s ON true";
 }
 
-} // namespace internal
+OutputRow OutputOf(const Row &row)
+{
+    OutputRow output;
+    output.output_id = row[0].as<std::string>();
+    output.raw = row[1].Bytes();
+    output.block_id = row[2].is_null() ? "" : row[2].as<std::string>();
+    output.milestone_index_booked = row[3].as<std::int32_t>();
+    output.milestone_timestamp_booked = row[4].as<std::int64_t>();
+    output.is_spent = !row[5].is_null();
+    if (output.is_spent)
+    {
+        output.milestone_index_spent = row[5].as<std::int32_t>();
+        output.milestone_timestamp_spent = row[6].as<std::int64_t>();
+        output.transaction_id_spent = row[7].as<std::string>();
+    }
+    output.ledger_index = row[8].as<std::int32_t>();
+    return output;
+}
+
+} // namespace
+
+namespace queries
+{
+
+Query<std::optional<OutputRow>> Output(const std::string &output_id)
+{
+    static const auto statement = MakeStatement("output", OutputSql());
+    Query<std::optional<OutputRow>> query;
+    query.statement = statement;
+    query.params.Add(output_id);
+    query.read = [](const Result &result) -> std::optional<OutputRow>
+    {
+        if (result.Rows() == 0)
+        {
+            return std::nullopt;
+        }
+        return OutputOf(Row(result, 0));
+    };
+    return query;
+}
+
+Query<Page<std::string>> AddressOutputs(const std::string &address, int page_size,
+                                        const std::optional<Cursor> &after)
+{
+    static const auto statement = MakeStatement(
+        "address_outputs",
+        "SELECT output_id::text, ms_range_id, " + Micros("ms_timestamp") +
+            ", milestone_index FROM (SELECT output_id, ms_range_id, ms_timestamp, "
+            "milestone_index FROM permanode.basic_outputs_by_address WHERE address = $1 "
+            "UNION ALL SELECT output_id, ms_range_id, ms_timestamp, milestone_index "
+            "FROM permanode.nft_outputs_by_address WHERE address = $1) o WHERE " +
+            KeysetCondition(2, "ms_range_id", "ms_timestamp", "milestone_index", "output_id",
+                            "permanode.output_id") +
+            " ORDER BY ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, output_id "
+            "DESC LIMIT $6");
+    Query<Page<std::string>> query;
+    query.statement = statement;
+    query.params.Add(address);
+    query.params.Add(after);
+    query.params.Add(std::to_string(page_size + 1));
+    query.read = [page_size](const Result &result) { return IdPage(result, page_size); };
+    return query;
+}
+
+} // namespace queries
 
 std::optional<OutputRow> Client::GetOutput(const std::string &output_id)
 {
-    return Translate(
-        [&]() -> std::optional<OutputRow>
-        {
-            Params params;
-            params.Add(output_id);
-            auto result = Exec(*connection_, "output", params);
-            if (result.empty())
-            {
-                return std::nullopt;
-            }
-            const auto &row = result[0];
-            OutputRow output;
-            output.output_id = row[0].as<std::string>();
-            output.raw = Bytes(row[1]);
-            output.block_id = row[2].is_null() ? "" : row[2].as<std::string>();
-            output.milestone_index_booked = row[3].as<std::int32_t>();
-            output.milestone_timestamp_booked = row[4].as<std::int64_t>();
-            output.is_spent = !row[5].is_null();
-            if (output.is_spent)
-            {
-                output.milestone_index_spent = row[5].as<std::int32_t>();
-                output.milestone_timestamp_spent = row[6].as<std::int64_t>();
-                output.transaction_id_spent = row[7].as<std::string>();
-            }
-            output.ledger_index = row[8].as<std::int32_t>();
-            return output;
-        });
+    return Run(queries::Output(output_id));
 }
 
 Page<std::string> Client::GetAddressOutputs(const std::string &address, int page_size,
                                             const std::optional<Cursor> &after)
 {
-    return Translate(
-        [&]
-        {
-            Params params;
-            params.Add(address);
-            params.Add(after);
-            params.Add(std::to_string(page_size + 1));
-            auto result = Exec(*connection_, "address_outputs", params);
-            return MakePage<std::string>(
-                result, page_size, [](const pqxx::row &row) { return row[0].as<std::string>(); },
-                [](const pqxx::row &row) { return CursorOf(row, 1, 0); });
-        });
+    return Run(queries::AddressOutputs(address, page_size, after));
 }
 
 } // namespace permanode::client

@@ -16,6 +16,7 @@
 
 #include "permanode/cursor.hpp"
 #include "permanode/ledger_types.hpp"
+#include "permanode/query.hpp"
 
 namespace permanode::client
 {
@@ -46,6 +47,8 @@ struct BuildInfo
 
 // One connection to a permanode database. Not thread-safe: use one per thread. After an error
 // with SQLSTATE class 08 (connection) discard the client: its session settings are gone.
+// Each call runs the query of the same name in permanode/queries.hpp, in autocommit mode (one
+// round trip per query).
 class Client
 {
   public:
@@ -106,10 +109,19 @@ class Client
     std::vector<DailyAnalytics> GetDailyAnalytics(const std::string &from_date,
                                                   const std::string &to_date);
 
+    // Runs a query (permanode/queries.hpp) on this connection.
+    template <typename T> T Run(const Query<T> &query)
+    {
+        auto result = Execute(*query.statement, query.params);
+        return query.read(*result);
+    }
+
     // The underlying connection, for calls the typed API does not cover.
     pqxx::connection &Connection() { return *connection_; }
 
   private:
+    std::unique_ptr<Result> Execute(const Statement &statement, const Params &params);
+
     std::unique_ptr<pqxx::connection> connection_;
 };
 

@@ -1,0 +1,127 @@
+// Params, Field and the row helpers shared by the library's queries.
+#include "permanode/query.hpp"
+
+#include "internal.hpp"
+
+namespace permanode::client
+{
+
+void Params::Add(const std::optional<Cursor> &cursor)
+{
+    if (cursor)
+    {
+        Add(std::to_string(cursor->ms_range_id));
+        Add(std::to_string(cursor->ms_timestamp_us));
+        Add(std::to_string(cursor->milestone_index));
+        Add(cursor->id);
+    }
+    else
+    {
+        for (int i = 0; i < 4; i++)
+        {
+            AddNull();
+        }
+    }
+}
+
+void Field::Unreadable(const char *type) const
+{
+    throw Error("result column " + std::to_string(column_ + 1) + " is not " + type + ": \"" +
+                    std::string(text().substr(0, 40)) + "\"",
+                "22P02");
+}
+
+template <> bool Field::as<bool>() const
+{
+    auto value = text();
+    if (value == "t")
+    {
+        return true;
+    }
+    if (value == "f")
+    {
+        return false;
+    }
+    Unreadable("a boolean");
+}
+
+std::string Field::Bytes() const
+{
+    // bytea's text output: \x followed by two hex digits per byte.
+    auto value = text();
+    if (value.size() < 2 || value[0] != '\\' || value[1] != 'x' || value.size() % 2 != 0)
+    {
+        Unreadable("bytea in hex form");
+    }
+    auto nibble = [](char c) -> int
+    {
+        if (c >= '0' && c <= '9')
+            return c - '0';
+        if (c >= 'a' && c <= 'f')
+            return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F')
+            return c - 'A' + 10;
+        return -1;
+    };
+    std::string bytes;
+    bytes.reserve((value.size() - 2) / 2);
+    for (std::size_t i = 2; i < value.size(); i += 2)
+    {
+        int high = nibble(value[i]);
+        int low = nibble(value[i + 1]);
+        if (high < 0 || low < 0)
+        {
+            Unreadable("bytea in hex form");
+        }
+        bytes.push_back(static_cast<char>(high << 4 | low));
+    }
+    return bytes;
+}
+
+namespace internal
+{
+
+std::string Micros(const std::string &column)
+{
+    return "(extract(epoch FROM " + column + ") * 1000000)::bigint";
+}
+
+std::string KeysetCondition(int n, const std::string &range, const std::string &timestamp,
+                            const std::string &milestone_index, const std::string &id,
+                            const std::string &id_cast)
+{
+    auto p = [n](int i) { return "$" + std::to_string(n + i); };
+    return "(" + p(0) + "::int IS NULL OR (" + range + ", " + timestamp + ", " + milestone_index +
+           ", " + id + ") < (" + p(0) + "::int, timestamptz 'epoch' + " + p(1) +
+           "::bigint * interval '1 microsecond', " + p(2) + "::int, " + p(3) + "::" + id_cast +
+           "))";
+}
+
+Cursor CursorOf(const Row &row, int first, int id_column)
+{
+    Cursor cursor;
+    cursor.ms_range_id = row[first].as<std::int32_t>();
+    cursor.ms_timestamp_us = row[first + 1].as<std::int64_t>();
+    cursor.milestone_index = row[first + 2].as<std::int32_t>();
+    cursor.id = row[id_column].as<std::string>();
+    return cursor;
+}
+
+Page<std::string> IdPage(const Result &result, int page_size)
+{
+    return MakePage<std::string>(
+        result, page_size, [](const Row &row) { return row[0].as<std::string>(); },
+        [](const Row &row) { return CursorOf(row, 1, 0); });
+}
+
+std::optional<std::string> FirstText(const Result &result)
+{
+    if (result.Rows() == 0)
+    {
+        return std::nullopt;
+    }
+    return Row(result, 0)[0].as<std::string>();
+}
+
+} // namespace internal
+} // namespace permanode::client
