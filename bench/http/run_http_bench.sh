@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # HTTP API benchmark: wrk against permanode-serve, and pgbench on the same SQL in the same run.
 # Loads the real fixtures into a database of the bench cluster, serves it as the read-only
-# login with 4 threads/connections, and measures two routes for 10 s each (per side):
+# login with the server's defaults (one event loop per two cores, 4 pipelined connections
+# each), and measures two routes for 10 s each (per side):
 #   a block by ID          GET /api/core/v2/blocks/{id}
 #   an address's outputs   GET /api/indexer/v1/outputs/basic?address=... (first page)
 # pgbench (-M prepared, 4 clients, 2 threads) runs the statements those routes run (the indexer
@@ -24,7 +25,7 @@ db=permanode_http_bench
 "$root/tests/e2e/http_load_fixtures.sh" "$PERMANODE_BENCH_DSN" "$db" >&2
 dsn="$PERMANODE_BENCH_DSN dbname=$db user=permanode_http_test"
 work=$(mktemp -d)
-"$serve" --dsn "$dsn" --port 0 --threads 4 2>"$work/serve.log" &
+"$serve" --dsn "$dsn" --port 0 2>"$work/serve.log" &
 server=$!
 trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; rm -rf "$work"' EXIT
 port=""

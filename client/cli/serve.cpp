@@ -49,7 +49,13 @@ void RegisterServeCommand(CLI::App &app, CommonOptions &common)
     serve->add_option("--host", options.host, "Address to listen on")->capture_default_str();
     serve->add_option("--port", options.port, "Port to listen on (0: any free port)")
         ->capture_default_str();
-    serve->add_option("--threads", options.threads, "Worker threads = pooled connections")
+    serve->add_option("--threads", options.threads, "Event loops (threads); 0: one per two cores")
+        ->check(CLI::Range(0, 64))
+        ->capture_default_str();
+    serve
+        ->add_option("--connections", options.database_connections,
+                     "Pipelined database connections per event loop")
+        ->check(CLI::Range(1, 64))
         ->capture_default_str();
     serve->add_flag("--log-requests", options.log_requests, "One line per request on stderr");
     serve->callback(

@@ -72,12 +72,10 @@ ParametersOf(const std::vector<client::MilestoneRow> &milestones)
     return std::nullopt;
 }
 
-void Info(const httplib::Request &, httplib::Response &response, Pool::Lease &lease,
-          const PathParams &)
+Task<> Info(const httplib::Request &, httplib::Response &response, Db &db, const PathParams &)
 {
-    auto &db = lease.Get();
-    std::int32_t ledger_index = db.GetLedgerIndex();
-    auto milestones = db.GetLatestMilestones(100);
+    std::int32_t ledger_index = co_await db.Run(client::queries::LedgerIndex());
+    auto milestones = co_await db.Run(client::queries::LatestMilestones(100));
     nlohmann::json latest = {{"index", ledger_index}};
     if (!milestones.empty() && milestones[0].milestone_index == ledger_index)
     {
@@ -122,11 +120,11 @@ void SendBlock(const httplib::Request &request, httplib::Response &response,
     }
 }
 
-void Block(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease,
-           const PathParams &path)
+Task<> Block(const httplib::Request &request, httplib::Response &response, Db &db,
+             const PathParams &path)
 {
     auto id = BlockIdParam(path[0], "blockId");
-    auto block = lease.Get().GetBlock(id);
+    auto block = co_await db.Run(client::queries::Block(id));
     if (!block)
     {
         throw NotFound("block " + id);
@@ -134,11 +132,11 @@ void Block(const httplib::Request &request, httplib::Response &response, Pool::L
     SendBlock(request, response, *block);
 }
 
-void BlockMetadata(const httplib::Request &, httplib::Response &response, Pool::Lease &lease,
-                   const PathParams &path)
+Task<> BlockMetadata(const httplib::Request &, httplib::Response &response, Db &db,
+                     const PathParams &path)
 {
     auto id = BlockIdParam(path[0], "blockId");
-    auto block = lease.Get().GetBlock(id);
+    auto block = co_await db.Run(client::queries::Block(id));
     if (!block)
     {
         throw NotFound("block " + id);
@@ -146,21 +144,21 @@ void BlockMetadata(const httplib::Request &, httplib::Response &response, Pool::
     SendJson(response, BlockMetadataJson(*block));
 }
 
-client::OutputRow FindOutput(const PathParams &path, Pool::Lease &lease)
+Task<client::OutputRow> FindOutput(const PathParams &path, Db &db)
 {
     auto id = OutputIdParam(path[0], "outputId");
-    auto output = lease.Get().GetOutput(id);
+    auto output = co_await db.Run(client::queries::Output(id));
     if (!output)
     {
         throw NotFound("output " + id);
     }
-    return *output;
+    co_return *output;
 }
 
-void Output(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease,
-            const PathParams &path)
+Task<> Output(const httplib::Request &request, httplib::Response &response, Db &db,
+              const PathParams &path)
 {
-    auto output = FindOutput(path, lease);
+    auto output = co_await FindOutput(path, db);
     if (WantsRaw(request))
     {
         SendRaw(response, output.raw);
@@ -171,17 +169,17 @@ void Output(const httplib::Request &request, httplib::Response &response, Pool::
     }
 }
 
-void OutputMetadata(const httplib::Request &, httplib::Response &response, Pool::Lease &lease,
-                    const PathParams &path)
+Task<> OutputMetadata(const httplib::Request &, httplib::Response &response, Db &db,
+                      const PathParams &path)
 {
-    SendJson(response, OutputMetadataJson(FindOutput(path, lease)));
+    SendJson(response, OutputMetadataJson(co_await FindOutput(path, db)));
 }
 
-void IncludedBlock(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease,
-                   const PathParams &path)
+Task<> IncludedBlock(const httplib::Request &request, httplib::Response &response, Db &db,
+                     const PathParams &path)
 {
     auto id = BlockIdParam(path[0], "transactionId");
-    auto block = lease.Get().GetTransactionIncludedBlock(id);
+    auto block = co_await TransactionIncludedBlock(db, id);
     if (!block)
     {
         throw NotFound("included block of transaction " + id);
@@ -202,11 +200,11 @@ void SendMilestone(const httplib::Request &request, httplib::Response &response,
     }
 }
 
-void MilestoneById(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease,
-                   const PathParams &path)
+Task<> MilestoneById(const httplib::Request &request, httplib::Response &response, Db &db,
+                     const PathParams &path)
 {
     auto id = BlockIdParam(path[0], "milestoneId");
-    auto milestone = lease.Get().GetMilestoneById(id);
+    auto milestone = co_await db.Run(client::queries::MilestoneById(id));
     if (!milestone)
     {
         throw NotFound("milestone " + id);
@@ -214,11 +212,11 @@ void MilestoneById(const httplib::Request &request, httplib::Response &response,
     SendMilestone(request, response, *milestone);
 }
 
-void MilestoneByIndex(const httplib::Request &request, httplib::Response &response,
-                      Pool::Lease &lease, const PathParams &path)
+Task<> MilestoneByIndex(const httplib::Request &request, httplib::Response &response, Db &db,
+                        const PathParams &path)
 {
     auto index = MilestoneIndexParam(path[0], "index");
-    auto milestone = lease.Get().GetMilestoneByIndex(index);
+    auto milestone = co_await db.Run(client::queries::MilestoneByIndex(index));
     if (!milestone)
     {
         throw NotFound("milestone " + std::to_string(index));
@@ -226,9 +224,9 @@ void MilestoneByIndex(const httplib::Request &request, httplib::Response &respon
     SendMilestone(request, response, *milestone);
 }
 
-void SendUtxoChanges(httplib::Response &response, Pool::Lease &lease, std::int32_t index)
+Task<> SendUtxoChanges(httplib::Response &response, Db &db, std::int32_t index)
 {
-    auto changes = lease.Get().GetUtxoChanges(index);
+    auto changes = co_await db.Run(client::queries::UtxoChangesAt(index));
     if (!changes)
     {
         throw NotFound("milestone " + std::to_string(index));
@@ -236,35 +234,34 @@ void SendUtxoChanges(httplib::Response &response, Pool::Lease &lease, std::int32
     SendJson(response, UtxoChangesJson(*changes));
 }
 
-void UtxoChangesByIndex(const httplib::Request &, httplib::Response &response, Pool::Lease &lease,
-                        const PathParams &path)
+Task<> UtxoChangesByIndex(const httplib::Request &, httplib::Response &response, Db &db,
+                          const PathParams &path)
 {
-    SendUtxoChanges(response, lease, MilestoneIndexParam(path[0], "index"));
+    co_await SendUtxoChanges(response, db, MilestoneIndexParam(path[0], "index"));
 }
 
-void UtxoChangesById(const httplib::Request &, httplib::Response &response, Pool::Lease &lease,
-                     const PathParams &path)
+Task<> UtxoChangesById(const httplib::Request &, httplib::Response &response, Db &db,
+                       const PathParams &path)
 {
     auto id = BlockIdParam(path[0], "milestoneId");
-    auto milestone = lease.Get().GetMilestoneById(id);
+    auto milestone = co_await db.Run(client::queries::MilestoneById(id));
     if (!milestone)
     {
         throw NotFound("milestone " + id);
     }
-    SendUtxoChanges(response, lease, milestone->milestone_index);
+    co_await SendUtxoChanges(response, db, milestone->milestone_index);
 }
 
-void Health(const httplib::Request &, httplib::Response &response, Pool::Lease &lease,
-            const PathParams &)
+Task<> Health(const httplib::Request &, httplib::Response &response, Db &db, const PathParams &)
 {
-    lease.Get().GetLedgerIndex();
+    co_await db.Run(client::queries::LedgerIndex());
     response.status = 200;
 }
 
-void Routes(const httplib::Request &, httplib::Response &response, Pool::Lease &,
-            const PathParams &)
+Task<> Routes(const httplib::Request &, httplib::Response &response, Db &, const PathParams &)
 {
     SendJson(response, {{"routes", {"core/v2", "indexer/v1", "explorer/v2", "analytics/v2"}}});
+    co_return;
 }
 
 } // namespace

@@ -37,13 +37,13 @@ nlohmann::json UpdatesJson(const client::Page<client::LedgerUpdate> &page)
     return body;
 }
 
-void Children(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease,
-              const PathParams &path)
+Task<> Children(const httplib::Request &request, httplib::Response &response, Db &db,
+                const PathParams &path)
 {
     auto id = BlockIdParam(path[0], "blockId");
     int page_size = PageSize(request);
     auto cursor = CursorParam(request);
-    auto page = lease.Get().GetBlockChildren(id, page_size, cursor);
+    auto page = co_await db.Run(client::queries::BlockChildren(id, page_size, cursor));
     nlohmann::json body = {{"blockId", id}, {"pageSize", page_size}, {"children", page.items}};
     if (page.next)
     {
@@ -52,44 +52,46 @@ void Children(const httplib::Request &request, httplib::Response &response, Pool
     SendJson(response, body);
 }
 
-void UpdatesByAddress(const httplib::Request &request, httplib::Response &response,
-                      Pool::Lease &lease, const PathParams &path)
+Task<> UpdatesByAddress(const httplib::Request &request, httplib::Response &response, Db &db,
+                        const PathParams &path)
 {
     auto address = AddressParam(path[0], "address");
     int page_size = PageSize(request);
     auto cursor = CursorParam(request);
-    auto body = UpdatesJson(lease.Get().GetLedgerUpdatesByAddress(address, page_size, cursor));
+    auto body = UpdatesJson(
+        co_await db.Run(client::queries::LedgerUpdatesByAddress(address, page_size, cursor)));
     body["address"] = address;
     SendJson(response, body);
 }
 
-void UpdatesByMilestone(const httplib::Request &request, httplib::Response &response,
-                        Pool::Lease &lease, const PathParams &path)
+Task<> UpdatesByMilestone(const httplib::Request &request, httplib::Response &response, Db &db,
+                          const PathParams &path)
 {
     auto index = MilestoneIndexParam(path[0], "index");
     int page_size = PageSize(request);
     auto cursor = CursorParam(request);
-    auto body = UpdatesJson(lease.Get().GetLedgerUpdatesByMilestone(index, page_size, cursor));
+    auto body = UpdatesJson(
+        co_await db.Run(client::queries::LedgerUpdatesByMilestone(index, page_size, cursor)));
     body["milestoneIndex"] = index;
     SendJson(response, body);
 }
 
-void Balance(const httplib::Request &, httplib::Response &response, Pool::Lease &lease,
-             const PathParams &path)
+Task<> Balance(const httplib::Request &, httplib::Response &response, Db &db,
+               const PathParams &path)
 {
     auto address = AddressParam(path[0], "address");
-    auto balance = lease.Get().GetBalance(address);
+    auto balance = co_await db.Run(client::queries::BalanceOf(address));
     SendJson(response, {{"address", address},
                         {"totalBalance", std::to_string(balance.total_balance)},
                         {"sigLockedBalance", std::to_string(balance.sig_locked_balance)},
                         {"ledgerIndex", balance.ledger_index}});
 }
 
-void MilestoneAnalytics(const httplib::Request &, httplib::Response &response, Pool::Lease &lease,
-                        const PathParams &path)
+Task<> MilestoneAnalytics(const httplib::Request &, httplib::Response &response, Db &db,
+                          const PathParams &path)
 {
     auto index = MilestoneIndexParam(path[0], "index");
-    auto analytics = lease.Get().GetMilestoneAnalytics(index);
+    auto analytics = co_await db.Run(client::queries::AnalyticsAt(index));
     if (!analytics)
     {
         throw NotFound("analytics of milestone " + std::to_string(index));
@@ -100,8 +102,8 @@ void MilestoneAnalytics(const httplib::Request &, httplib::Response &response, P
                         {"transferredTokens", std::to_string(analytics->transferred_tokens)}});
 }
 
-void DailyAnalytics(const httplib::Request &request, httplib::Response &response,
-                    Pool::Lease &lease, const PathParams &)
+Task<> DailyAnalytics(const httplib::Request &request, httplib::Response &response, Db &db,
+                      const PathParams &)
 {
     auto from = QueryDate(request, "from");
     auto to = QueryDate(request, "to");
@@ -110,7 +112,7 @@ void DailyAnalytics(const httplib::Request &request, httplib::Response &response
         throw BadParameter(from ? "to" : "from", "required: a date YYYY-MM-DD");
     }
     nlohmann::json days = nlohmann::json::array();
-    for (const auto &day : lease.Get().GetDailyAnalytics(*from, *to))
+    for (const auto &day : co_await db.Run(client::queries::DailyAnalyticsBetween(*from, *to)))
     {
         days.push_back({{"date", day.date},
                         {"totalAddresses", day.total_addresses},

@@ -45,8 +45,8 @@ client::OutputFilter FilterOf(const httplib::Request &request)
     return f;
 }
 
-void Outputs(OutputKind kind, const httplib::Request &request, httplib::Response &response,
-             Pool::Lease &lease)
+Task<> Outputs(OutputKind kind, const httplib::Request &request, httplib::Response &response,
+               Db &db)
 {
     auto filter = FilterOf(request);
     if (const char *name = client::UnsupportedFilter(kind, filter))
@@ -57,25 +57,23 @@ void Outputs(OutputKind kind, const httplib::Request &request, httplib::Response
     bool include_spent = QueryBool(request, "includeSpent").value_or(false);
     int page_size = PageSize(request);
     auto cursor = CursorParam(request);
-    auto page = lease.Get().QueryOutputs(kind, filter, include_spent, page_size, cursor);
+    auto page = co_await QueryOutputs(db, kind, filter, include_spent, page_size, cursor);
     SendJson(response, OutputIdPageJson(page, page_size));
 }
 
-void ChainOutput(OutputKind kind, const PathParams &path, httplib::Response &response,
-                 Pool::Lease &lease)
+Task<> ChainOutput(OutputKind kind, const PathParams &path, httplib::Response &response, Db &db)
 {
     std::string name = kind == OutputKind::kAlias ? "aliasId"
                        : kind == OutputKind::kNft ? "nftId"
                                                   : "foundryId";
     auto id = HexIdParam(path[0], name, kind == OutputKind::kFoundry ? 38 : 32);
-    auto &db = lease.Get();
-    auto output_id = db.GetChainOutput(kind, id);
+    auto output_id = co_await db.Run(client::queries::ChainOutput(kind, id));
     if (!output_id)
     {
         throw NotFound(std::string("unspent ") + client::ToString(kind) + " output of " + id);
     }
     client::OutputIdPage page;
-    page.ledger_index = db.GetLedgerIndex();
+    page.ledger_index = co_await db.Run(client::queries::LedgerIndex());
     page.items.push_back(*output_id);
     SendJson(response, OutputIdPageJson(page, 1));
 }
@@ -135,11 +133,11 @@ void RegisterIndexerRoutes(Router &router)
          {OutputKind::kBasic, OutputKind::kAlias, OutputKind::kFoundry, OutputKind::kNft})
     {
         std::string name = client::ToString(kind);
-        router.Get(
-            {kIndexer + "/outputs/" + name, "indexer",
-             "IDs of " + name + " outputs matching the filters, newest first", FiltersOf(kind)},
-            [kind](const httplib::Request &request, httplib::Response &response, Pool::Lease &lease,
-                   const PathParams &) { Outputs(kind, request, response, lease); });
+        router.Get({kIndexer + "/outputs/" + name, "indexer",
+                    "IDs of " + name + " outputs matching the filters, newest first",
+                    FiltersOf(kind)},
+                   [kind](const httplib::Request &request, httplib::Response &response, Db &db,
+                          const PathParams &) { return Outputs(kind, request, response, db); });
         if (kind == OutputKind::kBasic)
         {
             continue;
@@ -149,8 +147,9 @@ void RegisterIndexerRoutes(Router &router)
                                                        : "foundryId";
         router.Get({kIndexer + "/outputs/" + name + "/{" + param + "}", "indexer",
                     "The unspent output of an " + name},
-                   [kind](const httplib::Request &, httplib::Response &response, Pool::Lease &lease,
-                          const PathParams &path) { ChainOutput(kind, path, response, lease); });
+                   [kind](const httplib::Request &, httplib::Response &response, Db &db,
+                          const PathParams &path)
+                   { return ChainOutput(kind, path, response, db); });
     }
 }
 

@@ -13,8 +13,12 @@ int main(int argc, char **argv)
     app.add_option("--host", options.host, "address to listen on")->capture_default_str();
     app.add_option("--port", options.port, "port to listen on (0: any free port)")
         ->capture_default_str();
-    app.add_option("--threads", options.threads, "worker threads = pooled connections")
-        ->check(CLI::Range(1, 256))
+    app.add_option("--threads", options.threads, "event loops (threads); 0: one per two cores")
+        ->check(CLI::Range(0, 64))
+        ->capture_default_str();
+    app.add_option("--connections", options.database_connections,
+                   "pipelined database connections per event loop")
+        ->check(CLI::Range(1, 64))
         ->capture_default_str();
     app.add_flag("--log-requests", options.log_requests, "log one line per request on stderr");
     try

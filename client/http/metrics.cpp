@@ -52,7 +52,7 @@ void Metrics::Record(const std::string &route, int status, double seconds)
     h.sum += seconds;
 }
 
-std::string Metrics::Render(const PoolStats &pool)
+std::string Metrics::Render(const ConnectionStats &connections)
 {
     std::lock_guard<std::mutex> lock(mutex_);
     std::ostringstream out;
@@ -82,22 +82,18 @@ std::string Metrics::Render(const PoolStats &pool)
         out << "permanode_http_request_duration_seconds_count{route=\"" << label << "\"} "
             << h.count << "\n";
     }
-    out << "# HELP permanode_http_pool_connections Pooled database connections.\n"
+    out << "# HELP permanode_http_pool_connections Database connections (one per event loop).\n"
            "# TYPE permanode_http_pool_connections gauge\n"
-        << "permanode_http_pool_connections " << pool.size << "\n"
-        << "# HELP permanode_http_pool_in_use Pooled connections serving a request.\n"
-           "# TYPE permanode_http_pool_in_use gauge\n"
-        << "permanode_http_pool_in_use " << pool.in_use << "\n"
-        << "# HELP permanode_http_pool_connected Pooled connections that are open.\n"
+        << "permanode_http_pool_connections " << connections.size << "\n"
+        << "# HELP permanode_http_pool_connected Database connections that are open.\n"
            "# TYPE permanode_http_pool_connected gauge\n"
-        << "permanode_http_pool_connected " << pool.connected << "\n"
-        << "# HELP permanode_http_pool_acquire_timeouts_total Requests that found no free "
-           "connection in time.\n"
-           "# TYPE permanode_http_pool_acquire_timeouts_total counter\n"
-        << "permanode_http_pool_acquire_timeouts_total " << pool.acquire_timeouts << "\n"
+        << "permanode_http_pool_connected " << connections.connected << "\n"
+        << "# HELP permanode_http_queries_in_flight Queries sent and not yet answered.\n"
+           "# TYPE permanode_http_queries_in_flight gauge\n"
+        << "permanode_http_queries_in_flight " << connections.in_flight << "\n"
         << "# HELP permanode_http_pool_connect_failures_total Failed database connects.\n"
            "# TYPE permanode_http_pool_connect_failures_total counter\n"
-        << "permanode_http_pool_connect_failures_total " << pool.connect_failures << "\n";
+        << "permanode_http_pool_connect_failures_total " << connections.connect_failures << "\n";
     return out.str();
 }
 

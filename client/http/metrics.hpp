@@ -1,4 +1,5 @@
-// Prometheus metrics: requests by route and status, a latency histogram per route, pool usage.
+// Prometheus metrics: requests by route and status, a latency histogram per route, and the
+// database connections.
 #pragma once
 
 #include <array>
@@ -6,10 +7,17 @@
 #include <mutex>
 #include <string>
 
-#include "pool.hpp"
-
 namespace permanode::http
 {
+
+// The database connections' figures, summed over the event loops.
+struct ConnectionStats
+{
+    int size = 0;
+    int connected = 0;
+    long long in_flight = 0;
+    long long connect_failures = 0;
+};
 
 class Metrics
 {
@@ -17,7 +25,7 @@ class Metrics
     // Records one request to `route` (its path template) answered with `status`.
     void Record(const std::string &route, int status, double seconds);
     // The Prometheus text exposition format (version 0.0.4).
-    std::string Render(const PoolStats &pool);
+    std::string Render(const ConnectionStats &connections);
 
   private:
     static constexpr std::array<double, 12> kBuckets = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,

@@ -83,18 +83,24 @@ nlohmann::json OpenApi(const std::vector<RouteInfo> &routes)
 
 } // namespace
 
-void RegisterOperationRoutes(Router &router, Metrics &metrics, Pool &pool)
+void RegisterOperationRoutes(Router &router, Metrics &metrics,
+                             std::function<ConnectionStats()> stats)
 {
     router.Get({"/metrics", "operations", "Prometheus metrics"},
-               [&metrics, &pool](const httplib::Request &, httplib::Response &response,
-                                 Pool::Lease &, const PathParams &)
+               [&metrics, stats](const httplib::Request &, httplib::Response &response, Db &,
+                                 const PathParams &) -> Task<>
                {
                    response.status = 200;
-                   response.set_content(metrics.Render(pool.Stats()), "text/plain; version=0.0.4");
+                   response.set_content(metrics.Render(stats()), "text/plain; version=0.0.4");
+                   co_return;
                });
     router.Get({"/api/openapi.json", "operations", "This document"},
-               [&router](const httplib::Request &, httplib::Response &response, Pool::Lease &,
-                         const PathParams &) { SendJson(response, OpenApi(router.Routes())); });
+               [&router](const httplib::Request &, httplib::Response &response, Db &,
+                         const PathParams &) -> Task<>
+               {
+                   SendJson(response, OpenApi(router.Routes()));
+                   co_return;
+               });
 }
 
 } // namespace permanode::http

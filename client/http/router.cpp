@@ -1,4 +1,4 @@
-// Route registration, dispatch, and the per-request wrapper: lease, errors, metrics.
+// Route registration, dispatch, and the per-request wrapper: errors, metrics.
 #include "router.hpp"
 
 #include <chrono>
@@ -10,32 +10,6 @@
 namespace permanode::http
 {
 
-Router::Router(httplib::Server &server, Pool &pool, Metrics &metrics)
-    : pool_(pool), metrics_(metrics)
-{
-    // GET routes are matched here instead of through httplib's regex per route. A request that
-    // matches none (or another method) goes on to httplib's routing, which has no handlers and
-    // answers 404 through the error handler, as before.
-    server.set_pre_routing_handler(
-        [this](const httplib::Request &request, httplib::Response &response)
-        {
-            if (request.method != "GET" && request.method != "HEAD")
-            {
-                return httplib::Server::HandlerResponse::Unhandled;
-            }
-            PathParams params;
-            for (std::size_t i = 0; i < templates_.size(); i++)
-            {
-                if (templates_[i].Match(request.path, params))
-                {
-                    Serve(i, request, response, params);
-                    return httplib::Server::HandlerResponse::Handled;
-                }
-            }
-            return httplib::Server::HandlerResponse::Unhandled;
-        });
-}
-
 void Router::Get(RouteInfo info, Handler handler)
 {
     templates_.emplace_back(info.path);
@@ -43,34 +17,43 @@ void Router::Get(RouteInfo info, Handler handler)
     routes_.push_back(std::move(info));
 }
 
-void Router::Serve(std::size_t index, const httplib::Request &request, httplib::Response &response,
-                   const PathParams &params)
+Task<> Router::Serve(const httplib::Request &request, httplib::Response &response, Db &db,
+                     PathParams &params)
 {
     auto start = std::chrono::steady_clock::now();
+    std::size_t index = templates_.size();
+    if (request.method == "GET" || request.method == "HEAD")
     {
-        Pool::Lease lease(pool_);
-        try
+        for (index = 0; index < templates_.size(); index++)
         {
-            handlers_[index](request, response, lease, params);
-        }
-        catch (const HttpError &e)
-        {
-            WriteError(response, e.status(), e.what());
-        }
-        catch (const client::Error &e)
-        {
-            int status = StatusForSqlstate(e.sqlstate());
-            if (e.sqlstate().rfind("08", 0) == 0)
+            if (templates_[index].Match(request.path, params))
             {
-                lease.Discard();
+                break;
             }
-            std::string message = status == 503 ? "database unavailable" : "database error";
-            WriteError(response, status, message + " (SQLSTATE " + e.sqlstate() + "): " + e.what());
         }
-        catch (const PoolTimeout &e)
-        {
-            WriteError(response, 503, e.what());
-        }
+    }
+    if (index == templates_.size())
+    {
+        WriteError(response, 404, "no route " + request.path);
+        co_return;
+    }
+    try
+    {
+        co_await handlers_[index](request, response, db, params);
+    }
+    catch (const HttpError &e)
+    {
+        WriteError(response, e.status(), e.what());
+    }
+    catch (const client::Error &e)
+    {
+        int status = StatusForSqlstate(e.sqlstate());
+        std::string message = status == 503 ? "database unavailable" : "database error";
+        WriteError(response, status, message + " (SQLSTATE " + e.sqlstate() + "): " + e.what());
+    }
+    catch (const std::exception &e)
+    {
+        WriteError(response, 500, std::string("internal error: ") + e.what());
     }
     if (response.status == -1)
     {

@@ -1,19 +1,21 @@
 // Route registration: every route is a path template ("/api/core/v2/blocks/{blockId}") with its
-// handler; the router adds the pool lease, JSON errors and metrics, and keeps the list that the
-// OpenAPI document is made from.
+// handler, a coroutine that awaits the database through Db; the router adds JSON errors and
+// metrics, and keeps the list that the OpenAPI document is made from.
 #pragma once
 
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "db.hpp"
 #include "metrics.hpp"
 #include "path_template.hpp"
-#include "pool.hpp"
+#include "permanode/client.hpp"
+#include "permanode/queries.hpp"
+#include "task.hpp"
 
 namespace httplib
 {
-class Server;
 struct Request;
 struct Response;
 } // namespace httplib
@@ -45,27 +47,27 @@ struct RouteInfo
     bool raw = false; // answers application/vnd.iota.serializer-v1 too
 };
 
-// What a handler gets: the request, the response, a lazily leased database client and the values
-// of the route's {name} segments.
-using Handler = std::function<void(const httplib::Request &, httplib::Response &, Pool::Lease &,
-                                   const PathParams &)>;
+// What a handler gets: the request, the response, the database and the values of the route's
+// {name} segments. All four outlive the handler's task.
+using Handler =
+    std::function<Task<>(const httplib::Request &, httplib::Response &, Db &, const PathParams &)>;
 
 class Router
 {
   public:
-    // Dispatches the server's GET and HEAD requests (through its pre-routing handler).
-    Router(httplib::Server &server, Pool &pool, Metrics &metrics);
+    explicit Router(Metrics &metrics) : metrics_(metrics) {}
     // Registers GET `info.path` (each {name} matches one path segment). The first registered
     // route that matches a path serves it.
     void Get(RouteInfo info, Handler handler);
     const std::vector<RouteInfo> &Routes() const { return routes_; }
 
-  private:
-    // Serves a request that matched routes_[index]: lease, errors, metrics.
-    void Serve(std::size_t index, const httplib::Request &request, httplib::Response &response,
-               const PathParams &params);
+    // Serves a request: the first route that matches a GET or HEAD, else a 404. Errors become
+    // JSON error responses; every request is counted in the metrics. `params` is filled with
+    // the route's {name} values and must outlive the task.
+    Task<> Serve(const httplib::Request &request, httplib::Response &response, Db &db,
+                 PathParams &params);
 
-    Pool &pool_;
+  private:
     Metrics &metrics_;
     std::vector<RouteInfo> routes_;
     std::vector<PathTemplate> templates_; // parallel to routes_
@@ -77,7 +79,8 @@ void RegisterCoreRoutes(Router &router);
 void RegisterIndexerRoutes(Router &router);
 void RegisterSeedRoutes(Router &router);
 void RegisterExplorerRoutes(Router &router);
-// /metrics and /api/openapi.json.
-void RegisterOperationRoutes(Router &router, Metrics &metrics, Pool &pool);
+// /metrics (with the database connections' figures from `stats`) and /api/openapi.json.
+void RegisterOperationRoutes(Router &router, Metrics &metrics,
+                             std::function<ConnectionStats()> stats);
 
 } // namespace permanode::http

@@ -24,11 +24,11 @@ nlohmann::json IdPageJson(const std::string &key_name, const nlohmann::json &key
     return body;
 }
 
-void Message(const httplib::Request &request, httplib::Response &response, Pool::Lease &lease,
-             const PathParams &path)
+Task<> Message(const httplib::Request &request, httplib::Response &response, Db &db,
+               const PathParams &path)
 {
     auto id = BlockIdParam(path[0], "messageId");
-    auto block = lease.Get().GetBlock(id);
+    auto block = co_await db.Run(client::queries::Block(id));
     if (!block)
     {
         throw NotFound("message " + id);
@@ -36,16 +36,16 @@ void Message(const httplib::Request &request, httplib::Response &response, Pool:
     if (WantsRaw(request))
     {
         SendRaw(response, block->raw);
-        return;
+        co_return;
     }
     SendJson(response, {{"messageId", id}, {"message", BlockJson(*block)}});
 }
 
-void MessageMetadata(const httplib::Request &, httplib::Response &response, Pool::Lease &lease,
-                     const PathParams &path)
+Task<> MessageMetadata(const httplib::Request &, httplib::Response &response, Db &db,
+                       const PathParams &path)
 {
     auto id = BlockIdParam(path[0], "messageId");
-    auto block = lease.Get().GetBlock(id);
+    auto block = co_await db.Run(client::queries::Block(id));
     if (!block)
     {
         throw NotFound("message " + id);
@@ -53,18 +53,18 @@ void MessageMetadata(const httplib::Request &, httplib::Response &response, Pool
     SendJson(response, BlockMetadataJson(*block));
 }
 
-void MessageChildren(const httplib::Request &request, httplib::Response &response,
-                     Pool::Lease &lease, const PathParams &path)
+Task<> MessageChildren(const httplib::Request &request, httplib::Response &response, Db &db,
+                       const PathParams &path)
 {
     auto id = BlockIdParam(path[0], "messageId");
     int page_size = PageSize(request);
     auto cursor = CursorParam(request);
-    auto page = lease.Get().GetBlockChildren(id, page_size, cursor);
+    auto page = co_await db.Run(client::queries::BlockChildren(id, page_size, cursor));
     SendJson(response, IdPageJson("messageId", id, "childrenMessageIds", page));
 }
 
-void MessagesByIndex(const httplib::Request &request, httplib::Response &response,
-                     Pool::Lease &lease, const PathParams &)
+Task<> MessagesByIndex(const httplib::Request &request, httplib::Response &response, Db &db,
+                       const PathParams &)
 {
     auto index = QueryHex(request, "index", 64);
     if (!index)
@@ -73,25 +73,25 @@ void MessagesByIndex(const httplib::Request &request, httplib::Response &respons
     }
     int page_size = PageSize(request);
     auto cursor = CursorParam(request);
-    auto page = lease.Get().GetBlocksByTag("\\x" + index->substr(2), page_size, cursor);
+    auto page =
+        co_await db.Run(client::queries::BlocksByTag("\\x" + index->substr(2), page_size, cursor));
     SendJson(response, IdPageJson("index", *index, "messageIds", page));
 }
 
-void AddressOutputs(const httplib::Request &request, httplib::Response &response,
-                    Pool::Lease &lease, const PathParams &path)
+Task<> AddressOutputs(const httplib::Request &request, httplib::Response &response, Db &db,
+                      const PathParams &path)
 {
     auto address = AddressParam(path[0], "address");
     int page_size = PageSize(request);
     auto cursor = CursorParam(request);
-    auto page = lease.Get().GetAddressOutputs(address, page_size, cursor);
+    auto page = co_await db.Run(client::queries::AddressOutputs(address, page_size, cursor));
     SendJson(response, IdPageJson("address", address, "outputIds", page));
 }
 
-void Output(const httplib::Request &, httplib::Response &response, Pool::Lease &lease,
-            const PathParams &path)
+Task<> Output(const httplib::Request &, httplib::Response &response, Db &db, const PathParams &path)
 {
     auto id = OutputIdParam(path[0], "outputId");
-    auto output = lease.Get().GetOutput(id);
+    auto output = co_await db.Run(client::queries::Output(id));
     if (!output)
     {
         throw NotFound("output " + id);
@@ -99,13 +99,13 @@ void Output(const httplib::Request &, httplib::Response &response, Pool::Lease &
     SendJson(response, OutputJson(*output));
 }
 
-void MilestoneMessages(const httplib::Request &request, httplib::Response &response,
-                       Pool::Lease &lease, const PathParams &path)
+Task<> MilestoneMessages(const httplib::Request &request, httplib::Response &response, Db &db,
+                         const PathParams &path)
 {
     auto index = MilestoneIndexParam(path[0], "index");
     int page_size = PageSize(request);
     auto cursor = CursorParam(request);
-    auto page = lease.Get().GetMilestoneBlocks(index, page_size, cursor);
+    auto page = co_await db.Run(client::queries::MilestoneBlocks(index, page_size, cursor));
     SendJson(response, IdPageJson("index", index, "messageIds", page));
 }
 

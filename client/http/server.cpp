@@ -1,16 +1,22 @@
-// The server: httplib (with our connection handling) and one worker per pooled connection, the
-// routes, and RunServer.
+// The server: a listening socket, one event loop per thread (each with its pipelined database
+// connection), the routes, and RunServer.
 #include "server.hpp"
 
-#include <csignal>
-#include <cstdio>
-#include <iostream>
-#include <thread>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
-#include "connection.hpp"
+#include <csignal>
+#include <cstring>
+#include <iostream>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "event_loop.hpp"
 #include "json_errors.hpp"
 #include "metrics.hpp"
-#include "pool.hpp"
 #include "router.hpp"
 
 namespace permanode::http
@@ -19,77 +25,50 @@ namespace permanode::http
 class ServerImpl
 {
   public:
-    explicit ServerImpl(ServerOptions options)
-        : options_(std::move(options)), server_(options_.threads),
-          pool_(options_.dsn, options_.threads,
-                std::chrono::milliseconds(options_.acquire_timeout_ms)),
-          router_(server_, pool_, metrics_)
+    explicit ServerImpl(ServerOptions options) : options_(std::move(options)), router_(metrics_)
     {
-        // httplib's accept loop only hands new connections over to ConnectionServer's workers
-        // (one per pooled connection), through this queue.
-        server_.new_task_queue = [] { return new httplib::ThreadPool(1); };
-        // How long the rest of a request may take to arrive, and how long an idle keep-alive
-        // connection is kept: 5 s for both (httplib's default keep-alive timeout), which the
-        // Keep-Alive header advertises.
-        server_.set_read_timeout(5);
-        server_.set_keep_alive_timeout(5);
-        server_.set_write_timeout(10);
-        server_.set_payload_max_length(options_.max_request_bytes);
-        server_.set_keep_alive_max_count(10000);
-        // Each response is one send; no reason to let Nagle hold back a short one.
-        server_.set_tcp_nodelay(true);
+        if (options_.threads <= 0)
+        {
+            options_.threads =
+                std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / 2);
+        }
         RegisterCoreRoutes(router_);
         RegisterIndexerRoutes(router_);
         RegisterSeedRoutes(router_);
         RegisterExplorerRoutes(router_);
-        RegisterOperationRoutes(router_, metrics_, pool_);
-        // Unmatched routes and httplib's own errors (413, 414, ...) get JSON bodies too.
-        std::size_t max_request_bytes = options_.max_request_bytes;
-        server_.set_error_handler(httplib::Server::HandlerWithResponse(
-            [max_request_bytes](const httplib::Request &request, httplib::Response &response)
-            {
-                if (!response.body.empty())
-                {
-                    return httplib::Server::HandlerResponse::Unhandled;
-                }
-                WriteError(response, response.status,
-                           ProtocolErrorMessage(response.status, request.path, max_request_bytes));
-                return httplib::Server::HandlerResponse::Handled;
-            }));
-        server_.set_exception_handler(
-            [](const httplib::Request &, httplib::Response &response, std::exception_ptr error)
-            {
-                std::string message = "internal error";
-                try
-                {
-                    std::rethrow_exception(error);
-                }
-                catch (const std::exception &e)
-                {
-                    message += std::string(": ") + e.what();
-                }
-                catch (...)
-                {
-                }
-                WriteError(response, 500, message);
-            });
-        if (options_.log_requests)
+        RegisterOperationRoutes(router_, metrics_, [this] { return Stats(); });
+    }
+    ~ServerImpl()
+    {
+        if (listen_fd_ >= 0)
         {
-            server_.set_logger(
-                [](const httplib::Request &request, const httplib::Response &response)
-                {
-                    std::fprintf(stderr, "%s %s %d\n", request.method.c_str(),
-                                 request.target.c_str(), response.status);
-                });
+            close(listen_fd_);
         }
     }
 
+    ConnectionStats Stats()
+    {
+        std::lock_guard<std::mutex> lock(loops_mutex_);
+        ConnectionStats stats;
+        stats.size = options_.threads * options_.database_connections;
+        for (const auto &loop : loops_)
+        {
+            auto one = loop->Stats();
+            stats.connected += one.connected;
+            stats.in_flight += static_cast<long long>(one.in_flight);
+            stats.connect_failures += one.connect_failures;
+        }
+        return stats;
+    }
+
     ServerOptions options_;
-    ConnectionServer server_;
-    Pool pool_;
     Metrics metrics_;
     Router router_;
+    int listen_fd_ = -1;
     int port_ = -1;
+    std::mutex loops_mutex_;
+    std::vector<std::unique_ptr<EventLoop>> loops_;
+    bool stopped_ = false;
 };
 
 Server::Server(ServerOptions options) : impl_(std::make_unique<ServerImpl>(std::move(options))) {}
@@ -102,19 +81,43 @@ Server::~Server()
 bool Server::Bind()
 {
     const auto &o = impl_->options_;
-    if (o.port == 0)
+    auto fail = [&](const char *what)
     {
-        impl_->port_ = impl_->server_.bind_to_any_port(o.host);
-    }
-    else if (impl_->server_.bind_to_port(o.host, o.port))
-    {
-        impl_->port_ = o.port;
-    }
-    if (impl_->port_ <= 0)
-    {
-        std::cerr << "permanode-serve: cannot listen on " << o.host << ":" << o.port << "\n";
+        std::cerr << "permanode-serve: cannot listen on " << o.host << ":" << o.port << " (" << what
+                  << ": " << std::strerror(errno) << ")\n";
+        if (impl_->listen_fd_ >= 0)
+        {
+            close(impl_->listen_fd_);
+            impl_->listen_fd_ = -1;
+        }
         return false;
+    };
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<std::uint16_t>(o.port));
+    if (inet_pton(AF_INET, o.host.c_str(), &address.sin_addr) != 1)
+    {
+        errno = EINVAL;
+        return fail("not an IPv4 address");
     }
+    impl_->listen_fd_ = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (impl_->listen_fd_ < 0)
+    {
+        return fail("socket");
+    }
+    int one = 1;
+    setsockopt(impl_->listen_fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    if (bind(impl_->listen_fd_, reinterpret_cast<sockaddr *>(&address), sizeof(address)) != 0)
+    {
+        return fail("bind");
+    }
+    if (listen(impl_->listen_fd_, SOMAXCONN) != 0)
+    {
+        return fail("listen");
+    }
+    socklen_t length = sizeof(address);
+    getsockname(impl_->listen_fd_, reinterpret_cast<sockaddr *>(&address), &length);
+    impl_->port_ = ntohs(address.sin_port);
     return true;
 }
 
@@ -123,16 +126,54 @@ int Server::Port() const
     return impl_->port_;
 }
 
+int Server::Threads() const
+{
+    return impl_->options_.threads;
+}
+
 bool Server::Listen()
 {
-    return impl_->server_.listen_after_bind();
+    if (impl_->listen_fd_ < 0)
+    {
+        return false;
+    }
+    LoopOptions loop_options;
+    loop_options.limits.max_body_bytes = impl_->options_.max_request_bytes;
+    loop_options.log_requests = impl_->options_.log_requests;
+    loop_options.database_connections = impl_->options_.database_connections;
+    {
+        std::lock_guard<std::mutex> lock(impl_->loops_mutex_);
+        if (impl_->stopped_)
+        {
+            return true;
+        }
+        for (int i = 0; i < impl_->options_.threads; i++)
+        {
+            impl_->loops_.push_back(std::make_unique<EventLoop>(
+                impl_->listen_fd_, impl_->options_.dsn, impl_->router_, loop_options));
+        }
+    }
+    // The first loop runs on this thread.
+    std::vector<std::thread> threads;
+    for (std::size_t i = 1; i < impl_->loops_.size(); i++)
+    {
+        threads.emplace_back([loop = impl_->loops_[i].get()] { loop->Run(); });
+    }
+    impl_->loops_[0]->Run();
+    for (auto &thread : threads)
+    {
+        thread.join();
+    }
+    return true;
 }
 
 void Server::Stop()
 {
-    if (impl_->server_.is_running())
+    std::lock_guard<std::mutex> lock(impl_->loops_mutex_);
+    impl_->stopped_ = true;
+    for (auto &loop : impl_->loops_)
     {
-        impl_->server_.StopServing();
+        loop->Stop();
     }
 }
 
@@ -155,7 +196,8 @@ int RunServer(const ServerOptions &options)
     std::signal(SIGINT, OnSignal);
     std::signal(SIGTERM, OnSignal);
     std::cerr << "permanode-serve: listening on http://" << options.host << ":" << server.Port()
-              << " with " << options.threads << " threads and database connections\n";
+              << " with " << server.Threads() << " event loop(s) (threads), each with "
+              << options.database_connections << " pipelined database connection(s)\n";
     std::thread listener([&server] { server.Listen(); });
     while (!stop_requested)
     {

@@ -13,9 +13,9 @@ struct ServerOptions
 {
     std::string dsn; // a login with permanode_reader's rights only
     std::string host = "127.0.0.1";
-    int port = 8080;               // 0: any free port (see Server::Port)
-    int threads = 8;               // HTTP worker threads = pooled connections
-    int acquire_timeout_ms = 5000; // waiting for a free connection, then 503
+    int port = 8080;              // 0: any free port (see Server::Port)
+    int threads = 0;              // event loops (threads); 0: one per two cores
+    int database_connections = 4; // pipelined database connections per event loop
     std::size_t max_request_bytes = 65536;
     bool log_requests = false; // one line per request on stderr
 };
@@ -35,6 +35,8 @@ class Server
     bool Bind();
     // The bound port.
     int Port() const;
+    // Event loops (threads) it runs.
+    int Threads() const;
     // Serves until Stop(); returns false if listening failed.
     bool Listen();
     void Stop();

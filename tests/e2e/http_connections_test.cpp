@@ -92,8 +92,9 @@ double SecondsSince(std::chrono::steady_clock::time_point start)
 
 } // namespace
 
-// The server has 2 workers. With a thread per connection, 4 idle keep-alive connections would
-// hold both until their keep-alive timeout (5 s), and this request would wait that long.
+// The server has 2 event loops. Were a connection to hold a thread, 4 idle keep-alive
+// connections would hold both until their keep-alive timeout (5 s), and this request would wait
+// that long.
 TEST(HttpConnections, IdleConnectionsHoldNoWorker)
 {
     RunningServer server(FixtureReaderDsn());

@@ -1,5 +1,7 @@
 // The HTTP server end to end, with a real HTTP client: errors, paging, raw bytes, the read-only
-// pool, metrics and the OpenAPI document.
+// database connection, metrics and the OpenAPI document.
+#include <poll.h>
+
 #include <chrono>
 #include <set>
 #include <thread>
@@ -9,7 +11,8 @@
 #include <pqxx/pqxx>
 
 #include "http_fixture.hpp"
-#include "pool.hpp"
+#include "permanode/client.hpp"
+#include "pg_pipeline.hpp"
 #include "running_server.hpp"
 
 using nlohmann::json;
@@ -230,19 +233,35 @@ TEST(HttpDatabaseDown, RoutesAnswer503AndTheServerStaysUp)
     EXPECT_EQ(server.Get("/metrics")->status, 200);
 }
 
-TEST(HttpReadOnlyPool, AWriteThroughThePoolFails)
+// The server's pipelined connection, logged in as the reader, cannot write.
+TEST(HttpReadOnlyConnection, AWriteThroughTheServersConnectionFails)
 {
-    permanode::http::Pool pool(FixtureReaderDsn(), 1, std::chrono::milliseconds(1000));
-    permanode::http::Pool::Lease lease(pool);
-    auto &client = lease.Get();
-    pqxx::nontransaction tx(client.Connection());
+    permanode::http::PgPipeline pipeline(FixtureReaderDsn());
+    permanode::client::Statement write{"write", "DELETE FROM permanode.unspent_outputs",
+                                       permanode::client::Plan::kCustom};
+    bool done = false;
+    std::exception_ptr error;
+    pipeline.Send(write, {},
+                  [&](std::unique_ptr<permanode::client::Result>, std::exception_ptr e)
+                  {
+                      done = true;
+                      error = e;
+                  });
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!done && std::chrono::steady_clock::now() < deadline)
+    {
+        pollfd fd{pipeline.Fd(), static_cast<short>(POLLIN | (pipeline.Flush() ? POLLOUT : 0)), 0};
+        poll(&fd, 1, 100);
+        pipeline.OnReadable();
+    }
+    ASSERT_TRUE(done) << "no answer within 10 s";
+    ASSERT_TRUE(error) << "the reader role could write";
     try
     {
-        tx.exec("DELETE FROM permanode.unspent_outputs");
-        FAIL() << "the reader role could write";
+        std::rethrow_exception(error);
     }
-    catch (const pqxx::insufficient_privilege &e)
+    catch (const permanode::client::Error &e)
     {
-        SUCCEED() << e.what(); // libpqxx 6.4 maps 42501 to this class (and drops the code)
+        EXPECT_EQ(e.sqlstate(), "42501") << e.what();
     }
 }

@@ -24,7 +24,7 @@ class RunningServer
         options.dsn = dsn;
         options.port = 0;
         options.threads = 2;
-        options.acquire_timeout_ms = 2000;
+        options.database_connections = 1;
         server_ = std::make_unique<http::Server>(options);
         EXPECT_TRUE(server_->Bind());
         thread_ = std::thread([this] { server_->Listen(); });

@@ -9,6 +9,10 @@
 #include "permanode/queries.hpp"
 
 #include <array>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <tuple>
 
 namespace permanode::client
 {
@@ -287,6 +291,51 @@ void AddFilters(Params &params, const OutputFilter &f)
     params.Add(f.unlockable_by_address);
 }
 
+// The statement for a target, its set filters and whether a cursor follows. Statements are
+// built once per shape and kept, up to kMaxKept shapes (callers choose the filters, so the
+// shapes are not bounded by us; in practice a few are used).
+std::shared_ptr<const Statement> IndexerStatement(Target target,
+                                                  const std::array<bool, kFilterCount> &set,
+                                                  bool cursor, int set_count, int only)
+{
+    static std::mutex mutex;
+    static std::map<std::tuple<Target, std::uint32_t, bool>, std::shared_ptr<const Statement>>
+        built;
+    std::uint32_t mask = 0;
+    for (int i = 0; i < kFilterCount; i++)
+    {
+        mask |= set[i] ? 1U << i : 0;
+    }
+    auto key = std::make_tuple(target, mask, cursor);
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = built.find(key);
+    if (it != built.end())
+    {
+        return it->second;
+    }
+    std::string sql = BuildQuery(target, set, cursor);
+    std::shared_ptr<const Statement> statement;
+    if (cursor || set_count > 1)
+    {
+        statement = MakeStatement("indexer_custom", std::move(sql));
+    }
+    else
+    {
+        // A first page with at most one filter (the common case: one address) is a plain
+        // index lookup that a reused plan serves as well as a fresh one; naming it saves
+        // planning per call. At most 5 targets x 23 of these per connection.
+        statement = MakeStatement(std::string("indexer_") + kTables[target] + "_" +
+                                      (only < 0 ? std::string("all") : std::to_string(only)),
+                                  std::move(sql), Plan::kGeneric);
+    }
+    constexpr std::size_t kMaxKept = 1024;
+    if (built.size() >= kMaxKept)
+    {
+        return statement;
+    }
+    return built.emplace(key, std::move(statement)).first->second;
+}
+
 } // namespace
 
 const char *UnsupportedFilter(OutputKind kind, const OutputFilter &filter)
@@ -340,20 +389,7 @@ Query<OutputIdPage> Outputs(OutputKind kind, const OutputFilter &filter, bool in
         query.params.Add(after);
     }
     query.params.Add(std::to_string(page_size + 1));
-    std::string sql = BuildQuery(target, set, after.has_value());
-    if (after || set_count > 1)
-    {
-        query.statement = MakeStatement("indexer_custom", std::move(sql));
-    }
-    else
-    {
-        // A first page with at most one filter (the common case: one address) is a plain
-        // index lookup that a reused plan serves as well as a fresh one; naming it saves
-        // planning per call. At most 5 targets x 23 of these per connection.
-        query.statement = MakeStatement(std::string("indexer_") + kTables[target] + "_" +
-                                            (only < 0 ? std::string("all") : std::to_string(only)),
-                                        std::move(sql), Plan::kGeneric);
-    }
+    query.statement = IndexerStatement(target, set, after.has_value(), set_count, only);
     query.read = [page_size](const Result &result)
     {
         OutputIdPage page;

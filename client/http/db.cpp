@@ -1,0 +1,51 @@
+// The library's two-query calls, awaited on the pipeline.
+#include "db.hpp"
+
+#include "permanode/queries.hpp"
+
+namespace permanode::http
+{
+
+PgPipeline &Db::Pick()
+{
+    constexpr std::size_t kMaxQueue = 8;
+    constexpr auto kMaxWait = std::chrono::milliseconds(2);
+    PgPipeline *least = pipelines_.front().get();
+    for (auto &pipeline : pipelines_)
+    {
+        if (pipeline->InFlight() < kMaxQueue && pipeline->OldestWait() < kMaxWait)
+        {
+            return *pipeline;
+        }
+        if (pipeline->InFlight() < least->InFlight())
+        {
+            least = pipeline.get();
+        }
+    }
+    return *least;
+}
+
+Task<std::optional<client::BlockRow>> TransactionIncludedBlock(Db &db, std::string transaction_id)
+{
+    auto block_id = co_await db.Run(client::queries::TransactionBlockId(transaction_id));
+    if (!block_id)
+    {
+        co_return std::nullopt;
+    }
+    co_return co_await db.Run(client::queries::Block(*block_id));
+}
+
+Task<client::OutputIdPage> QueryOutputs(Db &db, client::OutputKind kind,
+                                        client::OutputFilter filter, bool include_spent,
+                                        int page_size, std::optional<client::Cursor> after)
+{
+    auto page =
+        co_await db.Run(client::queries::Outputs(kind, filter, include_spent, page_size, after));
+    if (page.items.empty())
+    {
+        page.ledger_index = co_await db.Run(client::queries::LedgerIndex());
+    }
+    co_return page;
+}
+
+} // namespace permanode::http

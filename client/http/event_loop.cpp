@@ -1,0 +1,509 @@
+// The event loop: epoll over the listening socket, the HTTP connections, the database
+// connection and a wake-up eventfd (for Stop).
+#include "event_loop.hpp"
+
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <system_error>
+
+#include "json_errors.hpp"
+#include "router.hpp"
+#include "task.hpp"
+
+namespace permanode::http
+{
+namespace
+{
+
+// epoll user data for the sources that are not HTTP connections (those carry their fd).
+constexpr std::uint64_t kListenTag = 1ULL << 62;
+constexpr std::uint64_t kWakeTag = 1ULL << 61;
+constexpr std::uint64_t kDatabaseTag = 1ULL << 60; // | the pipeline's index
+
+// Input kept per connection beyond which reading pauses until requests are answered.
+constexpr std::size_t kMaxBufferedInput = 1 << 20;
+
+[[noreturn]] void ThrowErrno(const char *what)
+{
+    throw std::system_error(errno, std::generic_category(), what);
+}
+
+} // namespace
+
+struct EventLoop::Connection
+{
+    int fd = -1;
+    std::string input;
+    std::string output;
+    std::size_t output_sent = 0;
+    bool handling = false;    // a request's task is running
+    bool dispatching = false; // inside Dispatch (its task may finish before Spawn returns)
+    bool close_after = false; // close once the output is sent
+    bool draining = false;    // refused: output sent, reading and dropping until EOF
+    bool peer_closed = false; // no more input will come
+    unsigned watched = 0;     // the epoll events registered
+    Clock::time_point last_activity;
+    // The request being served, and what its task refers to.
+    httplib::Request request;
+    httplib::Response response;
+    PathParams params;
+    bool keep_alive = true;
+};
+
+EventLoop::EventLoop(int listen_fd, std::string dsn, Router &router, LoopOptions options)
+    : listen_fd_(listen_fd), router_(router), options_(options), db_(pipelines_),
+      last_sweep_(Clock::now())
+{
+    for (int i = 0; i < std::max(1, options_.database_connections); i++)
+    {
+        pipelines_.push_back(std::make_unique<PgPipeline>(dsn));
+    }
+    watched_generation_.assign(pipelines_.size(), 0);
+    watched_writable_.assign(pipelines_.size(), false);
+    epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
+    wake_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (epoll_fd_ < 0 || wake_fd_ < 0)
+    {
+        ThrowErrno("event loop");
+    }
+    epoll_event listen_event{};
+    // Each loop waits on the shared listening socket; EPOLLEXCLUSIVE wakes one of them.
+    listen_event.events = EPOLLIN | EPOLLEXCLUSIVE;
+    listen_event.data.u64 = kListenTag;
+    epoll_event wake_event{};
+    wake_event.events = EPOLLIN;
+    wake_event.data.u64 = kWakeTag;
+    if (epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, listen_fd_, &listen_event) != 0 ||
+        epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, wake_fd_, &wake_event) != 0)
+    {
+        ThrowErrno("event loop");
+    }
+}
+
+EventLoop::~EventLoop()
+{
+    for (auto &pipeline : pipelines_)
+    {
+        pipeline->Close("the server is stopping");
+    }
+    for (auto &[fd, connection] : connections_)
+    {
+        close(fd);
+    }
+    close(wake_fd_);
+    close(epoll_fd_);
+}
+
+void EventLoop::Stop()
+{
+    stopping_ = true;
+    std::uint64_t one = 1;
+    ssize_t written = write(wake_fd_, &one, sizeof(one));
+    (void)written; // a full counter already wakes the loop
+}
+
+LoopStats EventLoop::Stats() const
+{
+    return {stat_connected_.load(), stat_in_flight_.load(), stat_connect_failures_.load()};
+}
+
+void EventLoop::Run()
+{
+    epoll_event events[64];
+    while (!stopping_)
+    {
+        int count = epoll_wait(epoll_fd_, events, 64, 1000);
+        if (count < 0 && errno != EINTR)
+        {
+            ThrowErrno("epoll_wait");
+        }
+        for (int i = 0; i < count && !stopping_; i++)
+        {
+            std::uint64_t tag = events[i].data.u64;
+            if (tag == kListenTag)
+            {
+                Accept();
+            }
+            else if (tag == kWakeTag)
+            {
+                break; // stopping_ is set
+            }
+            else if (tag & kDatabaseTag)
+            {
+                if (events[i].events & (EPOLLIN | EPOLLERR | EPOLLHUP))
+                {
+                    pipelines_[tag & ~kDatabaseTag]->OnReadable();
+                }
+            }
+            else
+            {
+                auto it = connections_.find(static_cast<int>(tag));
+                if (it != connections_.end())
+                {
+                    OnConnectionEvent(*it->second, events[i].events);
+                }
+            }
+        }
+        // The queries this round queued go out together.
+        WatchDatabase();
+        if (Clock::now() - last_sweep_ >= std::chrono::seconds(1))
+        {
+            Sweep();
+        }
+    }
+    // Stopping: the handlers waiting for the database end with an error, then every
+    // connection closes.
+    for (auto &pipeline : pipelines_)
+    {
+        pipeline->Close("the server is stopping");
+    }
+    for (auto &[fd, connection] : connections_)
+    {
+        close(fd);
+    }
+    connections_.clear();
+}
+
+void EventLoop::Accept()
+{
+    // One connection per wake-up, so that the loops share them.
+    int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0)
+    {
+        return; // another loop took it, or the peer gave up
+    }
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    auto connection = std::make_unique<Connection>();
+    connection->fd = fd;
+    connection->last_activity = Clock::now();
+    Connection &added = *connection;
+    connections_.emplace(fd, std::move(connection));
+    Watch(added);
+}
+
+void EventLoop::OnConnectionEvent(Connection &connection, unsigned events)
+{
+    int fd = connection.fd;
+    if (events & EPOLLOUT)
+    {
+        WriteOutput(connection);
+        if (!IsOpen(fd))
+        {
+            return;
+        }
+    }
+    if (events & (EPOLLIN | EPOLLERR | EPOLLHUP | EPOLLRDHUP))
+    {
+        if (!ReadInput(connection))
+        {
+            connection.peer_closed = true;
+        }
+        if (connection.draining)
+        {
+            connection.input.clear();
+            if (connection.peer_closed)
+            {
+                Close(connection);
+            }
+            return;
+        }
+        ProcessInput(connection);
+        if (!IsOpen(fd))
+        {
+            return;
+        }
+        if (connection.peer_closed && !connection.handling)
+        {
+            Close(connection);
+            return;
+        }
+        Watch(connection);
+    }
+}
+
+bool EventLoop::ReadInput(Connection &connection)
+{
+    char buffer[16384];
+    while (connection.input.size() < kMaxBufferedInput)
+    {
+        ssize_t n = recv(connection.fd, buffer, sizeof(buffer), 0);
+        if (n > 0)
+        {
+            connection.input.append(buffer, static_cast<std::size_t>(n));
+            connection.last_activity = Clock::now();
+            if (static_cast<std::size_t>(n) < sizeof(buffer))
+            {
+                return true; // drained (epoll reports more input when it comes)
+            }
+            continue;
+        }
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+        {
+            return true;
+        }
+        if (n < 0 && errno == EINTR)
+        {
+            continue;
+        }
+        return false; // end of input, or a reset
+    }
+    return true;
+}
+
+void EventLoop::ProcessInput(Connection &connection)
+{
+    int fd = connection.fd;
+    while (!connection.handling && !connection.close_after && !connection.input.empty())
+    {
+        auto parsed = ParseRequest(connection.input, options_.limits, connection.request);
+        if (parsed.state == ParsedRequest::State::kIncomplete)
+        {
+            return;
+        }
+        if (parsed.state == ParsedRequest::State::kRefused)
+        {
+            Refuse(connection, parsed.status);
+            return;
+        }
+        connection.input.erase(0, parsed.consumed);
+        connection.keep_alive = parsed.keep_alive && !connection.peer_closed;
+        Dispatch(connection);
+        if (!IsOpen(fd))
+        {
+            return;
+        }
+    }
+}
+
+void EventLoop::Dispatch(Connection &connection)
+{
+    connection.handling = true;
+    connection.dispatching = true;
+    connection.response = httplib::Response();
+    connection.params.clear();
+    int fd = connection.fd;
+    Spawn(router_.Serve(connection.request, connection.response, db_, connection.params),
+          [this, fd](std::exception_ptr error)
+          {
+              auto it = connections_.find(fd);
+              if (it == connections_.end())
+              {
+                  return;
+              }
+              Connection &done = *it->second;
+              if (error)
+              {
+                  std::string message = "internal error";
+                  try
+                  {
+                      std::rethrow_exception(error);
+                  }
+                  catch (const std::exception &e)
+                  {
+                      message += std::string(": ") + e.what();
+                  }
+                  catch (...)
+                  {
+                  }
+                  done.response = httplib::Response();
+                  WriteError(done.response, 500, message);
+              }
+              Finish(done);
+          });
+    if (IsOpen(fd))
+    {
+        connection.dispatching = false;
+    }
+}
+
+void EventLoop::Finish(Connection &connection)
+{
+    connection.handling = false;
+    if (options_.log_requests)
+    {
+        std::fprintf(stderr, "%s %s %d\n", connection.request.method.c_str(),
+                     connection.request.target.c_str(), connection.response.status);
+    }
+    bool keep_alive = connection.keep_alive && !stopping_;
+    WriteResponse(connection.response, keep_alive, connection.request.method == "HEAD",
+                  options_.keep_alive_seconds, connection.output);
+    connection.close_after = !keep_alive;
+    int fd = connection.fd;
+    WriteOutput(connection);
+    if (!IsOpen(fd) || connection.dispatching)
+    {
+        return; // closed, or ProcessInput's loop goes on with the next request
+    }
+    // The response came from the database's answer: serve what else the client sent.
+    ProcessInput(connection);
+    if (!IsOpen(fd))
+    {
+        return;
+    }
+    if (connection.peer_closed && !connection.handling && connection.output.empty())
+    {
+        Close(connection);
+        return;
+    }
+    Watch(connection);
+}
+
+void EventLoop::Refuse(Connection &connection, int status)
+{
+    httplib::Response response;
+    WriteError(
+        response, status,
+        ProtocolErrorMessage(status, connection.request.path, options_.limits.max_body_bytes));
+    WriteResponse(response, false, false, options_.keep_alive_seconds, connection.output);
+    connection.close_after = true;
+    connection.input.clear();
+    WriteOutput(connection);
+}
+
+void EventLoop::WriteOutput(Connection &connection)
+{
+    while (connection.output_sent < connection.output.size())
+    {
+        ssize_t n = send(connection.fd, connection.output.data() + connection.output_sent,
+                         connection.output.size() - connection.output_sent, MSG_NOSIGNAL);
+        if (n > 0)
+        {
+            connection.output_sent += static_cast<std::size_t>(n);
+            connection.last_activity = Clock::now();
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+        {
+            continue;
+        }
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+        {
+            Watch(connection); // wait for room
+            return;
+        }
+        if (connection.handling)
+        {
+            connection.peer_closed = true; // closed once its task is done
+            return;
+        }
+        Close(connection);
+        return;
+    }
+    connection.output.clear();
+    connection.output_sent = 0;
+    if (connection.close_after && !connection.handling)
+    {
+        // Let the client read the response before the close: stop sending, and drop what it
+        // still sends (closing with unread input would reset the connection) until it closes.
+        shutdown(connection.fd, SHUT_WR);
+        connection.draining = true;
+        connection.last_activity = Clock::now();
+        Watch(connection);
+    }
+}
+
+void EventLoop::Watch(Connection &connection)
+{
+    unsigned events = EPOLLRDHUP;
+    if (connection.input.size() < kMaxBufferedInput)
+    {
+        events |= EPOLLIN;
+    }
+    if (connection.output_sent < connection.output.size())
+    {
+        events |= EPOLLOUT;
+    }
+    if (events == connection.watched)
+    {
+        return;
+    }
+    epoll_event event{};
+    event.events = events;
+    event.data.u64 = static_cast<std::uint64_t>(connection.fd);
+    int op = connection.watched == 0 ? EPOLL_CTL_ADD : EPOLL_CTL_MOD;
+    if (epoll_ctl(epoll_fd_, op, connection.fd, &event) == 0)
+    {
+        connection.watched = events;
+    }
+}
+
+void EventLoop::Close(Connection &connection)
+{
+    int fd = connection.fd;
+    close(fd); // also leaves the epoll set
+    connections_.erase(fd);
+}
+
+void EventLoop::WatchDatabase()
+{
+    int connected = 0;
+    std::size_t in_flight = 0;
+    long long failures = 0;
+    for (std::size_t i = 0; i < pipelines_.size(); i++)
+    {
+        PgPipeline &pipeline = *pipelines_[i];
+        bool writable = pipeline.Flush();
+        int fd = pipeline.Fd();
+        if (fd >= 0 &&
+            (pipeline.Generation() != watched_generation_[i] || writable != watched_writable_[i]))
+        {
+            epoll_event event{};
+            event.events = writable ? EPOLLIN | EPOLLOUT : EPOLLIN;
+            event.data.u64 = kDatabaseTag | i;
+            // A closed connection left the set by itself; a new one is added.
+            int op =
+                pipeline.Generation() != watched_generation_[i] ? EPOLL_CTL_ADD : EPOLL_CTL_MOD;
+            if (epoll_ctl(epoll_fd_, op, fd, &event) == 0)
+            {
+                watched_generation_[i] = pipeline.Generation();
+                watched_writable_[i] = writable;
+            }
+        }
+        connected += pipeline.Connected() ? 1 : 0;
+        in_flight += pipeline.InFlight();
+        failures += pipeline.ConnectFailures();
+    }
+    stat_connected_ = connected;
+    stat_in_flight_ = in_flight;
+    stat_connect_failures_ = failures;
+}
+
+void EventLoop::Sweep()
+{
+    auto now = Clock::now();
+    last_sweep_ = now;
+    std::vector<int> expired;
+    for (auto &[fd, connection] : connections_)
+    {
+        if (connection->handling)
+        {
+            continue;
+        }
+        auto idle = now - connection->last_activity;
+        bool waiting_to_send = connection->output_sent < connection->output.size();
+        int limit = waiting_to_send             ? options_.write_timeout_seconds
+                    : connection->draining      ? 2
+                    : connection->input.empty() ? options_.keep_alive_seconds
+                                                : options_.read_timeout_seconds;
+        if (idle >= std::chrono::seconds(limit))
+        {
+            expired.push_back(fd);
+        }
+    }
+    for (int fd : expired)
+    {
+        Close(*connections_.at(fd));
+    }
+}
+
+} // namespace permanode::http

@@ -1,0 +1,98 @@
+// One event loop: a thread that serves HTTP connections and owns one pipelined database
+// connection. Requests are read, parsed and routed here; a handler that awaits the database is
+// suspended (its query goes out with others on the pipeline) and resumed when its result comes,
+// and its response is written then. Nothing blocks the loop but connecting to the database.
+//
+// Several loops share the listening socket (each takes the connections it accepts). Per
+// connection: requests are answered in order (pipelined ones too), an idle keep-alive
+// connection is closed after the keep-alive timeout, one that stalls mid-request after the read
+// timeout, and a refused request (over a limit, malformed) is answered and the connection closed.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "db.hpp"
+#include "http_codec.hpp"
+#include "pg_pipeline.hpp"
+
+namespace permanode::http
+{
+
+class Router;
+
+struct LoopOptions
+{
+    RequestLimits limits;
+    int keep_alive_seconds = 5;
+    int read_timeout_seconds = 5;
+    int write_timeout_seconds = 10;
+    bool log_requests = false;
+    int database_connections = 2; // pipelined connections of this loop
+};
+
+struct LoopStats
+{
+    int connected = 0;
+    std::size_t in_flight = 0;
+    long long connect_failures = 0;
+};
+
+class EventLoop
+{
+  public:
+    EventLoop(int listen_fd, std::string dsn, Router &router, LoopOptions options);
+    ~EventLoop();
+    EventLoop(const EventLoop &) = delete;
+    EventLoop &operator=(const EventLoop &) = delete;
+
+    // Serves until Stop(); then fails the queries in flight and closes every connection.
+    void Run();
+    // Callable from any thread.
+    void Stop();
+    // A snapshot for /metrics (read from other loops' threads: atomics).
+    LoopStats Stats() const;
+
+  private:
+    struct Connection;
+    using Clock = std::chrono::steady_clock;
+
+    void Accept();
+    void OnConnectionEvent(Connection &connection, unsigned events);
+    // Reads what the socket has; false when the peer has closed or the socket failed.
+    bool ReadInput(Connection &connection);
+    // Parses and starts the requests in the input, one at a time.
+    void ProcessInput(Connection &connection);
+    void Dispatch(Connection &connection);
+    void Finish(Connection &connection);
+    void Refuse(Connection &connection, int status);
+    void WriteOutput(Connection &connection);
+    void Watch(Connection &connection);
+    void Close(Connection &connection);
+    bool IsOpen(int fd) const { return connections_.count(fd) != 0; }
+    void WatchDatabase();
+    void Sweep();
+
+    int listen_fd_;
+    int epoll_fd_ = -1;
+    int wake_fd_ = -1;
+    Router &router_;
+    LoopOptions options_;
+    std::vector<std::unique_ptr<PgPipeline>> pipelines_;
+    Db db_;
+    // Per pipeline: the connection registered in epoll, and whether for writability too.
+    std::vector<unsigned> watched_generation_;
+    std::vector<bool> watched_writable_;
+    std::unordered_map<int, std::unique_ptr<Connection>> connections_;
+    std::atomic<bool> stopping_{false};
+    std::atomic<int> stat_connected_{0};
+    std::atomic<std::size_t> stat_in_flight_{0};
+    std::atomic<long long> stat_connect_failures_{0};
+    Clock::time_point last_sweep_;
+};
+
+} // namespace permanode::http

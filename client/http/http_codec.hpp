@@ -1,0 +1,45 @@
+// HTTP/1.x on the wire for the event loop: requests parsed from a connection's input buffer into
+// httplib::Request (what the handlers read), and httplib::Response written out as one buffer.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include <httplib.h>
+
+namespace permanode::http
+{
+
+// Limits on what a request may send before it is refused.
+struct RequestLimits
+{
+    std::size_t max_uri_bytes = 8192;   // 414 beyond
+    std::size_t max_header_line = 8192; // 400 beyond (as httplib answers)
+    std::size_t max_header_count = 100; // 400 beyond
+    std::size_t max_body_bytes = 65536; // 413 beyond
+};
+
+struct ParsedRequest
+{
+    enum class State
+    {
+        kIncomplete, // wait for more input
+        kComplete,   // `request` is filled; `consumed` bytes of input belong to it
+        kRefused,    // answer `status` and close the connection
+    };
+    State state = State::kIncomplete;
+    std::size_t consumed = 0;
+    int status = 0;
+    bool keep_alive = true; // the client lets the connection stay open after the response
+};
+
+// Parses the request at the front of `input`.
+ParsedRequest ParseRequest(std::string_view input, const RequestLimits &limits,
+                           httplib::Request &request);
+
+// Appends the response (status line, headers, and the body unless `head`) to `out`.
+void WriteResponse(const httplib::Response &response, bool keep_alive, bool head,
+                   int keep_alive_seconds, std::string &out);
+
+} // namespace permanode::http

@@ -1,0 +1,77 @@
+// One database connection in libpq's pipeline mode: the queries of many requests in flight at
+// once, their results handed back in the order they were sent. The event loop that owns it
+// watches Fd() and calls OnReadable/Flush; nothing here blocks except connecting.
+#pragma once
+
+#include <chrono>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_set>
+
+#include "permanode/query.hpp"
+
+struct pg_conn;
+struct pg_result;
+
+namespace permanode::http
+{
+
+class PgPipeline
+{
+  public:
+    // The result of a query, or the error it ended with (a client::Error with its SQLSTATE).
+    using Done = std::function<void(std::unique_ptr<client::Result>, std::exception_ptr)>;
+
+    explicit PgPipeline(std::string dsn);
+    ~PgPipeline();
+    PgPipeline(const PgPipeline &) = delete;
+    PgPipeline &operator=(const PgPipeline &) = delete;
+
+    // Queues a statement; `done` runs from OnReadable (or from Close). Connects first when not
+    // connected; throws client::Error ("08006") when the database cannot be reached.
+    void Send(const client::Statement &statement, const client::Params &params, Done done);
+    // Reads what has arrived and completes the queries whose results are in.
+    void OnReadable();
+    // Sends what is buffered; true when output is still pending (wait for writability).
+    bool Flush();
+    // Fails every query in flight with SQLSTATE 08006 and drops the connection.
+    void Close(const std::string &reason);
+
+    int Fd() const;
+    // Changes with every new connection (its socket may reuse a closed one's number).
+    unsigned Generation() const { return generation_; }
+    bool Connected() const { return connection_ != nullptr; }
+    std::size_t InFlight() const { return pending_.size(); }
+    // How long the oldest query in flight has waited (zero when none is).
+    std::chrono::steady_clock::duration OldestWait() const
+    {
+        return pending_.empty() ? std::chrono::steady_clock::duration::zero()
+                                : std::chrono::steady_clock::now() - pending_.front().sent;
+    }
+    long long ConnectFailures() const { return connect_failures_; }
+
+  private:
+    struct Pending
+    {
+        Done done;             // empty for a statement's preparation
+        std::string preparing; // the statement prepared, if this is a preparation
+        bool results_ended = false;
+        std::chrono::steady_clock::time_point sent;
+        pg_result *result = nullptr;
+        std::exception_ptr error;
+    };
+    void Connect();
+    void Complete(Pending pending);
+
+    std::string dsn_;
+    pg_conn *connection_ = nullptr;
+    std::unordered_set<std::string> prepared_; // named statements prepared on connection_
+    std::deque<Pending> pending_;
+    long long connect_failures_ = 0;
+    unsigned generation_ = 0;
+};
+
+} // namespace permanode::http
