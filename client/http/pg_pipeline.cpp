@@ -113,6 +113,10 @@ void PgPipeline::Connect()
 
 void PgPipeline::Send(const client::Statement &statement, const client::Params &params, Done done)
 {
+    if (connection_ != nullptr && PQstatus(connection_) == CONNECTION_BAD)
+    {
+        Close("connection to the database lost: " + Trimmed(PQerrorMessage(connection_)));
+    }
     if (connection_ == nullptr)
     {
         Connect();
@@ -181,6 +185,7 @@ void PgPipeline::OnReadable()
         return;
     }
     // Each query yields its result(s), then a null result, then its sync point's result.
+    bool session_ended = false;
     while (connection_ != nullptr && !pending_.empty() && PQisBusy(connection_) == 0)
     {
         PGresult *result = PQgetResult(connection_);
@@ -213,15 +218,22 @@ void PgPipeline::OnReadable()
                 front.result = result;
                 break;
             default:
+            {
                 if (!front.error)
                 {
                     front.error = ErrorOf(result);
                 }
+                // FATAL ends the session (the backend was terminated, the server shuts down):
+                // the server closes the connection after this message.
+                const char *severity = PQresultErrorField(result, PG_DIAG_SEVERITY_NONLOCALIZED);
+                session_ended |= severity != nullptr && (std::string(severity) == "FATAL" ||
+                                                         std::string(severity) == "PANIC");
                 PQclear(result);
                 break;
+            }
         }
     }
-    if (connection_ != nullptr && PQstatus(connection_) == CONNECTION_BAD)
+    if (connection_ != nullptr && (session_ended || PQstatus(connection_) == CONNECTION_BAD))
     {
         Close("connection to the database lost: " + Trimmed(PQerrorMessage(connection_)));
     }
@@ -267,6 +279,10 @@ void PgPipeline::Close(const std::string &reason)
         {
             PQclear(pending.result);
             pending.result = nullptr;
+        }
+        if (!pending.done)
+        {
+            continue; // a preparation (the set of prepared names may be a new connection's)
         }
         pending.error = std::make_exception_ptr(client::Error(reason, "08006"));
         Complete(std::move(pending));
