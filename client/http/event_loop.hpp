@@ -61,6 +61,7 @@ class EventLoop
     struct Connection;
     using Clock = std::chrono::steady_clock;
 
+    bool QueriesInFlight() const;
     void Accept();
     void OnConnectionEvent(Connection &connection, unsigned events);
     // Reads what the socket has; false when the peer has closed or the socket failed.
