@@ -79,17 +79,22 @@ EventLoop::EventLoop(int listen_fd, std::string dsn, Router &router, LoopOptions
     {
         ThrowErrno("event loop");
     }
-    epoll_event listen_event{};
-    // Each loop waits on the shared listening socket; EPOLLEXCLUSIVE wakes one of them.
-    listen_event.events = EPOLLIN | EPOLLEXCLUSIVE;
-    listen_event.data.u64 = kListenTag;
     epoll_event wake_event{};
     wake_event.events = EPOLLIN;
     wake_event.data.u64 = kWakeTag;
-    if (epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, listen_fd_, &listen_event) != 0 ||
-        epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, wake_fd_, &wake_event) != 0)
+    if (epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, wake_fd_, &wake_event) != 0)
     {
         ThrowErrno("event loop");
+    }
+    if (listen_fd_ >= 0)
+    {
+        epoll_event listen_event{};
+        listen_event.events = EPOLLIN;
+        listen_event.data.u64 = kListenTag;
+        if (epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, listen_fd_, &listen_event) != 0)
+        {
+            ThrowErrno("event loop");
+        }
     }
 }
 
@@ -100,6 +105,10 @@ EventLoop::~EventLoop()
         pipeline->Close("the server is stopping");
     }
     for (auto &[fd, connection] : connections_)
+    {
+        close(fd);
+    }
+    for (int fd : adopted_)
     {
         close(fd);
     }
@@ -154,7 +163,10 @@ void EventLoop::Run()
             }
             else if (tag == kWakeTag)
             {
-                break; // stopping_ is set
+                std::uint64_t counter = 0;
+                ssize_t got = read(wake_fd_, &counter, sizeof(counter));
+                (void)got; // already reset by an earlier read
+                TakeAdopted();
             }
             else if (tag & kDatabaseTag)
             {
@@ -190,6 +202,7 @@ void EventLoop::Run()
         close(fd);
     }
     connections_.clear();
+    TakeAdopted(); // closes them: stopping_ is set
 }
 
 bool EventLoop::QueriesInFlight() const
@@ -200,12 +213,58 @@ bool EventLoop::QueriesInFlight() const
 
 void EventLoop::Accept()
 {
-    // One connection per wake-up, so that the loops share them.
-    int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-    if (fd < 0)
+    for (;;)
     {
-        return; // another loop took it, or the peer gave up
+        int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0)
+        {
+            return; // none left (or the peer gave up)
+        }
+        EventLoop *target = peers_.empty() ? this : peers_[next_peer_++ % peers_.size()];
+        if (target == this)
+        {
+            AddConnection(fd);
+        }
+        else
+        {
+            target->Adopt(fd);
+        }
     }
+}
+
+void EventLoop::Adopt(int fd)
+{
+    {
+        std::lock_guard<std::mutex> lock(adopted_mutex_);
+        adopted_.push_back(fd);
+    }
+    std::uint64_t one = 1;
+    ssize_t written = write(wake_fd_, &one, sizeof(one));
+    (void)written; // a full counter already wakes the loop
+}
+
+void EventLoop::TakeAdopted()
+{
+    std::vector<int> fds;
+    {
+        std::lock_guard<std::mutex> lock(adopted_mutex_);
+        fds.swap(adopted_);
+    }
+    for (int fd : fds)
+    {
+        if (stopping_)
+        {
+            close(fd);
+        }
+        else
+        {
+            AddConnection(fd);
+        }
+    }
+}
+
+void EventLoop::AddConnection(int fd)
+{
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
     auto connection = std::make_unique<Connection>();

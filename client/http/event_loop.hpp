@@ -3,7 +3,7 @@
 // suspended (its query goes out with others on the pipeline) and resumed when its result comes,
 // and its response is written then. Nothing blocks the loop but connecting to the database.
 //
-// Several loops share the listening socket (each takes the connections it accepts). Per
+// The first loop accepts the connections and deals them out to all loops in turn. Per
 // connection: requests are answered in order (pipelined ones too), an idle keep-alive
 // connection is closed after the keep-alive timeout, one that stalls mid-request after the read
 // timeout, and a refused request (over a limit, malformed) is answered and the connection closed.
@@ -12,6 +12,7 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -45,6 +46,7 @@ struct LoopStats
 class EventLoop
 {
   public:
+    // `listen_fd` is -1 for every loop but the one that accepts (see SetPeers).
     EventLoop(int listen_fd, std::string dsn, Router &router, LoopOptions options);
     ~EventLoop();
     EventLoop(const EventLoop &) = delete;
@@ -52,6 +54,10 @@ class EventLoop
 
     // Serves until Stop(); then fails the queries in flight and closes every connection.
     void Run();
+    // The loops the accepting loop deals its connections out to (itself among them).
+    void SetPeers(std::vector<EventLoop *> peers) { peers_ = std::move(peers); }
+    // Hands a connection over to this loop; callable from any thread.
+    void Adopt(int fd);
     // Callable from any thread.
     void Stop();
     // A snapshot for /metrics (read from other loops' threads: atomics).
@@ -63,6 +69,9 @@ class EventLoop
 
     bool QueriesInFlight() const;
     void Accept();
+    void AddConnection(int fd);
+    // Takes the connections other loops handed over.
+    void TakeAdopted();
     void OnConnectionEvent(Connection &connection, unsigned events);
     // Reads what the socket has; false when the peer has closed or the socket failed.
     bool ReadInput(Connection &connection);
@@ -90,6 +99,10 @@ class EventLoop
     std::vector<bool> watched_writable_;
     std::unordered_map<int, std::unique_ptr<Connection>> connections_;
     std::atomic<bool> stopping_{false};
+    std::vector<EventLoop *> peers_;
+    std::size_t next_peer_ = 0;
+    std::mutex adopted_mutex_;
+    std::vector<int> adopted_;
     std::atomic<int> stat_connected_{0};
     std::atomic<std::size_t> stat_in_flight_{0};
     std::atomic<long long> stat_connect_failures_{0};

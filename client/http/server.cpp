@@ -147,11 +147,16 @@ bool Server::Listen()
         {
             return true;
         }
+        // The first loop accepts, and deals the connections out to all of them in turn.
+        std::vector<EventLoop *> peers;
         for (int i = 0; i < impl_->options_.threads; i++)
         {
-            impl_->loops_.push_back(std::make_unique<EventLoop>(
-                impl_->listen_fd_, impl_->options_.dsn, impl_->router_, loop_options));
+            impl_->loops_.push_back(std::make_unique<EventLoop>(i == 0 ? impl_->listen_fd_ : -1,
+                                                                impl_->options_.dsn, impl_->router_,
+                                                                loop_options));
+            peers.push_back(impl_->loops_.back().get());
         }
+        impl_->loops_[0]->SetPeers(peers);
     }
     // The first loop runs on this thread.
     std::vector<std::thread> threads;
