@@ -72,14 +72,7 @@ Query<std::optional<BlockRow>> Block(const std::string &block_id)
     Query<std::optional<BlockRow>> query;
     query.statement = statement;
     query.params.Add(block_id);
-    query.read = [](const Result &result) -> std::optional<BlockRow>
-    {
-        if (result.Rows() == 0)
-        {
-            return std::nullopt;
-        }
-        return BlockOf(Row(result, 0));
-    };
+    query.read = [](const Result &result) { return FirstRow(result, BlockOf); };
     return query;
 }
 

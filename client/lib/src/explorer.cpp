@@ -25,6 +25,16 @@ LedgerUpdate UpdateOf(const Row &row)
     return update;
 }
 
+MilestoneAnalytics AnalyticsOf(const Row &row)
+{
+    MilestoneAnalytics analytics;
+    analytics.milestone_index = row[0].as<std::int32_t>();
+    analytics.block_count = row[1].as<std::int32_t>();
+    analytics.transaction_count = row[2].as<std::int32_t>();
+    analytics.transferred_tokens = row[3].as<std::int64_t>();
+    return analytics;
+}
+
 Query<Page<LedgerUpdate>> UpdatesQuery(std::shared_ptr<const Statement> statement, std::string key,
                                        int page_size, const std::optional<Cursor> &after)
 {
@@ -147,20 +157,7 @@ Query<std::optional<MilestoneAnalytics>> AnalyticsAt(std::int32_t milestone_inde
     Query<std::optional<MilestoneAnalytics>> query;
     query.statement = statement;
     query.params.Add(std::to_string(milestone_index));
-    query.read = [](const Result &result) -> std::optional<MilestoneAnalytics>
-    {
-        if (result.Rows() == 0)
-        {
-            return std::nullopt;
-        }
-        Row row(result, 0);
-        MilestoneAnalytics analytics;
-        analytics.milestone_index = row[0].as<std::int32_t>();
-        analytics.block_count = row[1].as<std::int32_t>();
-        analytics.transaction_count = row[2].as<std::int32_t>();
-        analytics.transferred_tokens = row[3].as<std::int64_t>();
-        return analytics;
-    };
+    query.read = [](const Result &result) { return FirstRow(result, AnalyticsOf); };
     return query;
 }
 

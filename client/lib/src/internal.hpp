@@ -51,6 +51,17 @@ Page<T> MakePage(const Result &result, int page_size, RowFn row_fn, CursorFn cur
 // A page of IDs (column 0) with the newest-first cursor in columns 1-3.
 Page<std::string> IdPage(const Result &result, int page_size);
 
+// The first row read with `row_fn`, or nullopt when there is no row.
+template <typename RowFn>
+auto FirstRow(const Result &result, RowFn row_fn) -> std::optional<decltype(row_fn(Row(result, 0)))>
+{
+    if (result.Rows() == 0)
+    {
+        return std::nullopt;
+    }
+    return row_fn(Row(result, 0));
+}
+
 // The first column of the first row, or nullopt when there is no row.
 std::optional<std::string> FirstText(const Result &result);
 

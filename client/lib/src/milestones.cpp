@@ -25,11 +25,7 @@ MilestoneRow MilestoneOf(const Row &row)
 
 std::optional<MilestoneRow> FirstMilestone(const Result &result)
 {
-    if (result.Rows() == 0)
-    {
-        return std::nullopt;
-    }
-    return MilestoneOf(Row(result, 0));
+    return FirstRow(result, MilestoneOf);
 }
 
 std::shared_ptr<const Statement> MilestoneBy(const char *name, const char *condition)

@@ -60,14 +60,7 @@ Query<std::optional<OutputRow>> Output(const std::string &output_id)
     Query<std::optional<OutputRow>> query;
     query.statement = statement;
     query.params.Add(output_id);
-    query.read = [](const Result &result) -> std::optional<OutputRow>
-    {
-        if (result.Rows() == 0)
-        {
-            return std::nullopt;
-        }
-        return OutputOf(Row(result, 0));
-    };
+    query.read = [](const Result &result) { return FirstRow(result, OutputOf); };
     return query;
 }
 

@@ -116,11 +116,7 @@ Page<std::string> IdPage(const Result &result, int page_size)
 
 std::optional<std::string> FirstText(const Result &result)
 {
-    if (result.Rows() == 0)
-    {
-        return std::nullopt;
-    }
-    return Row(result, 0)[0].as<std::string>();
+    return FirstRow(result, [](const Row &row) { return row[0].as<std::string>(); });
 }
 
 } // namespace internal
