@@ -969,6 +969,8 @@ static void ReadThroughSPI(RangeScanState *state, Relation part)
     int ret;
     Datum *values = palloc(sizeof(Datum) * desc->natts);
     bool *nulls = palloc(sizeof(bool) * desc->natts);
+    Oid save_userid;
+    int save_sec_context;
 
     initStringInfo(&sql);
     appendStringInfoString(&sql, "SELECT ");
@@ -1009,8 +1011,18 @@ static void ReadThroughSPI(RangeScanState *state, Relation part)
 
     state->rows = tuplestore_begin_heap(false, false, work_mem);
     SPI_connect();
+    /*
+     * The executor checked the user's right to read the parent. A partition read through its
+     * parent needs no right of its own (PostgreSQL's own scans of partitions check none), so the
+     * query on the partition runs as its owner: a reader of the ledger reads its cold ranges too.
+     * An error on the way restores the user with the (sub)transaction's abort.
+     */
+    GetUserIdAndSecContext(&save_userid, &save_sec_context);
+    SetUserIdAndSecContext(part->rd_rel->relowner,
+                           save_sec_context | SECURITY_LOCAL_USERID_CHANGE | SECURITY_NOFORCE_RLS);
     ret = SPI_execute_with_args(sql.data, state->keyed ? 1 : 0, &state->key_type, &state->key_value,
                                 NULL, true, 0);
+    SetUserIdAndSecContext(save_userid, save_sec_context);
     if (ret != SPI_OK_SELECT)
         elog(ERROR, "cannot read partition \"%s\": %s", RelationGetRelationName(part),
              SPI_result_code_string(ret));

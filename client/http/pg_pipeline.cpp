@@ -56,7 +56,10 @@ std::string Trimmed(const char *message)
 std::exception_ptr ErrorOf(const PGresult *result)
 {
     const char *sqlstate = PQresultErrorField(result, PG_DIAG_SQLSTATE);
-    std::string message = Trimmed(PQresultErrorMessage(result));
+    // The primary message only: the full text's CONTEXT lines quote our SQL, which is no business
+    // of an HTTP client.
+    const char *primary = PQresultErrorField(result, PG_DIAG_MESSAGE_PRIMARY);
+    std::string message = primary ? primary : Trimmed(PQresultErrorMessage(result));
     if (PQresultStatus(result) == PGRES_PIPELINE_ABORTED)
     {
         message = "the query was not run: an earlier query of its pipeline failed";

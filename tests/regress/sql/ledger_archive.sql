@@ -117,6 +117,24 @@ FROM status WHERE from_range <> pending_range() ORDER BY table_name, from_range;
 
 SELECT archive_test.run('cold') > 0 AS cold_run_has_rows;
 SELECT archive_test.differences('hot', 'cold') AS differences_hot_cold;
+-- The same queries as a reader (the HTTP API's role): a cold partition read through its parent
+-- needs no rights of its own, as a hot one does not.
+GRANT USAGE ON SCHEMA archive_test TO permanode_reader;
+GRANT SELECT ON archive_test.queries TO permanode_reader;
+GRANT SELECT, INSERT ON archive_test.results TO permanode_reader;
+SET ROLE permanode_reader;
+SELECT archive_test.run('cold reader') > 0 AS cold_reader_run_has_rows;
+-- A block by ID as the HTTP API asks for it: a generic plan, whose Permanode Range Scan takes
+-- the key from the parameter and reads the cold partition it finds through SPI.
+PREPARE block_by_id(block_id) AS
+    SELECT message_id, milestone_index FROM messages WHERE message_id = $1 ORDER BY ms_range_id LIMIT 1;
+SET plan_cache_mode = force_generic_plan;
+EXPLAIN (COSTS OFF) EXECUTE block_by_id(:'msg');
+EXECUTE block_by_id(:'msg');
+RESET plan_cache_mode;
+DEALLOCATE block_by_id;
+RESET ROLE;
+SELECT archive_test.differences('hot', 'cold reader') AS differences_hot_cold_reader;
 
 -- Writes to an archived range fail with the wrapper's error.
 INSERT INTO ms_analytics VALUES (17, 17999, 0, 0, 0);
