@@ -82,7 +82,8 @@ std::string Metrics::Render(const ConnectionStats &connections)
         out << "permanode_http_request_duration_seconds_count{route=\"" << label << "\"} "
             << h.count << "\n";
     }
-    out << "# HELP permanode_http_pool_connections Database connections (per event loop, times the loops).\n"
+    out << "# HELP permanode_http_pool_connections Database connections (per event loop, times the "
+           "loops).\n"
            "# TYPE permanode_http_pool_connections gauge\n"
         << "permanode_http_pool_connections " << connections.size << "\n"
         << "# HELP permanode_http_pool_connected Database connections that are open.\n"
