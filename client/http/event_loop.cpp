@@ -33,6 +33,9 @@ constexpr std::uint64_t kDatabaseTag = 1ULL << 60; // | the pipeline's index
 // How long the loop looks for events without sleeping while the database owes it answers.
 constexpr auto kSpinBeforeSleep = std::chrono::microseconds(20);
 
+// Output waiting for a client beyond which its next requests wait until it reads.
+constexpr std::size_t kMaxPendingOutput = 1 << 20;
+
 // Input kept per connection beyond which reading pauses until requests are answered.
 constexpr std::size_t kMaxBufferedInput = 1 << 20;
 
@@ -301,18 +304,19 @@ void EventLoop::OnConnectionEvent(Connection &connection, unsigned events)
             }
             return;
         }
-        ProcessInput(connection);
-        if (!IsOpen(fd))
-        {
-            return;
-        }
-        if (connection.peer_closed && !connection.handling)
-        {
-            Close(connection);
-            return;
-        }
-        Watch(connection);
     }
+    // New input, or room for output again: go on with the requests the client has sent.
+    ProcessInput(connection);
+    if (!IsOpen(fd))
+    {
+        return;
+    }
+    if (connection.peer_closed && !connection.handling)
+    {
+        Close(connection);
+        return;
+    }
+    Watch(connection);
 }
 
 bool EventLoop::ReadInput(Connection &connection)
@@ -347,7 +351,10 @@ bool EventLoop::ReadInput(Connection &connection)
 void EventLoop::ProcessInput(Connection &connection)
 {
     int fd = connection.fd;
-    while (!connection.handling && !connection.close_after && !connection.input.empty())
+    // A client that sends requests without reading the answers is served only as fast as it
+    // reads: past kMaxPendingOutput, its requests wait (and then its input: TCP holds it back).
+    while (!connection.handling && !connection.close_after && !connection.input.empty() &&
+           connection.output.size() - connection.output_sent < kMaxPendingOutput)
     {
         auto parsed = ParseRequest(connection.input, options_.limits, connection.request);
         if (parsed.state == ParsedRequest::State::kIncomplete)

@@ -8,7 +8,9 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -166,6 +168,51 @@ TEST(HttpConnections, StopClosesOpenConnections)
     std::string response = connection.ReadToEnd(closed);
     EXPECT_TRUE(closed);
     EXPECT_EQ(CountOf(response, "HTTP/1.1 "), 1u);
+}
+
+// The resident memory of this process, in kB (the server runs in it).
+long ResidentKb()
+{
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+    {
+        if (line.rfind("VmRSS:", 0) == 0)
+        {
+            return std::stol(line.substr(6));
+        }
+    }
+    return -1;
+}
+
+// A client that sends many requests at once and does not read the answers: the server answers
+// only as fast as it reads, instead of holding every answer (3000 x the OpenAPI document, about
+// 88 MB) in memory; all of them arrive once it reads.
+TEST(HttpConnections, AClientThatDoesNotReadIsNotBufferedWithoutBound)
+{
+    RunningServer server(FixtureReaderDsn());
+    constexpr int kRequests = 3000;
+    std::string request = "GET /api/openapi.json HTTP/1.1\r\nHost: localhost\r\n\r\n";
+    std::string all;
+    for (int i = 0; i < kRequests; i++)
+    {
+        all += request;
+    }
+    auto one = server.Get("/api/openapi.json");
+    ASSERT_TRUE(one);
+    long before = ResidentKb();
+    RawConnection connection(server.Port());
+    ASSERT_TRUE(connection.Connected());
+    ASSERT_TRUE(connection.Send(all + "GET /nothing HTTP/1.1\r\nConnection: close\r\n\r\n"));
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    long grown_kb = ResidentKb() - before;
+    EXPECT_LT(grown_kb, 16 * 1024) << "the server held the unread answers";
+    bool closed = false;
+    std::string responses = connection.ReadToEnd(closed);
+    EXPECT_TRUE(closed);
+    EXPECT_EQ(CountOf(responses, "HTTP/1.1 200 OK\r\n"), static_cast<std::size_t>(kRequests));
+    // In order: the closing request's 404 last.
+    EXPECT_EQ(responses.compare(responses.rfind("HTTP/1.1 "), 12, "HTTP/1.1 404"), 0);
 }
 
 // Requests over the limits: the answer is a JSON error naming the limit, and the server goes on.
