@@ -57,6 +57,7 @@ struct EventLoop::Connection
     bool close_after = false; // close once the output is sent
     bool draining = false;    // refused: output sent, reading and dropping until EOF
     bool peer_closed = false; // no more input will come
+    bool registered = false;  // in the epoll set
     unsigned watched = 0;     // the epoll events registered
     Clock::time_point last_activity;
     // The request being served, and what its task refers to.
@@ -311,7 +312,10 @@ void EventLoop::OnConnectionEvent(Connection &connection, unsigned events)
     {
         return;
     }
-    if (connection.peer_closed && !connection.handling)
+    // A client that closed its side is done once it has every answer it asked for (input left
+    // over is a request it never finished). One that only half-closed still reads them.
+    if (connection.peer_closed && !connection.handling &&
+        connection.output_sent == connection.output.size())
     {
         Close(connection);
         return;
@@ -367,7 +371,7 @@ void EventLoop::ProcessInput(Connection &connection)
             return;
         }
         connection.input.erase(0, parsed.consumed);
-        connection.keep_alive = parsed.keep_alive && !connection.peer_closed;
+        connection.keep_alive = parsed.keep_alive;
         Dispatch(connection);
         if (!IsOpen(fd))
         {
@@ -505,25 +509,31 @@ void EventLoop::WriteOutput(Connection &connection)
 
 void EventLoop::Watch(Connection &connection)
 {
-    unsigned events = EPOLLRDHUP;
-    if (connection.input.size() < kMaxBufferedInput)
+    unsigned events = 0;
+    // Once the client has closed its side, its end of input would be reported again and again.
+    if (!connection.peer_closed)
     {
-        events |= EPOLLIN;
+        events |= EPOLLRDHUP;
+        if (connection.input.size() < kMaxBufferedInput)
+        {
+            events |= EPOLLIN;
+        }
     }
     if (connection.output_sent < connection.output.size())
     {
         events |= EPOLLOUT;
     }
-    if (events == connection.watched)
+    if (connection.registered && events == connection.watched)
     {
         return;
     }
     epoll_event event{};
     event.events = events;
     event.data.u64 = static_cast<std::uint64_t>(connection.fd);
-    int op = connection.watched == 0 ? EPOLL_CTL_ADD : EPOLL_CTL_MOD;
+    int op = connection.registered ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
     if (epoll_ctl(epoll_fd_, op, connection.fd, &event) == 0)
     {
+        connection.registered = true;
         connection.watched = events;
     }
 }

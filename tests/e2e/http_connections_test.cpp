@@ -49,6 +49,8 @@ class RawConnection
     RawConnection &operator=(const RawConnection &) = delete;
 
     bool Connected() const { return connected_; }
+    // Tells the server no more requests come (it may still send).
+    void ShutdownWrite() { shutdown(fd_, SHUT_WR); }
     bool Send(const std::string &data)
     {
         return send(fd_, data.data(), data.size(), MSG_NOSIGNAL) ==
@@ -213,6 +215,31 @@ TEST(HttpConnections, AClientThatDoesNotReadIsNotBufferedWithoutBound)
     EXPECT_EQ(CountOf(responses, "HTTP/1.1 200 OK\r\n"), static_cast<std::size_t>(kRequests));
     // In order: the closing request's 404 last.
     EXPECT_EQ(responses.compare(responses.rfind("HTTP/1.1 "), 12, "HTTP/1.1 404"), 0);
+}
+
+// A client that sends its requests and then closes its side (as `nc` does at the end of its
+// input) still gets every answer, then the server closes; an unfinished last request is dropped.
+TEST(HttpConnections, AHalfClosedClientGetsEveryAnswer)
+{
+    RunningServer server(FixtureReaderDsn());
+    // About 12 MB of answers: more than the sockets buffer, so the server sees the end of the
+    // input while it still has answers to give.
+    constexpr int kRequests = 400;
+    std::string all;
+    for (int i = 0; i < kRequests; i++)
+    {
+        all += "GET /api/openapi.json HTTP/1.1\r\nHost: localhost\r\n\r\n";
+    }
+    RawConnection connection(server.Port());
+    ASSERT_TRUE(connection.Connected());
+    ASSERT_TRUE(connection.Send(all + "GET /api/open"));
+    connection.ShutdownWrite();
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    bool closed = false;
+    std::string responses = connection.ReadToEnd(closed);
+    EXPECT_TRUE(closed);
+    EXPECT_EQ(CountOf(responses, "HTTP/1.1 200 OK\r\n"), static_cast<std::size_t>(kRequests));
+    EXPECT_EQ(CountOf(responses, "HTTP/1.1 "), static_cast<std::size_t>(kRequests));
 }
 
 // Requests over the limits: the answer is a JSON error naming the limit, and the server goes on.
