@@ -42,7 +42,7 @@ Task<> Children(const httplib::Request &request, httplib::Response &response, Db
 {
     auto id = BlockIdParam(path[0], "blockId");
     int page_size = PageSize(request);
-    auto cursor = CursorParam(request);
+    auto cursor = CursorParam(request, CursorKey::kBlockId);
     auto page = co_await db.Run(client::queries::BlockChildren(id, page_size, cursor));
     nlohmann::json body = {{"blockId", id}, {"pageSize", page_size}, {"children", page.items}};
     if (page.next)
@@ -57,7 +57,7 @@ Task<> UpdatesByAddress(const httplib::Request &request, httplib::Response &resp
 {
     auto address = AddressParam(path[0], "address");
     int page_size = PageSize(request);
-    auto cursor = CursorParam(request);
+    auto cursor = CursorParam(request, CursorKey::kLedgerUpdate);
     auto body = UpdatesJson(
         co_await db.Run(client::queries::LedgerUpdatesByAddress(address, page_size, cursor)));
     body["address"] = address;
@@ -69,7 +69,7 @@ Task<> UpdatesByMilestone(const httplib::Request &request, httplib::Response &re
 {
     auto index = MilestoneIndexParam(path[0], "index");
     int page_size = PageSize(request);
-    auto cursor = CursorParam(request);
+    auto cursor = CursorParam(request, CursorKey::kLedgerUpdate);
     auto body = UpdatesJson(
         co_await db.Run(client::queries::LedgerUpdatesByMilestone(index, page_size, cursor)));
     body["milestoneIndex"] = index;

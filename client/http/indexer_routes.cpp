@@ -56,7 +56,7 @@ Task<> Outputs(OutputKind kind, const httplib::Request &request, httplib::Respon
     }
     bool include_spent = QueryBool(request, "includeSpent").value_or(false);
     int page_size = PageSize(request);
-    auto cursor = CursorParam(request);
+    auto cursor = CursorParam(request, CursorKey::kOutputId);
     auto page = co_await QueryOutputs(db, kind, filter, include_spent, page_size, cursor);
     SendJson(response, OutputIdPageJson(page, page_size));
 }

@@ -198,7 +198,7 @@ int PageSize(const httplib::Request &request)
     return *value;
 }
 
-std::optional<client::Cursor> CursorParam(const httplib::Request &request)
+std::optional<client::Cursor> CursorParam(const httplib::Request &request, CursorKey key)
 {
     auto text = QueryText(request, "cursor");
     if (!text)
@@ -209,6 +209,33 @@ std::optional<client::Cursor> CursorParam(const httplib::Request &request)
     if (!cursor)
     {
         throw BadParameter("cursor", "not a cursor this server returned");
+    }
+    const std::string &id = cursor->id;
+    auto hex_id = [&id](std::size_t bytes, std::size_t tail)
+    {
+        return id.size() == 2 + 2 * bytes + tail && id[0] == '0' && id[1] == 'x' &&
+               IsHex(id.substr(0, 2 + 2 * bytes), 2);
+    };
+    bool fits = false;
+    switch (key)
+    {
+        case CursorKey::kBlockId:
+            fits = hex_id(32, 0);
+            break;
+        case CursorKey::kOutputId:
+            fits = hex_id(34, 0);
+            break;
+        case CursorKey::kWhiteFlagIndex:
+            fits = !id.empty() && id.size() <= 10 &&
+                   id.find_first_not_of("0123456789") == std::string::npos;
+            break;
+        case CursorKey::kLedgerUpdate:
+            fits = hex_id(34, 1) && (id.back() == 'c' || id.back() == 's');
+            break;
+    }
+    if (!fits)
+    {
+        throw BadParameter("cursor", "not a cursor of this list");
     }
     return cursor;
 }

@@ -47,7 +47,18 @@ std::optional<std::string> QueryHex(const httplib::Request &request, const std::
 std::optional<std::string> QueryDate(const httplib::Request &request, const std::string &name);
 // pageSize: 1..kMaxPageSize, default kDefaultPageSize.
 int PageSize(const httplib::Request &request);
-std::optional<client::Cursor> CursorParam(const httplib::Request &request);
+// What a list's cursor carries as its id: the last row's block ID, output ID, white-flag index,
+// or ledger-update key (an output ID and 'c' or 's').
+enum class CursorKey
+{
+    kBlockId,
+    kOutputId,
+    kWhiteFlagIndex,
+    kLedgerUpdate,
+};
+// The cursor parameter of a list whose rows have `key`s; a 400 naming it when it is no cursor
+// of such a list.
+std::optional<client::Cursor> CursorParam(const httplib::Request &request, CursorKey key);
 // Whether the client asked for raw bytes (Accept: application/vnd.iota.serializer-v1).
 bool WantsRaw(const httplib::Request &request);
 

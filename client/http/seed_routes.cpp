@@ -58,7 +58,7 @@ Task<> MessageChildren(const httplib::Request &request, httplib::Response &respo
 {
     auto id = BlockIdParam(path[0], "messageId");
     int page_size = PageSize(request);
-    auto cursor = CursorParam(request);
+    auto cursor = CursorParam(request, CursorKey::kBlockId);
     auto page = co_await db.Run(client::queries::BlockChildren(id, page_size, cursor));
     SendJson(response, IdPageJson("messageId", id, "childrenMessageIds", page));
 }
@@ -72,7 +72,7 @@ Task<> MessagesByIndex(const httplib::Request &request, httplib::Response &respo
         throw BadParameter("index", "required: the tag (indexation key) as 0x-hex");
     }
     int page_size = PageSize(request);
-    auto cursor = CursorParam(request);
+    auto cursor = CursorParam(request, CursorKey::kBlockId);
     auto page =
         co_await db.Run(client::queries::BlocksByTag("\\x" + index->substr(2), page_size, cursor));
     SendJson(response, IdPageJson("index", *index, "messageIds", page));
@@ -83,7 +83,7 @@ Task<> AddressOutputs(const httplib::Request &request, httplib::Response &respon
 {
     auto address = AddressParam(path[0], "address");
     int page_size = PageSize(request);
-    auto cursor = CursorParam(request);
+    auto cursor = CursorParam(request, CursorKey::kOutputId);
     auto page = co_await db.Run(client::queries::AddressOutputs(address, page_size, cursor));
     SendJson(response, IdPageJson("address", address, "outputIds", page));
 }
@@ -104,7 +104,7 @@ Task<> MilestoneMessages(const httplib::Request &request, httplib::Response &res
 {
     auto index = MilestoneIndexParam(path[0], "index");
     int page_size = PageSize(request);
-    auto cursor = CursorParam(request);
+    auto cursor = CursorParam(request, CursorKey::kWhiteFlagIndex);
     auto page = co_await db.Run(client::queries::MilestoneBlocks(index, page_size, cursor));
     SendJson(response, IdPageJson("index", index, "messageIds", page));
 }

@@ -73,6 +73,16 @@ TEST_F(HttpTest, BadIdsAndParametersAre400NamingTheParameter)
                        "address");
     ExpectBadParameter(GetJson("/api/indexer/v1/outputs/basic?pageSize=1001"), "pageSize");
     ExpectBadParameter(GetJson("/api/indexer/v1/outputs/basic?cursor=1.2"), "cursor");
+    // Well-formed cursors of another list: a block ID where an output ID belongs, a bad ID, an
+    // output ID where a ledger update's key belongs, a block ID where a white-flag index does.
+    ExpectBadParameter(GetJson("/api/indexer/v1/outputs/basic?cursor=1.2.3." + kBlock), "cursor");
+    ExpectBadParameter(GetJson("/addresses/smr1qr4602uf226wm0gz6zaceut585emfyvxd2s3ta7uajfmcp60usk9"
+                               "uqtllx7/outputs?cursor=1.2.3.0xzz"),
+                       "cursor");
+    ExpectBadParameter(GetJson("/api/explorer/v2/ledger/updates/by-milestone/17340?cursor=1.2.3." +
+                               kBlock + "0000"),
+                       "cursor");
+    ExpectBadParameter(GetJson("/milestones/17340?cursor=1.2.3." + kBlock), "cursor");
     ExpectBadParameter(GetJson("/api/indexer/v1/outputs/basic?hasTimelock=yes"), "hasTimelock");
     ExpectBadParameter(GetJson("/api/indexer/v1/outputs/foundry?sender=smr1qr4602uf226wm0gz6zac"
                                "eut585emfyvxd2s3ta7uajfmcp60usk9uqtllx7"),
