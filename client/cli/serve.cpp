@@ -57,6 +57,11 @@ void RegisterServeCommand(CLI::App &app, CommonOptions &common)
                      "Pipelined database connections per event loop")
         ->check(CLI::Range(1, 64))
         ->capture_default_str();
+    serve
+        ->add_option("--statement-timeout", options.statement_timeout_ms,
+                     "Milliseconds a query may run before it is canceled (503); 0: no limit")
+        ->check(CLI::Range(0, 86400000))
+        ->capture_default_str();
     serve->add_flag("--log-requests", options.log_requests, "One line per request on stderr");
     serve->callback(
         [&]

@@ -73,7 +73,7 @@ EventLoop::EventLoop(int listen_fd, std::string dsn, Router &router, LoopOptions
 {
     for (int i = 0; i < std::max(1, options_.database_connections); i++)
     {
-        pipelines_.push_back(std::make_unique<PgPipeline>(dsn));
+        pipelines_.push_back(std::make_unique<PgPipeline>(dsn, options_.statement_timeout_ms));
     }
     watched_generation_.assign(pipelines_.size(), 0);
     watched_writable_.assign(pipelines_.size(), false);

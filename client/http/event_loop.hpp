@@ -34,6 +34,7 @@ struct LoopOptions
     int write_timeout_seconds = 10;
     bool log_requests = false;
     int database_connections = 2; // pipelined connections of this loop
+    int statement_timeout_ms = 0; // 0: none
 };
 
 struct LoopStats

@@ -20,6 +20,10 @@ int main(int argc, char **argv)
                    "pipelined database connections per event loop")
         ->check(CLI::Range(1, 64))
         ->capture_default_str();
+    app.add_option("--statement-timeout", options.statement_timeout_ms,
+                   "milliseconds a query may run before it is canceled (503); 0: no limit")
+        ->check(CLI::Range(0, 86400000))
+        ->capture_default_str();
     app.add_flag("--log-requests", options.log_requests, "log one line per request on stderr");
     try
     {

@@ -70,7 +70,10 @@ std::exception_ptr ErrorOf(const PGresult *result)
 
 } // namespace
 
-PgPipeline::PgPipeline(std::string dsn) : dsn_(std::move(dsn)) {}
+PgPipeline::PgPipeline(std::string dsn, int statement_timeout_ms)
+    : dsn_(std::move(dsn)), statement_timeout_ms_(statement_timeout_ms)
+{
+}
 
 PgPipeline::~PgPipeline()
 {
@@ -96,14 +99,20 @@ void PgPipeline::Connect()
     {
         fail("");
     }
-    // Our types' operators live in schema permanode (as in client::Client).
-    PGresult *setup = PQexec(connection, "SELECT set_config('search_path', "
-                                         "current_setting('search_path') || ', permanode', false)");
+    // Our types' operators live in schema permanode (as in client::Client); no query runs
+    // longer than the timeout.
+    std::string timeout = std::to_string(statement_timeout_ms_);
+    const char *values[] = {timeout.c_str()};
+    PGresult *setup = PQexecParams(
+        connection,
+        "SELECT set_config('search_path', current_setting('search_path') || ', permanode', "
+        "false), set_config('statement_timeout', $1, false)",
+        1, nullptr, values, nullptr, nullptr, 0);
     bool ok = PQresultStatus(setup) == PGRES_TUPLES_OK;
     PQclear(setup);
     if (!ok)
     {
-        fail("cannot set the search path: ");
+        fail("cannot set the search path and statement timeout: ");
     }
     if (PQsetnonblocking(connection, 1) != 0 || PQenterPipelineMode(connection) != 1)
     {

@@ -25,7 +25,9 @@ class PgPipeline
     // The result of a query, or the error it ended with (a client::Error with its SQLSTATE).
     using Done = std::function<void(std::unique_ptr<client::Result>, std::exception_ptr)>;
 
-    explicit PgPipeline(std::string dsn);
+    // statement_timeout_ms: PostgreSQL cancels a query that runs longer (SQLSTATE 57014); 0
+    // means no limit.
+    explicit PgPipeline(std::string dsn, int statement_timeout_ms = 0);
     ~PgPipeline();
     PgPipeline(const PgPipeline &) = delete;
     PgPipeline &operator=(const PgPipeline &) = delete;
@@ -67,6 +69,7 @@ class PgPipeline
     void Complete(Pending pending);
 
     std::string dsn_;
+    int statement_timeout_ms_;
     pg_conn *connection_ = nullptr;
     std::unordered_set<std::string> prepared_; // named statements prepared on connection_
     std::deque<Pending> pending_;

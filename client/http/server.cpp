@@ -141,6 +141,7 @@ bool Server::Listen()
     loop_options.limits.max_body_bytes = impl_->options_.max_request_bytes;
     loop_options.log_requests = impl_->options_.log_requests;
     loop_options.database_connections = impl_->options_.database_connections;
+    loop_options.statement_timeout_ms = impl_->options_.statement_timeout_ms;
     {
         std::lock_guard<std::mutex> lock(impl_->loops_mutex_);
         if (impl_->stopped_)

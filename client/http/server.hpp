@@ -13,9 +13,10 @@ struct ServerOptions
 {
     std::string dsn; // a login with permanode_reader's rights only
     std::string host = "127.0.0.1";
-    int port = 8080;              // 0: any free port (see Server::Port)
-    int threads = 0;              // event loops (threads); 0: one per two cores
-    int database_connections = 4; // pipelined database connections per event loop
+    int port = 8080;                  // 0: any free port (see Server::Port)
+    int threads = 0;                  // event loops (threads); 0: one per two cores
+    int database_connections = 4;     // pipelined database connections per event loop
+    int statement_timeout_ms = 30000; // a query running longer is canceled: 503
     std::size_t max_request_bytes = 65536;
     bool log_requests = false; // one line per request on stderr
 };

@@ -71,12 +71,12 @@ bool Drive(std::vector<std::unique_ptr<PgPipeline>> &pipelines, Done done,
     return done();
 }
 
-std::vector<std::unique_ptr<PgPipeline>> Pipelines(int count)
+std::vector<std::unique_ptr<PgPipeline>> Pipelines(int count, int statement_timeout_ms = 0)
 {
     std::vector<std::unique_ptr<PgPipeline>> pipelines;
     for (int i = 0; i < count; i++)
     {
-        pipelines.push_back(std::make_unique<PgPipeline>(FixtureReaderDsn()));
+        pipelines.push_back(std::make_unique<PgPipeline>(FixtureReaderDsn(), statement_timeout_ms));
     }
     return pipelines;
 }
@@ -229,4 +229,22 @@ TEST(HttpPipeline, ASlowQueryDoesNotHoldUpTheNextOnes)
         EXPECT_LT(outcome.at, slow.at) << "a quick query waited for the slow one";
         EXPECT_LT(outcome.at - started, std::chrono::milliseconds(800));
     }
+}
+
+// A query that runs past the statement timeout is canceled (57014, which the API answers with
+// 503), and the connection goes on with the next one.
+TEST(HttpPipeline, AQueryPastTheStatementTimeoutIsCanceled)
+{
+    auto pipelines = Pipelines(1, 200);
+    Db db(pipelines);
+    auto started = Clock::now();
+    Outcome slow;
+    Outcome next;
+    Start(db, TextQuery("SELECT pg_sleep(5)::text"), slow);
+    Start(db, TextQuery("SELECT 'next'"), next);
+    ASSERT_TRUE(Drive(pipelines, [&] { return slow.done && next.done; }));
+    EXPECT_EQ(slow.sqlstate, "57014");
+    EXPECT_LT(slow.at - started, std::chrono::seconds(2));
+    EXPECT_EQ(next.sqlstate, "");
+    EXPECT_EQ(next.value, "next");
 }
