@@ -6,6 +6,43 @@
 namespace permanode::http
 {
 
+bool Db::PendingQuery::Suspend(PgPipeline &pipeline, const client::Statement &statement,
+                               const client::Params &params, std::coroutine_handle<> handle)
+{
+    sending_ = true;
+    try
+    {
+        pipeline.Send(
+            statement, params,
+            [this, handle](std::unique_ptr<client::Result> result, std::exception_ptr error)
+            {
+                result_ = std::move(result);
+                error_ = error;
+                done_ = true;
+                if (!sending_)
+                {
+                    handle.resume();
+                }
+            });
+    }
+    catch (...)
+    {
+        error_ = std::current_exception();
+        done_ = true;
+    }
+    sending_ = false;
+    return !done_;
+}
+
+const client::Result &Db::PendingQuery::Take()
+{
+    if (error_)
+    {
+        std::rethrow_exception(error_);
+    }
+    return *result_;
+}
+
 PgPipeline &Db::Pick()
 {
     constexpr std::size_t kMaxQueue = 8;

@@ -27,6 +27,24 @@ class Db
     // next ones take queries, and failing all, the one with the fewest in flight.
     explicit Db(std::vector<std::unique_ptr<PgPipeline>> &pipelines) : pipelines_(pipelines) {}
 
+    // Sends a query and holds its outcome; the untyped part of Awaiter.
+    class PendingQuery
+    {
+      public:
+        // Sends the query; false (go on at once) when it ended before it could be waited for:
+        // the database was unreachable.
+        bool Suspend(PgPipeline &pipeline, const client::Statement &statement,
+                     const client::Params &params, std::coroutine_handle<> handle);
+        // The result, or the query's error thrown.
+        const client::Result &Take();
+
+      private:
+        std::unique_ptr<client::Result> result_;
+        std::exception_ptr error_;
+        bool sending_ = false;
+        bool done_ = false;
+    };
+
     template <typename T> class Awaiter
     {
       public:
@@ -35,50 +53,16 @@ class Db
         {
         }
         bool await_ready() const noexcept { return false; }
-        // Returns false (go on at once) when the query ended before it could be waited for:
-        // the database was unreachable.
         bool await_suspend(std::coroutine_handle<> handle)
         {
-            sending_ = true;
-            try
-            {
-                pipeline_.Send(
-                    *query_.statement, query_.params,
-                    [this, handle](std::unique_ptr<client::Result> result, std::exception_ptr error)
-                    {
-                        result_ = std::move(result);
-                        error_ = error;
-                        done_ = true;
-                        if (!sending_)
-                        {
-                            handle.resume();
-                        }
-                    });
-            }
-            catch (...)
-            {
-                error_ = std::current_exception();
-                done_ = true;
-            }
-            sending_ = false;
-            return !done_;
+            return pending_.Suspend(pipeline_, *query_.statement, query_.params, handle);
         }
-        T await_resume()
-        {
-            if (error_)
-            {
-                std::rethrow_exception(error_);
-            }
-            return query_.read(*result_);
-        }
+        T await_resume() { return query_.read(pending_.Take()); }
 
       private:
         PgPipeline &pipeline_;
         client::Query<T> query_;
-        std::unique_ptr<client::Result> result_;
-        std::exception_ptr error_;
-        bool sending_ = false;
-        bool done_ = false;
+        PendingQuery pending_;
     };
 
     template <typename T> Awaiter<T> Run(client::Query<T> query)

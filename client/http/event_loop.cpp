@@ -306,7 +306,13 @@ void EventLoop::OnConnectionEvent(Connection &connection, unsigned events)
             return;
         }
     }
-    // New input, or room for output again: go on with the requests the client has sent.
+    // New input, or room for output again.
+    Continue(connection);
+}
+
+void EventLoop::Continue(Connection &connection)
+{
+    int fd = connection.fd;
     ProcessInput(connection);
     if (!IsOpen(fd))
     {
@@ -398,20 +404,9 @@ void EventLoop::Dispatch(Connection &connection)
               Connection &done = *it->second;
               if (error)
               {
-                  std::string message = "internal error";
-                  try
-                  {
-                      std::rethrow_exception(error);
-                  }
-                  catch (const std::exception &e)
-                  {
-                      message += std::string(": ") + e.what();
-                  }
-                  catch (...)
-                  {
-                  }
+                  // Router::Serve answers every error itself; this is what escaped it.
                   done.response = httplib::Response();
-                  WriteError(done.response, 500, message);
+                  WriteError(done.response, 500, "internal error");
               }
               Finish(done);
           });
@@ -440,25 +435,13 @@ void EventLoop::Finish(Connection &connection)
         return; // closed, or ProcessInput's loop goes on with the next request
     }
     // The response came from the database's answer: serve what else the client sent.
-    ProcessInput(connection);
-    if (!IsOpen(fd))
-    {
-        return;
-    }
-    if (connection.peer_closed && !connection.handling && connection.output.empty())
-    {
-        Close(connection);
-        return;
-    }
-    Watch(connection);
+    Continue(connection);
 }
 
 void EventLoop::Refuse(Connection &connection, int status)
 {
     httplib::Response response;
-    WriteError(
-        response, status,
-        ProtocolErrorMessage(status, connection.request.path, options_.limits.max_body_bytes));
+    WriteError(response, status, RefusalMessage(status, options_.limits));
     WriteResponse(response, false, false, options_.keep_alive_seconds, connection.output);
     connection.close_after = true;
     connection.input.clear();

@@ -78,6 +78,8 @@ class EventLoop
     bool ReadInput(Connection &connection);
     // Parses and starts the requests in the input, one at a time.
     void ProcessInput(Connection &connection);
+    // ProcessInput, then closes the connection if the client is done, else watches it.
+    void Continue(Connection &connection);
     void Dispatch(Connection &connection);
     void Finish(Connection &connection);
     void Refuse(Connection &connection, int status);

@@ -197,6 +197,20 @@ ParsedRequest ParseRequest(std::string_view input, const RequestLimits &limits,
     return parsed;
 }
 
+std::string RefusalMessage(int status, const RequestLimits &limits)
+{
+    switch (status)
+    {
+        case 413:
+            return "request body larger than " + std::to_string(limits.max_body_bytes) + " bytes";
+        case 414:
+            return "request URI longer than " + std::to_string(limits.max_uri_bytes) + " bytes";
+        default:
+            return "malformed HTTP request (or a header line longer than " +
+                   std::to_string(limits.max_header_line) + " bytes)";
+    }
+}
+
 void WriteResponse(const httplib::Response &response, bool keep_alive, bool head,
                    int keep_alive_seconds, std::string &out)
 {

@@ -38,6 +38,9 @@ struct ParsedRequest
 ParsedRequest ParseRequest(std::string_view input, const RequestLimits &limits,
                            httplib::Request &request);
 
+// The error message of a refused request (400, 413, 414), naming the limit it broke.
+std::string RefusalMessage(int status, const RequestLimits &limits);
+
 // Appends the response (status line, headers, and the body unless `head`) to `out`.
 void WriteResponse(const httplib::Response &response, bool keep_alive, bool head,
                    int keep_alive_seconds, std::string &out);

@@ -24,27 +24,6 @@ void WriteError(httplib::Response &response, int status, const std::string &mess
     response.set_content(body.dump(), "application/json");
 }
 
-std::string ProtocolErrorMessage(int status, const std::string &path, std::size_t max_request_bytes)
-{
-    switch (status)
-    {
-        case 404:
-            return "no route " + path;
-        case 400:
-            return "malformed HTTP request (or a header line longer than " +
-                   std::to_string(CPPHTTPLIB_HEADER_MAX_LENGTH) + " bytes)";
-        case 413:
-            return "request body larger than " + std::to_string(max_request_bytes) + " bytes";
-        case 414:
-            return "request URI longer than " + std::to_string(CPPHTTPLIB_REQUEST_URI_MAX_LENGTH) +
-                   " bytes";
-        case 431:
-            return "request headers too large";
-        default:
-            return "HTTP status " + std::to_string(status);
-    }
-}
-
 int StatusForSqlstate(const std::string &sqlstate)
 {
     std::string cls = sqlstate.substr(0, 2);

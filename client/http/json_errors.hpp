@@ -32,11 +32,6 @@ HttpError NotFound(const std::string &what);
 
 void WriteError(httplib::Response &response, int status, const std::string &message);
 
-// The message for a status httplib answers by itself, before any route: no route (404), a
-// malformed request (400), one too large (413, 414, 431).
-std::string ProtocolErrorMessage(int status, const std::string &path,
-                                 std::size_t max_request_bytes);
-
 // The HTTP status for a SQLSTATE: classes 22 and 23 → 400, 40 → 409, 08, 53 and 57 → 503,
 // 42501 (a write through the read-only role) → 403, anything else → 500.
 int StatusForSqlstate(const std::string &sqlstate);

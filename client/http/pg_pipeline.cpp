@@ -5,6 +5,7 @@
 #include <libpq-fe.h>
 
 #include "permanode/client.hpp"
+#include "permanode/queries.hpp"
 
 namespace permanode::http
 {
@@ -60,10 +61,6 @@ std::exception_ptr ErrorOf(const PGresult *result)
     // of an HTTP client.
     const char *primary = PQresultErrorField(result, PG_DIAG_MESSAGE_PRIMARY);
     std::string message = primary ? primary : Trimmed(PQresultErrorMessage(result));
-    if (PQresultStatus(result) == PGRES_PIPELINE_ABORTED)
-    {
-        message = "the query was not run: an earlier query of its pipeline failed";
-    }
     return std::make_exception_ptr(
         client::Error(message.empty() ? "query failed" : message, sqlstate ? sqlstate : ""));
 }
@@ -99,20 +96,20 @@ void PgPipeline::Connect()
     {
         fail("");
     }
-    // Our types' operators live in schema permanode (as in client::Client); no query runs
-    // longer than the timeout.
-    std::string timeout = std::to_string(statement_timeout_ms_);
-    const char *values[] = {timeout.c_str()};
-    PGresult *setup = PQexecParams(
-        connection,
-        "SELECT set_config('search_path', current_setting('search_path') || ', permanode', "
-        "false), set_config('statement_timeout', $1, false)",
-        1, nullptr, values, nullptr, nullptr, 0);
-    bool ok = PQresultStatus(setup) == PGRES_TUPLES_OK;
-    PQclear(setup);
-    if (!ok)
+    // The library's session setup, and no query longer than the timeout.
+    auto run = [connection](const char *sql, const char *value)
     {
-        fail("cannot set the search path and statement timeout: ");
+        PGresult *result =
+            PQexecParams(connection, sql, value ? 1 : 0, nullptr, &value, nullptr, nullptr, 0);
+        bool ok = PQresultStatus(result) == PGRES_TUPLES_OK;
+        PQclear(result);
+        return ok;
+    };
+    std::string timeout = std::to_string(statement_timeout_ms_);
+    if (!run(client::queries::SessionSetupSql(), nullptr) ||
+        !run("SELECT set_config('statement_timeout', $1, false)", timeout.c_str()))
+    {
+        fail("cannot set up the session: ");
     }
     if (PQsetnonblocking(connection, 1) != 0 || PQenterPipelineMode(connection) != 1)
     {
@@ -127,7 +124,7 @@ void PgPipeline::Send(const client::Statement &statement, const client::Params &
 {
     if (connection_ != nullptr && PQstatus(connection_) == CONNECTION_BAD)
     {
-        Close("connection to the database lost: " + Trimmed(PQerrorMessage(connection_)));
+        Lost("connection to the database lost");
     }
     if (connection_ == nullptr)
     {
@@ -166,7 +163,7 @@ void PgPipeline::Send(const client::Statement &statement, const client::Params &
     pending_.push_back(std::move(query));
     if (!sent)
     {
-        Close("cannot send a query: " + Trimmed(PQerrorMessage(connection_)));
+        Lost("cannot send a query");
     }
 }
 
@@ -179,7 +176,7 @@ bool PgPipeline::Flush()
     int flushed = PQflush(connection_);
     if (flushed < 0)
     {
-        Close("cannot send to the database: " + Trimmed(PQerrorMessage(connection_)));
+        Lost("cannot send to the database");
         return false;
     }
     return flushed == 1;
@@ -193,7 +190,7 @@ void PgPipeline::OnReadable()
     }
     if (PQconsumeInput(connection_) != 1)
     {
-        Close("connection to the database lost: " + Trimmed(PQerrorMessage(connection_)));
+        Lost("connection to the database lost");
         return;
     }
     // Each query yields its result(s), then a null result, then its sync point's result.
@@ -247,7 +244,7 @@ void PgPipeline::OnReadable()
     }
     if (connection_ != nullptr && (session_ended || PQstatus(connection_) == CONNECTION_BAD))
     {
-        Close("connection to the database lost: " + Trimmed(PQerrorMessage(connection_)));
+        Lost("connection to the database lost");
     }
 }
 
@@ -272,6 +269,11 @@ void PgPipeline::Complete(Pending pending)
         pending.error = std::make_exception_ptr(client::Error("the query returned nothing", ""));
     }
     pending.done(pending.error ? nullptr : std::move(result), pending.error);
+}
+
+void PgPipeline::Lost(const char *what)
+{
+    Close(std::string(what) + ": " + Trimmed(PQerrorMessage(connection_)));
 }
 
 void PgPipeline::Close(const std::string &reason)

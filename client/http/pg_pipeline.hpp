@@ -67,6 +67,8 @@ class PgPipeline
     };
     void Connect();
     void Complete(Pending pending);
+    // Close, with `what` went wrong and libpq's message.
+    void Lost(const char *what);
 
     std::string dsn_;
     int statement_timeout_ms_;

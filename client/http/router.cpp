@@ -55,6 +55,10 @@ Task<> Router::Serve(const httplib::Request &request, httplib::Response &respons
     {
         WriteError(response, 500, std::string("internal error: ") + e.what());
     }
+    catch (...)
+    {
+        WriteError(response, 500, "internal error");
+    }
     if (response.status == -1)
     {
         response.status = 200;

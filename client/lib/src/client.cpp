@@ -5,6 +5,7 @@
 #include <pqxx/pqxx>
 
 #include "internal.hpp"
+#include "permanode/queries.hpp"
 
 namespace permanode::client
 {
@@ -144,8 +145,7 @@ Client::Client(const std::string &dsn)
             // (a block by ID) settle on a cheap generic plan, while statements with
             // `($n IS NULL OR ...)` filters keep custom plans, which fold those filters away
             // and cost far less than their generic plan.
-            tx.exec("SELECT set_config('search_path', current_setting('search_path') || "
-                    "', permanode', false)");
+            tx.exec(queries::SessionSetupSql());
         });
 }
 
@@ -173,6 +173,12 @@ std::unique_ptr<Result> Client::Execute(const Statement &statement, const Params
             connection_->prepare(statement.name, statement.sql);
             return std::make_unique<PqxxResult>(tx.exec_prepared(statement.name, values));
         });
+}
+
+const char *queries::SessionSetupSql()
+{
+    return "SELECT set_config('search_path', current_setting('search_path') || ', permanode', "
+           "false)";
 }
 
 BuildInfo Client::GetBuildInfo()

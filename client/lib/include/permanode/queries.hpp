@@ -15,6 +15,10 @@
 namespace permanode::client::queries
 {
 
+// What every session on the archive runs first (no parameters): schema permanode on the search
+// path, where our types' operators live. Client runs it when it connects.
+const char *SessionSetupSql();
+
 // --- blocks ---
 Query<std::optional<BlockRow>> Block(const std::string &block_id);
 // The ID of the block that carries a transaction and was included; then Block(id).
