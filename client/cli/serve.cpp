@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 #include <pqxx/pqxx>
 
-#include "server.hpp"
+#include "server_options.hpp"
 
 namespace permanode::cli
 {
@@ -46,23 +46,7 @@ void RegisterServeCommand(CLI::App &app, CommonOptions &common)
                       "libpq connection string of a read-only login (default: the embedded "
                       "cluster, as role permanode_http)");
     serve->add_option("--dir", common.dir, "Embedded cluster directory");
-    serve->add_option("--host", options.host, "Address to listen on")->capture_default_str();
-    serve->add_option("--port", options.port, "Port to listen on (0: any free port)")
-        ->capture_default_str();
-    serve->add_option("--threads", options.threads, "Event loops (threads); 0: one per two cores")
-        ->check(CLI::Range(0, 64))
-        ->capture_default_str();
-    serve
-        ->add_option("--connections", options.database_connections,
-                     "Pipelined database connections per event loop")
-        ->check(CLI::Range(1, 64))
-        ->capture_default_str();
-    serve
-        ->add_option("--statement-timeout", options.statement_timeout_ms,
-                     "Milliseconds a query may run before it is canceled (503); 0: no limit")
-        ->check(CLI::Range(0, 86400000))
-        ->capture_default_str();
-    serve->add_flag("--log-requests", options.log_requests, "One line per request on stderr");
+    http::AddServerOptions(*serve, options);
     serve->callback(
         [&]
         {

@@ -38,6 +38,9 @@ constexpr std::size_t kMaxPendingOutput = 1 << 20;
 
 // Input kept per connection beyond which reading pauses until requests are answered.
 constexpr std::size_t kMaxBufferedInput = 1 << 20;
+// Past the client limit, this many more connections are answered 503 (and drained) at once;
+// beyond that they are closed at once, so that a flood cannot exhaust the descriptors either.
+constexpr int kRefusingAtMost = 64;
 
 [[noreturn]] void ThrowErrno(const char *what)
 {
@@ -99,6 +102,7 @@ EventLoop::EventLoop(int listen_fd, std::string dsn, Router &router, LoopOptions
         {
             ThrowErrno("event loop");
         }
+        reserve_fd_ = open("/dev/null", O_RDONLY | O_CLOEXEC);
     }
 }
 
@@ -118,6 +122,10 @@ EventLoop::~EventLoop()
     }
     close(wake_fd_);
     close(epoll_fd_);
+    if (reserve_fd_ >= 0)
+    {
+        close(reserve_fd_);
+    }
 }
 
 void EventLoop::Stop()
@@ -130,7 +138,8 @@ void EventLoop::Stop()
 
 LoopStats EventLoop::Stats() const
 {
-    return {stat_connected_.load(), stat_in_flight_.load(), stat_connect_failures_.load()};
+    return {stat_connected_.load(), stat_in_flight_.load(), stat_connect_failures_.load(),
+            open_clients_.load(), clients_refused_.load()};
 }
 
 void EventLoop::Run()
@@ -222,9 +231,30 @@ void EventLoop::Accept()
         int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0)
         {
+            if ((errno == EMFILE || errno == ENFILE) && ShedConnection())
+            {
+                continue;
+            }
             return; // none left (or the peer gave up)
         }
+        int open_clients = OpenClients();
+        if (open_clients >= options_.max_clients)
+        {
+            clients_refused_++;
+            if (open_clients >= options_.max_clients + kRefusingAtMost)
+            {
+                close(fd);
+                continue;
+            }
+            open_clients_++;
+            AddConnection(fd);
+            Refuse(*connections_[fd], 503,
+                   "too many connections: this server serves at most " +
+                       std::to_string(options_.max_clients) + " at once (--max-clients)");
+            continue;
+        }
         EventLoop *target = peers_.empty() ? this : peers_[next_peer_++ % peers_.size()];
+        target->open_clients_++;
         if (target == this)
         {
             AddConnection(fd);
@@ -234,6 +264,46 @@ void EventLoop::Accept()
             target->Adopt(fd);
         }
     }
+}
+
+int EventLoop::OpenClients() const
+{
+    if (peers_.empty())
+    {
+        return open_clients_.load();
+    }
+    int open = 0;
+    for (const EventLoop *peer : peers_)
+    {
+        open += peer->open_clients_.load();
+    }
+    return open;
+}
+
+bool EventLoop::ShedConnection()
+{
+    clients_refused_++;
+    bool shed = false;
+    if (reserve_fd_ >= 0)
+    {
+        close(reserve_fd_);
+        int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+        if (fd >= 0)
+        {
+            close(fd);
+            shed = true;
+        }
+        reserve_fd_ = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    }
+    if (Clock::now() - last_shed_report_ >= std::chrono::seconds(10))
+    {
+        last_shed_report_ = Clock::now();
+        std::fprintf(stderr,
+                     "permanode-serve: out of file descriptors (%s); closing new connections "
+                     "(lower --max-clients or raise the open-file limit)\n",
+                     std::strerror(EMFILE));
+    }
+    return shed; // if not, the next round tries again
 }
 
 void EventLoop::Adopt(int fd)
@@ -259,6 +329,7 @@ void EventLoop::TakeAdopted()
         if (stopping_)
         {
             close(fd);
+            open_clients_--;
         }
         else
         {
@@ -440,8 +511,13 @@ void EventLoop::Finish(Connection &connection)
 
 void EventLoop::Refuse(Connection &connection, int status)
 {
+    Refuse(connection, status, RefusalMessage(status, options_.limits));
+}
+
+void EventLoop::Refuse(Connection &connection, int status, const std::string &message)
+{
     httplib::Response response;
-    WriteError(response, status, RefusalMessage(status, options_.limits));
+    WriteError(response, status, message);
     WriteResponse(response, false, false, options_.keep_alive_seconds, connection.output);
     connection.close_after = true;
     connection.input.clear();
@@ -526,6 +602,7 @@ void EventLoop::Close(Connection &connection)
     int fd = connection.fd;
     close(fd); // also leaves the epoll set
     connections_.erase(fd);
+    open_clients_--;
 }
 
 void EventLoop::WatchDatabase()

@@ -35,6 +35,7 @@ struct LoopOptions
     bool log_requests = false;
     int database_connections = 2; // pipelined connections of this loop
     int statement_timeout_ms = 0; // 0: none
+    int max_clients = 1 << 30;    // open client connections, all loops together (accepting loop)
 };
 
 struct LoopStats
@@ -42,6 +43,8 @@ struct LoopStats
     int connected = 0;
     std::size_t in_flight = 0;
     long long connect_failures = 0;
+    int clients_open = 0;
+    long long clients_refused = 0; // turned away at the limit (the accepting loop's count)
 };
 
 class EventLoop
@@ -70,6 +73,12 @@ class EventLoop
 
     bool QueriesInFlight() const;
     void Accept();
+    // Client connections open in all the loops this one deals to.
+    int OpenClients() const;
+    // Out of file descriptors: takes one pending connection off the queue and closes it, so
+    // that the listening socket does not stay readable (and the loop spin) until one frees up.
+    // False when it could not.
+    bool ShedConnection();
     void AddConnection(int fd);
     // Takes the connections other loops handed over.
     void TakeAdopted();
@@ -83,6 +92,7 @@ class EventLoop
     void Dispatch(Connection &connection);
     void Finish(Connection &connection);
     void Refuse(Connection &connection, int status);
+    void Refuse(Connection &connection, int status, const std::string &message);
     void WriteOutput(Connection &connection);
     void Watch(Connection &connection);
     void Close(Connection &connection);
@@ -93,6 +103,7 @@ class EventLoop
     int listen_fd_;
     int epoll_fd_ = -1;
     int wake_fd_ = -1;
+    int reserve_fd_ = -1; // accepting loop: a descriptor held back for ShedConnection
     Router &router_;
     LoopOptions options_;
     std::vector<std::unique_ptr<PgPipeline>> pipelines_;
@@ -109,6 +120,10 @@ class EventLoop
     std::atomic<int> stat_connected_{0};
     std::atomic<std::size_t> stat_in_flight_{0};
     std::atomic<long long> stat_connect_failures_{0};
+    // Counted by the accepting loop when it deals a connection, by the owner when it closes one.
+    std::atomic<int> open_clients_{0};
+    std::atomic<long long> clients_refused_{0};
+    Clock::time_point last_shed_report_;
     Clock::time_point last_sweep_;
 };
 

@@ -1,7 +1,7 @@
 // permanode-serve: the HTTP API as a standalone program.
 #include <CLI/CLI.hpp>
 
-#include "server.hpp"
+#include "server_options.hpp"
 
 int main(int argc, char **argv)
 {
@@ -10,21 +10,7 @@ int main(int argc, char **argv)
     app.add_option("--dsn", options.dsn,
                    "database to serve, logged in as a read-only role (see client/http/README.md)")
         ->required();
-    app.add_option("--host", options.host, "address to listen on")->capture_default_str();
-    app.add_option("--port", options.port, "port to listen on (0: any free port)")
-        ->capture_default_str();
-    app.add_option("--threads", options.threads, "event loops (threads); 0: one per two cores")
-        ->check(CLI::Range(0, 64))
-        ->capture_default_str();
-    app.add_option("--connections", options.database_connections,
-                   "pipelined database connections per event loop")
-        ->check(CLI::Range(1, 64))
-        ->capture_default_str();
-    app.add_option("--statement-timeout", options.statement_timeout_ms,
-                   "milliseconds a query may run before it is canceled (503); 0: no limit")
-        ->check(CLI::Range(0, 86400000))
-        ->capture_default_str();
-    app.add_flag("--log-requests", options.log_requests, "log one line per request on stderr");
+    permanode::http::AddServerOptions(app, options);
     try
     {
         app.parse(argc, argv);

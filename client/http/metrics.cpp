@@ -94,7 +94,14 @@ std::string Metrics::Render(const ConnectionStats &connections)
         << "permanode_http_queries_in_flight " << connections.in_flight << "\n"
         << "# HELP permanode_http_pool_connect_failures_total Failed database connects.\n"
            "# TYPE permanode_http_pool_connect_failures_total counter\n"
-        << "permanode_http_pool_connect_failures_total " << connections.connect_failures << "\n";
+        << "permanode_http_pool_connect_failures_total " << connections.connect_failures << "\n"
+        << "# HELP permanode_http_clients_open Client connections that are open.\n"
+           "# TYPE permanode_http_clients_open gauge\n"
+        << "permanode_http_clients_open " << connections.clients_open << "\n"
+        << "# HELP permanode_http_clients_refused_total Client connections turned away at "
+           "--max-clients (answered 503, or closed) or for want of descriptors.\n"
+           "# TYPE permanode_http_clients_refused_total counter\n"
+        << "permanode_http_clients_refused_total " << connections.clients_refused << "\n";
     return out.str();
 }
 

@@ -17,6 +17,8 @@ struct ConnectionStats
     int connected = 0;
     long long in_flight = 0;
     long long connect_failures = 0;
+    int clients_open = 0;
+    long long clients_refused = 0;
 };
 
 class Metrics

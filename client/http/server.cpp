@@ -4,6 +4,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -21,6 +22,22 @@
 
 namespace permanode::http
 {
+namespace
+{
+
+// The descriptors a client connection may use: the open-file limit, less what the server needs
+// besides (per loop its epoll and wake descriptors and database connections, and a margin for
+// the listening socket, logs, reconnects and the loops' reserve descriptor).
+int DescriptorsForClients(const ServerOptions &options)
+{
+    rlimit limit{};
+    getrlimit(RLIMIT_NOFILE, &limit);
+    constexpr rlim_t kMost = 1 << 20;
+    rlim_t open_files = limit.rlim_cur == RLIM_INFINITY ? kMost : std::min(limit.rlim_cur, kMost);
+    return static_cast<int>(open_files) - 64 - options.threads * (options.database_connections + 2);
+}
+
+} // namespace
 
 class ServerImpl
 {
@@ -57,6 +74,8 @@ class ServerImpl
             stats.connected += one.connected;
             stats.in_flight += static_cast<long long>(one.in_flight);
             stats.connect_failures += one.connect_failures;
+            stats.clients_open += one.clients_open;
+            stats.clients_refused += one.clients_refused;
         }
         return stats;
     }
@@ -81,6 +100,20 @@ Server::~Server()
 bool Server::Bind()
 {
     const auto &o = impl_->options_;
+    int available = DescriptorsForClients(o);
+    if (o.max_clients > available || available < 1)
+    {
+        rlimit limit{};
+        getrlimit(RLIMIT_NOFILE, &limit);
+        std::cerr << "permanode-serve: the open-file limit (ulimit -n " << limit.rlim_cur
+                  << ") leaves descriptors for " << std::max(available, 0) << " client connections"
+                  << (o.max_clients > 0
+                          ? ", fewer than --max-clients " + std::to_string(o.max_clients)
+                          : std::string())
+                  << "; raise the limit" << (o.max_clients > 0 ? " or lower --max-clients" : "")
+                  << "\n";
+        return false;
+    }
     auto fail = [&](const char *what)
     {
         std::cerr << "permanode-serve: cannot listen on " << o.host << ":" << o.port << " (" << what
@@ -121,6 +154,12 @@ bool Server::Bind()
     return true;
 }
 
+int Server::MaxClients() const
+{
+    const auto &o = impl_->options_;
+    return o.max_clients > 0 ? o.max_clients : std::max(1, DescriptorsForClients(o));
+}
+
 int Server::Port() const
 {
     return impl_->port_;
@@ -142,6 +181,7 @@ bool Server::Listen()
     loop_options.log_requests = impl_->options_.log_requests;
     loop_options.database_connections = impl_->options_.database_connections;
     loop_options.statement_timeout_ms = impl_->options_.statement_timeout_ms;
+    loop_options.max_clients = MaxClients();
     {
         std::lock_guard<std::mutex> lock(impl_->loops_mutex_);
         if (impl_->stopped_)
@@ -194,6 +234,14 @@ extern "C" void OnSignal(int)
 
 int RunServer(const ServerOptions &options)
 {
+    // Idle keep-alive clients cost a descriptor each and nothing else: allow as many as the
+    // system lets this process have (the soft limit is often 1024).
+    rlimit limit{};
+    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max)
+    {
+        limit.rlim_cur = limit.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &limit);
+    }
     Server server(options);
     if (!server.Bind())
     {
@@ -203,7 +251,8 @@ int RunServer(const ServerOptions &options)
     std::signal(SIGTERM, OnSignal);
     std::cerr << "permanode-serve: listening on http://" << options.host << ":" << server.Port()
               << " with " << server.Threads() << " event loop(s) (threads), each with "
-              << options.database_connections << " pipelined database connection(s)\n";
+              << options.database_connections << " pipelined database connection(s), for at most "
+              << server.MaxClients() << " client connections\n";
     std::thread listener([&server] { server.Listen(); });
     while (!stop_requested)
     {

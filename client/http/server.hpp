@@ -17,6 +17,7 @@ struct ServerOptions
     int threads = 0;                  // event loops (threads); 0: one per two cores
     int database_connections = 4;     // pipelined database connections per event loop
     int statement_timeout_ms = 30000; // a query running longer is canceled: 503
+    int max_clients = 0; // open client connections at most (503 beyond); 0: the open-file limit's
     std::size_t max_request_bytes = 65536;
     bool log_requests = false; // one line per request on stderr
 };
@@ -32,8 +33,11 @@ class Server
     Server(const Server &) = delete;
     Server &operator=(const Server &) = delete;
 
-    // Binds the port; false (with a message on stderr) when it cannot.
+    // Binds the port; false (with a message on stderr) when it cannot, or when the open-file limit
+    // leaves too few descriptors for max_clients.
     bool Bind();
+    // The client connections it serves at once.
+    int MaxClients() const;
     // The bound port.
     int Port() const;
     // Event loops (threads) it runs.
@@ -46,8 +50,8 @@ class Server
     std::unique_ptr<ServerImpl> impl_;
 };
 
-// Serves until SIGINT or SIGTERM. Returns a process exit code: 0 after a signal, 5 when the port
-// cannot be bound.
+// Raises the open-file limit to its hard limit, then serves until SIGINT or SIGTERM. Returns a
+// process exit code: 0 after a signal, 5 when it cannot serve (see Bind).
 int RunServer(const ServerOptions &options);
 
 } // namespace permanode::http

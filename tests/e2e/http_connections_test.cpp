@@ -89,6 +89,13 @@ std::size_t CountOf(const std::string &text, const std::string &part)
     return count;
 }
 
+// The value of a metric in /metrics' text, or -1.
+long long MetricValue(const std::string &metrics, const std::string &name)
+{
+    std::size_t at = metrics.find("\n" + name + " ");
+    return at == std::string::npos ? -1 : std::stoll(metrics.substr(at + name.size() + 2));
+}
+
 double SecondsSince(std::chrono::steady_clock::time_point start)
 {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -268,4 +275,63 @@ TEST(HttpConnections, OversizedRequestsGetJsonErrorsNamingTheLimit)
     auto info = client.Get("/api/core/v2/info");
     ASSERT_TRUE(info);
     EXPECT_EQ(info->status, 200);
+}
+
+// Past --max-clients a connection is answered 503 with a JSON error naming the limit (and the
+// server does not spin on a listening socket it cannot drain); the connections within the limit
+// go on being served, and a place that frees up is taken again.
+TEST(HttpConnections, ConnectionsPastTheLimitGetA503NamingIt)
+{
+    RunningServer server(FixtureReaderDsn(),
+                         [](permanode::http::ServerOptions &o) { o.max_clients = 2; });
+    // A keep-alive client, once served: the server counts a closed connection out a moment
+    // after the client closed it, so a place may take a few tries to free up.
+    auto served_client = [&]() -> std::unique_ptr<httplib::Client>
+    {
+        auto client = std::make_unique<httplib::Client>("127.0.0.1", server.Port());
+        client->set_keep_alive(true);
+        client->set_read_timeout(10, 0);
+        for (int i = 0; i < 100; i++)
+        {
+            auto result = client->Get("/api/core/v2/info");
+            if (result && result->status == 200)
+            {
+                return client;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        return nullptr;
+    };
+    auto first = served_client(), second = served_client();
+    ASSERT_TRUE(first && second);
+    long long open = -1;
+    for (int i = 0; i < 100 && open != 2; i++)
+    {
+        auto metrics = second->Get("/metrics");
+        ASSERT_TRUE(metrics);
+        open = MetricValue(metrics->body, "permanode_http_clients_open");
+    }
+    EXPECT_EQ(open, 2);
+
+    httplib::Client third("127.0.0.1", server.Port());
+    third.set_read_timeout(10, 0);
+    auto refused = third.Get("/api/core/v2/info");
+    ASSERT_TRUE(refused) << "a connection past the limit was closed without an answer";
+    EXPECT_EQ(refused->status, 503);
+    EXPECT_EQ(refused->get_header_value("Content-Type"), "application/json");
+    auto body = nlohmann::json::parse(refused->body);
+    EXPECT_EQ(body["error"]["code"], "503");
+    EXPECT_EQ(body["error"]["message"],
+              "too many connections: this server serves at most 2 at once (--max-clients)");
+
+    auto block = first->Get(kBlockPath.c_str());
+    ASSERT_TRUE(block);
+    EXPECT_EQ(block->status, 200);
+    auto metrics = second->Get("/metrics");
+    ASSERT_TRUE(metrics);
+    EXPECT_GE(MetricValue(metrics->body, "permanode_http_clients_refused_total"), 1);
+
+    first->stop();
+    first.reset();
+    EXPECT_TRUE(served_client()) << "the place the first client left was not served again";
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -18,13 +19,19 @@ namespace permanode::test
 class RunningServer
 {
   public:
-    explicit RunningServer(const std::string &dsn)
+    // `adjust` may change the options (2 loops of 1 database connection each, by default).
+    explicit RunningServer(const std::string &dsn,
+                           const std::function<void(http::ServerOptions &)> &adjust = {})
     {
         http::ServerOptions options;
         options.dsn = dsn;
         options.port = 0;
         options.threads = 2;
         options.database_connections = 1;
+        if (adjust)
+        {
+            adjust(options);
+        }
         server_ = std::make_unique<http::Server>(options);
         EXPECT_TRUE(server_->Bind());
         thread_ = std::thread([this] { server_->Listen(); });

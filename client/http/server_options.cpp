@@ -1,0 +1,30 @@
+#include "server_options.hpp"
+
+namespace permanode::http
+{
+
+void AddServerOptions(CLI::App &app, ServerOptions &options)
+{
+    app.add_option("--host", options.host, "Address to listen on")->capture_default_str();
+    app.add_option("--port", options.port, "Port to listen on (0: any free port)")
+        ->capture_default_str();
+    app.add_option("--threads", options.threads, "Event loops (threads); 0: one per two cores")
+        ->check(CLI::Range(0, 64))
+        ->capture_default_str();
+    app.add_option("--connections", options.database_connections,
+                   "Pipelined database connections per event loop")
+        ->check(CLI::Range(1, 64))
+        ->capture_default_str();
+    app.add_option("--statement-timeout", options.statement_timeout_ms,
+                   "Milliseconds a query may run before it is canceled (503); 0: no limit")
+        ->check(CLI::Range(0, 86400000))
+        ->capture_default_str();
+    app.add_option("--max-clients", options.max_clients,
+                   "Client connections served at once (503 beyond); 0: as many as the open-file "
+                   "limit allows")
+        ->check(CLI::Range(0, 1 << 20))
+        ->capture_default_str();
+    app.add_flag("--log-requests", options.log_requests, "One line per request on stderr");
+}
+
+} // namespace permanode::http
