@@ -641,6 +641,10 @@ void EventLoop::WatchDatabase()
 
 void EventLoop::Sweep()
 {
+    for (auto &pipeline : pipelines_)
+    {
+        pipeline->ExpireWaiting();
+    }
     auto now = Clock::now();
     last_sweep_ = now;
     std::vector<int> expired;

@@ -2,6 +2,8 @@
 // ends only the query that caused it.
 #include "pg_pipeline.hpp"
 
+#include <vector>
+
 #include <libpq-fe.h>
 
 #include "permanode/client.hpp"
@@ -257,8 +259,9 @@ void PgPipeline::Complete(Pending pending)
     }
     if (!pending.done)
     {
-        // A preparation: its error shows in the query that follows; the next one retries.
-        if (pending.error)
+        // A preparation: its error shows in the query that follows; the next one retries. Or a
+        // query already answered by ExpireWaiting.
+        if (pending.error && !pending.preparing.empty())
         {
             prepared_.erase(pending.preparing);
         }
@@ -269,6 +272,33 @@ void PgPipeline::Complete(Pending pending)
         pending.error = std::make_exception_ptr(client::Error("the query returned nothing", ""));
     }
     pending.done(pending.error ? nullptr : std::move(result), pending.error);
+}
+
+void PgPipeline::ExpireWaiting()
+{
+    if (statement_timeout_ms_ <= 0)
+    {
+        return;
+    }
+    auto limit = std::chrono::milliseconds(statement_timeout_ms_);
+    auto now = std::chrono::steady_clock::now();
+    // Taken out first: an answered handler may send again, onto this very queue.
+    std::vector<Done> expired;
+    for (Pending &pending : pending_)
+    {
+        if (pending.done && now - pending.sent > limit)
+        {
+            expired.push_back(std::move(pending.done));
+            pending.done = nullptr;
+        }
+    }
+    for (Done &done : expired)
+    {
+        done(nullptr, std::make_exception_ptr(client::Error(
+                          "the query waited longer than the statement timeout (" +
+                              std::to_string(statement_timeout_ms_) + " ms) for the database",
+                          "57014")));
+    }
 }
 
 void PgPipeline::Lost(const char *what)

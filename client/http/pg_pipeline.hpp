@@ -41,6 +41,10 @@ class PgPipeline
     bool Flush();
     // Fails every query in flight with SQLSTATE 08006 and drops the connection.
     void Close(const std::string &reason);
+    // Answers the queries sent longer than the statement timeout ago with SQLSTATE 57014; their
+    // results are dropped when they come. The timeout cancels a query that runs too long, not
+    // one that waits too long behind others (sent at once, the pipeline runs them in turn).
+    void ExpireWaiting();
 
     int Fd() const;
     // Changes with every new connection (its socket may reuse a closed one's number).
@@ -58,7 +62,7 @@ class PgPipeline
   private:
     struct Pending
     {
-        Done done;             // empty for a statement's preparation
+        Done done;             // empty for a statement's preparation, or once expired
         std::string preparing; // the statement prepared, if this is a preparation
         bool results_ended = false;
         std::chrono::steady_clock::time_point sent;

@@ -44,7 +44,8 @@ Query<std::string> TextQuery(const std::string &sql, std::vector<std::string> pa
     return query;
 }
 
-// Drives the pipelines (what the event loop does) until `done()` or the deadline.
+// Drives the pipelines (what the event loop does, its sweep each round) until `done()` or the
+// deadline.
 template <typename Done>
 bool Drive(std::vector<std::unique_ptr<PgPipeline>> &pipelines, Done done,
            std::chrono::seconds limit = std::chrono::seconds(10))
@@ -66,6 +67,7 @@ bool Drive(std::vector<std::unique_ptr<PgPipeline>> &pipelines, Done done,
         for (auto &pipeline : pipelines)
         {
             pipeline->OnReadable();
+            pipeline->ExpireWaiting();
         }
     }
     return done();
@@ -247,4 +249,38 @@ TEST(HttpPipeline, AQueryPastTheStatementTimeoutIsCanceled)
     EXPECT_LT(slow.at - started, std::chrono::seconds(2));
     EXPECT_EQ(next.sqlstate, "");
     EXPECT_EQ(next.value, "next");
+}
+
+// The statement timeout cancels a query that runs too long; one that waits too long behind
+// others in the pipeline (each of them quick enough) is answered with 57014 as well, once it has
+// waited that long, and its result is dropped when it comes: the next query gets its own.
+TEST(HttpPipeline, AQueryWaitingPastTheStatementTimeoutIsAnswered)
+{
+    auto pipelines = Pipelines(1, 1000);
+    Db db(pipelines);
+    auto started = Clock::now();
+    std::vector<Outcome> sleeps(5);
+    for (auto &sleep : sleeps)
+    {
+        Start(db, TextQuery("SELECT pg_sleep(0.4)::text"), sleep);
+    }
+    Outcome late;
+    Start(db, TextQuery("SELECT 'late'"), late);
+    ASSERT_TRUE(Drive(pipelines, [&] { return late.done; }));
+    EXPECT_EQ(sleeps[0].sqlstate, "");
+    EXPECT_EQ(late.sqlstate, "57014")
+        << "answered '" << late.value << "' after "
+        << std::chrono::duration<double>(late.at - started).count() << " s";
+    // Its turn in the pipeline would have come after 2 s of sleeps.
+    EXPECT_LT(late.at - started, std::chrono::milliseconds(1800));
+
+    Outcome next;
+    Start(db, TextQuery("SELECT 'next'"), next);
+    ASSERT_TRUE(Drive(pipelines, [&] { return next.done; }));
+    EXPECT_EQ(next.sqlstate, "");
+    EXPECT_EQ(next.value, "next");
+    for (auto &sleep : sleeps)
+    {
+        EXPECT_TRUE(sleep.done);
+    }
 }
