@@ -38,9 +38,6 @@ constexpr std::size_t kMaxPendingOutput = 1 << 20;
 
 // Input kept per connection beyond which reading pauses until requests are answered.
 constexpr std::size_t kMaxBufferedInput = 1 << 20;
-// Past the client limit, this many more connections are answered 503 (and drained) at once;
-// beyond that they are closed at once, so that a flood cannot exhaust the descriptors either.
-constexpr int kRefusingAtMost = 64;
 
 [[noreturn]] void ThrowErrno(const char *what)
 {
@@ -231,11 +228,11 @@ void EventLoop::Accept()
         int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0)
         {
-            if ((errno == EMFILE || errno == ENFILE) && ShedConnection())
+            if ((errno == EMFILE || errno == ENFILE) && ShedConnection(errno))
             {
                 continue;
             }
-            return; // none left (or the peer gave up)
+            return; // none left (or the peer gave up, or listening is paused)
         }
         int open_clients = OpenClients();
         if (open_clients >= options_.max_clients)
@@ -280,10 +277,17 @@ int EventLoop::OpenClients() const
     return open;
 }
 
-bool EventLoop::ShedConnection()
+bool EventLoop::ShedConnection(int error)
 {
     clients_refused_++;
-    bool shed = false;
+    if (Clock::now() - last_shed_report_ >= std::chrono::seconds(10))
+    {
+        last_shed_report_ = Clock::now();
+        std::fprintf(stderr,
+                     "permanode-serve: out of file descriptors (%s); closing new connections "
+                     "(lower --max-clients or raise the open-file limit)\n",
+                     std::strerror(error));
+    }
     if (reserve_fd_ >= 0)
     {
         close(reserve_fd_);
@@ -291,19 +295,32 @@ bool EventLoop::ShedConnection()
         if (fd >= 0)
         {
             close(fd);
-            shed = true;
         }
         reserve_fd_ = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        if (fd >= 0 && reserve_fd_ >= 0)
+        {
+            return true;
+        }
     }
-    if (Clock::now() - last_shed_report_ >= std::chrono::seconds(10))
+    // No descriptor to shed with: stop watching the listening socket until the next sweep.
+    epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, listen_fd_, nullptr);
+    listening_paused_ = true;
+    return false;
+}
+
+void EventLoop::ResumeListening()
+{
+    if (reserve_fd_ < 0)
     {
-        last_shed_report_ = Clock::now();
-        std::fprintf(stderr,
-                     "permanode-serve: out of file descriptors (%s); closing new connections "
-                     "(lower --max-clients or raise the open-file limit)\n",
-                     std::strerror(EMFILE));
+        reserve_fd_ = open("/dev/null", O_RDONLY | O_CLOEXEC);
     }
-    return shed; // if not, the next round tries again
+    epoll_event listen_event{};
+    listen_event.events = EPOLLIN;
+    listen_event.data.u64 = kListenTag;
+    if (epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, listen_fd_, &listen_event) == 0)
+    {
+        listening_paused_ = false;
+    }
 }
 
 void EventLoop::Adopt(int fd)
@@ -641,6 +658,10 @@ void EventLoop::WatchDatabase()
 
 void EventLoop::Sweep()
 {
+    if (listening_paused_)
+    {
+        ResumeListening();
+    }
     for (auto &pipeline : pipelines_)
     {
         pipeline->ExpireWaiting();

@@ -26,6 +26,10 @@ namespace permanode::http
 
 class Router;
 
+// Past the client limit, this many more connections are answered 503 (and drained) at once;
+// beyond that they are closed at once, so that a flood cannot exhaust the descriptors either.
+constexpr int kRefusingAtMost = 64;
+
 struct LoopOptions
 {
     RequestLimits limits;
@@ -75,10 +79,12 @@ class EventLoop
     void Accept();
     // Client connections open in all the loops this one deals to.
     int OpenClients() const;
-    // Out of file descriptors: takes one pending connection off the queue and closes it, so
-    // that the listening socket does not stay readable (and the loop spin) until one frees up.
-    // False when it could not.
-    bool ShedConnection();
+    // Out of file descriptors (`error`): takes one pending connection off the queue and closes
+    // it with the descriptor held in reserve, so that the listening socket does not stay
+    // readable (and the loop spin) until one frees up. When it cannot, it stops watching the
+    // listening socket until the next sweep (ResumeListening) and returns false.
+    bool ShedConnection(int error);
+    void ResumeListening();
     void AddConnection(int fd);
     // Takes the connections other loops handed over.
     void TakeAdopted();
@@ -104,6 +110,7 @@ class EventLoop
     int epoll_fd_ = -1;
     int wake_fd_ = -1;
     int reserve_fd_ = -1; // accepting loop: a descriptor held back for ShedConnection
+    bool listening_paused_ = false;
     Router &router_;
     LoopOptions options_;
     std::vector<std::unique_ptr<PgPipeline>> pipelines_;

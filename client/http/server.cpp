@@ -25,16 +25,18 @@ namespace permanode::http
 namespace
 {
 
-// The descriptors a client connection may use: the open-file limit, less what the server needs
-// besides (per loop its epoll and wake descriptors and database connections, and a margin for
-// the listening socket, logs, reconnects and the loops' reserve descriptor).
+// The descriptors client connections may use: the open-file limit, less what the server needs
+// besides (per loop its epoll and wake descriptors and database connections; the connections
+// being refused past the limit; a margin for the listening socket, logs, reconnects and the
+// reserve descriptor).
 int DescriptorsForClients(const ServerOptions &options)
 {
     rlimit limit{};
     getrlimit(RLIMIT_NOFILE, &limit);
     constexpr rlim_t kMost = 1 << 20;
     rlim_t open_files = limit.rlim_cur == RLIM_INFINITY ? kMost : std::min(limit.rlim_cur, kMost);
-    return static_cast<int>(open_files) - 64 - options.threads * (options.database_connections + 2);
+    return static_cast<int>(open_files) - 64 - kRefusingAtMost -
+           options.threads * (options.database_connections + 2);
 }
 
 } // namespace
