@@ -31,6 +31,14 @@ std::string Label(const std::string &value)
     return out;
 }
 
+// One sample with its HELP and TYPE lines.
+void WriteMetric(std::ostream &out, const char *name, const char *type, const char *help,
+                 long long value)
+{
+    out << "# HELP " << name << " " << help << "\n# TYPE " << name << " " << type << "\n"
+        << name << " " << value << "\n";
+}
+
 } // namespace
 
 constexpr std::array<double, 12> Metrics::kBuckets;
@@ -82,26 +90,20 @@ std::string Metrics::Render(const ConnectionStats &connections)
         out << "permanode_http_request_duration_seconds_count{route=\"" << label << "\"} "
             << h.count << "\n";
     }
-    out << "# HELP permanode_http_pool_connections Database connections (per event loop, times the "
-           "loops).\n"
-           "# TYPE permanode_http_pool_connections gauge\n"
-        << "permanode_http_pool_connections " << connections.size << "\n"
-        << "# HELP permanode_http_pool_connected Database connections that are open.\n"
-           "# TYPE permanode_http_pool_connected gauge\n"
-        << "permanode_http_pool_connected " << connections.connected << "\n"
-        << "# HELP permanode_http_queries_in_flight Queries sent and not yet answered.\n"
-           "# TYPE permanode_http_queries_in_flight gauge\n"
-        << "permanode_http_queries_in_flight " << connections.in_flight << "\n"
-        << "# HELP permanode_http_pool_connect_failures_total Failed database connects.\n"
-           "# TYPE permanode_http_pool_connect_failures_total counter\n"
-        << "permanode_http_pool_connect_failures_total " << connections.connect_failures << "\n"
-        << "# HELP permanode_http_clients_open Client connections that are open.\n"
-           "# TYPE permanode_http_clients_open gauge\n"
-        << "permanode_http_clients_open " << connections.clients_open << "\n"
-        << "# HELP permanode_http_clients_refused_total Client connections turned away at "
-           "--max-clients (answered 503, or closed) or for want of descriptors.\n"
-           "# TYPE permanode_http_clients_refused_total counter\n"
-        << "permanode_http_clients_refused_total " << connections.clients_refused << "\n";
+    WriteMetric(out, "permanode_http_pool_connections", "gauge",
+                "Database connections (per event loop, times the loops).", connections.size);
+    WriteMetric(out, "permanode_http_pool_connected", "gauge",
+                "Database connections that are open.", connections.connected);
+    WriteMetric(out, "permanode_http_queries_in_flight", "gauge",
+                "Queries sent and not yet answered.", connections.in_flight);
+    WriteMetric(out, "permanode_http_pool_connect_failures_total", "counter",
+                "Failed database connects.", connections.connect_failures);
+    WriteMetric(out, "permanode_http_clients_open", "gauge", "Client connections that are open.",
+                connections.clients_open);
+    WriteMetric(out, "permanode_http_clients_refused_total", "counter",
+                "Client connections turned away at --max-clients (answered 503, or closed) or "
+                "for want of descriptors.",
+                connections.clients_refused);
     return out.str();
 }
 
