@@ -48,7 +48,7 @@ struct LoopStats
     std::size_t in_flight = 0;
     long long connect_failures = 0;
     int clients_open = 0;
-    long long clients_refused = 0; // turned away at the limit (the accepting loop's count)
+    long long clients_refused = 0; // at the limit or for want of descriptors (accepting loop)
 };
 
 class EventLoop
