@@ -36,7 +36,11 @@ EmbeddedCluster ClusterFor(const CommonOptions &common)
 // The DSN a command connects to: --dsn, else the embedded cluster's.
 std::string DsnFor(const CommonOptions &common)
 {
-    return common.dsn.empty() ? ClusterFor(common).Dsn() : common.dsn;
+    if (!common.dsn.empty())
+        return common.dsn;
+    auto cluster = ClusterFor(common);
+    NoteUnusedPgEnvironment(cluster);
+    return cluster.Dsn();
 }
 
 // Like DsnFor, but starts the embedded cluster (creating it the first time) when it is the one.
@@ -45,6 +49,7 @@ std::string StartedDsnFor(const CommonOptions &common)
     if (!common.dsn.empty())
         return common.dsn;
     auto cluster = ClusterFor(common);
+    NoteUnusedPgEnvironment(cluster);
     cluster.Start(false);
     return cluster.Dsn();
 }

@@ -97,7 +97,7 @@ int EmbeddedCluster::Port() const
     std::ifstream in(root_ / "port");
     int port = 0;
     if (!(in >> port))
-        throw std::runtime_error(fmt::format(
+        throw EnvironmentError(fmt::format(
             "no embedded cluster at {} (run `permanode cluster start`)", root_.string()));
     return port;
 }
@@ -116,7 +116,7 @@ int EmbeddedCluster::ChoosePort() const
     for (int port = 54320; port < 54520; ++port)
         if (PortIsFree(port))
             return port;
-    throw std::runtime_error("no free TCP port in 54320-54519 for the embedded cluster");
+    throw EnvironmentError("no free TCP port in 54320-54519 for the embedded cluster");
 }
 
 void EmbeddedCluster::InitDb()
@@ -128,9 +128,9 @@ void EmbeddedCluster::InitDb()
         EnsureSystemUser(kServerUser, uid, gid);
         for (const fs::path &p : {root_, root_ / "log"})
             if (chown(p.c_str(), uid, gid) != 0)
-                throw std::runtime_error("cannot chown " + p.string());
+                throw EnvironmentError("cannot chown " + p.string());
         if (RunProgram({"test", "-w", root_.string()}, kServerUser) != 0)
-            throw std::runtime_error(fmt::format(
+            throw EnvironmentError(fmt::format(
                 "user {} cannot write {}: a parent directory is not searchable by other users; "
                 "choose --dir under /tmp or another world-searchable place",
                 kServerUser, root_.string()));
@@ -140,11 +140,11 @@ void EmbeddedCluster::InitDb()
                          "-E", "UTF8", "--locale=C", "--no-instructions"},
                         RunAs(), log);
     if (rc != 0)
-        throw std::runtime_error(fmt::format("initdb failed (exit {}); see {}", rc, log));
+        throw EnvironmentError(fmt::format("initdb failed (exit {}); see {}", rc, log));
     std::ofstream conf(data_ / "postgresql.conf", std::ios::app);
     conf << kConfig << SharedBuffersSetting();
     if (!conf)
-        throw std::runtime_error("cannot write " + (data_ / "postgresql.conf").string());
+        throw EnvironmentError("cannot write " + (data_ / "postgresql.conf").string());
 }
 
 bool EmbeddedCluster::IsRunning() const
@@ -173,7 +173,7 @@ void EmbeddedCluster::Start(bool fast)
                              "-l", LogFile().string(), "-o", options},
                             RunAs(), (root_ / "log" / "pg_ctl.log").string());
         if (rc != 0)
-            throw std::runtime_error(
+            throw EnvironmentError(
                 fmt::format("the server did not start (exit {}); see {}", rc, LogFile().string()));
     }
     EnsureDatabase();
@@ -206,7 +206,7 @@ void EmbeddedCluster::Stop()
         {PgBinary("pg_ctl"), "stop", "-w", "-t", "120", "-m", "fast", "-D", data_.string()},
         RunAs(), (root_ / "log" / "pg_ctl.log").string());
     if (rc != 0)
-        throw std::runtime_error(fmt::format("pg_ctl stop failed (exit {})", rc));
+        throw EnvironmentError(fmt::format("pg_ctl stop failed (exit {})", rc));
 }
 
 void EmbeddedCluster::Destroy()
@@ -214,6 +214,19 @@ void EmbeddedCluster::Destroy()
     if (IsRunning())
         throw std::runtime_error("the cluster is running; stop it first");
     fs::remove_all(root_);
+}
+
+void NoteUnusedPgEnvironment(const EmbeddedCluster &cluster)
+{
+    std::string set;
+    for (const char *name : {"PGHOST", "PGPORT", "PGDATABASE"})
+        if (std::getenv(name) != nullptr)
+            set += (set.empty() ? "" : ", ") + std::string(name);
+    if (!set.empty())
+        fmt::print(stderr,
+                   "permanode: no --dsn: using the embedded cluster in {} ({} not used; pass "
+                   "--dsn to connect elsewhere)\n",
+                   cluster.Root().string(), set);
 }
 
 } // namespace permanode::cli

@@ -3,10 +3,18 @@
 #pragma once
 
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 
 namespace permanode::cli
 {
+
+// The embedded cluster is missing or cannot be made, started or stopped (exit code 5).
+class EnvironmentError : public std::runtime_error
+{
+  public:
+    using std::runtime_error::runtime_error;
+};
 
 class EmbeddedCluster
 {
@@ -42,5 +50,9 @@ class EmbeddedCluster
     std::filesystem::path root_;
     std::filesystem::path data_;
 };
+
+// A command without --dsn uses the embedded cluster, not the server libpq's environment
+// (PGHOST, PGPORT, PGDATABASE) names: when any of them is set, says so on stderr.
+void NoteUnusedPgEnvironment(const EmbeddedCluster &cluster);
 
 } // namespace permanode::cli

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <pqxx/pqxx>
 
+#include "embedded_cluster.hpp"
 #include "permanode/client.hpp"
 
 using namespace permanode::cli;
@@ -61,6 +62,11 @@ int main(int argc, char **argv)
     catch (const pqxx::broken_connection &e)
     {
         fmt::print(stderr, "permanode: cannot connect: {}\n", e.what());
+        return kEnvironment;
+    }
+    catch (const permanode::cli::EnvironmentError &e)
+    {
+        fmt::print(stderr, "permanode: {}\n", e.what());
         return kEnvironment;
     }
     catch (const std::exception &e)

@@ -23,6 +23,7 @@ std::string EmbeddedReaderDsn(const CommonOptions &common)
 {
     EmbeddedCluster cluster(common.dir.empty() ? EmbeddedCluster::DefaultRoot()
                                                : std::filesystem::path(common.dir));
+    NoteUnusedPgEnvironment(cluster);
     cluster.Start(false);
     {
         pqxx::connection admin(cluster.Dsn());
