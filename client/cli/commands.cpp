@@ -46,12 +46,7 @@ std::string DsnFor(const CommonOptions &common)
 // Like DsnFor, but starts the embedded cluster (creating it the first time) when it is the one.
 std::string StartedDsnFor(const CommonOptions &common)
 {
-    if (!common.dsn.empty())
-        return common.dsn;
-    auto cluster = ClusterFor(common);
-    NoteUnusedPgEnvironment(cluster);
-    cluster.Start(false);
-    return cluster.Dsn();
+    return common.dsn.empty() ? StartedEmbeddedCluster(common).Dsn() : common.dsn;
 }
 
 // Ends the command with an exit code (main returns it).
@@ -87,6 +82,14 @@ void PrintBuildInfo(const std::string &dsn)
 }
 
 } // namespace
+
+EmbeddedCluster StartedEmbeddedCluster(const CommonOptions &common)
+{
+    auto cluster = ClusterFor(common);
+    NoteUnusedPgEnvironment(cluster);
+    cluster.Start(false);
+    return cluster;
+}
 
 void RegisterClusterCommands(CLI::App &app, CommonOptions &common)
 {

@@ -5,6 +5,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "embedded_cluster.hpp"
+
 namespace permanode::cli
 {
 
@@ -26,6 +28,10 @@ struct CommonOptions
     std::string dsn; // empty: the embedded cluster
     std::string dir; // the embedded cluster's directory; empty: the default
 };
+
+// The embedded cluster of --dir (or the default), started (created the first time); says on
+// stderr which PG variables it leaves unused.
+EmbeddedCluster StartedEmbeddedCluster(const CommonOptions &common);
 
 void RegisterClusterCommands(CLI::App &app, CommonOptions &common);
 void RegisterStatusCommand(CLI::App &app, CommonOptions &common);

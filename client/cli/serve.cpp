@@ -21,10 +21,7 @@ constexpr const char *kHttpRole = "permanode_http";
 // Starts the embedded cluster if needed and returns a DSN that logs in as a reader only.
 std::string EmbeddedReaderDsn(const CommonOptions &common)
 {
-    EmbeddedCluster cluster(common.dir.empty() ? EmbeddedCluster::DefaultRoot()
-                                               : std::filesystem::path(common.dir));
-    NoteUnusedPgEnvironment(cluster);
-    cluster.Start(false);
+    EmbeddedCluster cluster = StartedEmbeddedCluster(common);
     {
         pqxx::connection admin(cluster.Dsn());
         pqxx::nontransaction tx(admin);
