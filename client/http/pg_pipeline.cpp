@@ -280,7 +280,7 @@ void PgPipeline::ExpireWaiting()
     {
         return;
     }
-    auto limit = std::chrono::milliseconds(statement_timeout_ms_);
+    auto limit = 2 * std::chrono::milliseconds(statement_timeout_ms_);
     auto now = std::chrono::steady_clock::now();
     // Taken out first: an answered handler may send again, onto this very queue.
     std::vector<Done> expired;
@@ -295,7 +295,7 @@ void PgPipeline::ExpireWaiting()
     for (Done &done : expired)
     {
         done(nullptr, std::make_exception_ptr(client::Error(
-                          "the query waited longer than the statement timeout (" +
+                          "the query waited longer than twice the statement timeout (" +
                               std::to_string(statement_timeout_ms_) + " ms) for the database",
                           "57014")));
     }

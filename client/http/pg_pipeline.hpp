@@ -41,9 +41,11 @@ class PgPipeline
     bool Flush();
     // Fails every query in flight with SQLSTATE 08006 and drops the connection.
     void Close(const std::string &reason);
-    // Answers the queries sent longer than the statement timeout ago with SQLSTATE 57014; their
-    // results are dropped when they come. The timeout cancels a query that runs too long, not
-    // one that waits too long behind others (sent at once, the pipeline runs them in turn).
+    // Answers the queries sent longer than twice the statement timeout ago with SQLSTATE 57014;
+    // their results are dropped when they come. The timeout cancels a query that runs too long,
+    // not one that waits too long behind others (sent at once, the pipeline runs them in turn).
+    // Twice: a query queued behind one that runs until it is canceled is still answered, right
+    // after the cancel.
     void ExpireWaiting();
 
     int Fd() const;
