@@ -15,6 +15,8 @@ void _PG_init(void);
 
 /* permanode.bech32_hrp: the network's human-readable part for address text I/O. */
 char *permanode_bech32_hrp = NULL;
+/* permanode.defer_hint_counts: see ledger/hint_counts.hpp. */
+bool permanode_defer_hint_counts = false;
 
 static bool CheckBech32Hrp(char **newval, void **extra, GucSource source)
 {
@@ -40,6 +42,14 @@ void _PG_init(void)
                              "Read keyed lookups on ledger tables range by range at execution.",
                              "Off: hints are applied at plan time instead, per key (custom plans).",
                              &permanode_range_scan, true, PGC_USERSET, 0, NULL, NULL, NULL);
+    DefineCustomBoolVariable(
+        "permanode.defer_hint_counts",
+        "Let ingest_milestone add a hint's row count to a sum kept by this session instead of "
+        "updating the hint row, when the row is known to exist.",
+        "The sums are written back every 256 milestones and by "
+        "permanode.flush_hint_counts(); until then row_count is a lower bound. permanode ingest "
+        "turns it on.",
+        &permanode_defer_hint_counts, false, PGC_USERSET, 0, NULL, NULL, NULL);
     MarkGUCPrefixReserved("permanode");
     permanode_install_partition_hints();
     permanode_install_range_scan();

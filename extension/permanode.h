@@ -9,6 +9,7 @@
 
 /* in permanode.c */
 extern char *permanode_bech32_hrp;
+extern bool permanode_defer_hint_counts;
 
 /* in partition_hints.c */
 extern bool permanode_partition_hints;

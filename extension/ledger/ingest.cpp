@@ -33,6 +33,7 @@ extern "C"
     PG_FUNCTION_INFO_V1(permanode_ingest_milestone);
     PG_FUNCTION_INFO_V1(permanode_encode_output);
     PG_FUNCTION_INFO_V1(permanode_decode_block);
+    PG_FUNCTION_INFO_V1(permanode_flush_hint_counts);
 }
 
 #include "ledger/partition_cache.hpp"
@@ -332,6 +333,27 @@ Datum IngestMilestone(FunctionCallInfo fcinfo)
 extern "C" Datum permanode_ingest_milestone(PG_FUNCTION_ARGS)
 {
     return Guarded([&]() -> Datum { return IngestMilestone(fcinfo); });
+}
+
+/* Writes back the hint row counts this session deferred; returns the hint rows written. */
+extern "C" Datum permanode_flush_hint_counts(PG_FUNCTION_ARGS)
+{
+    return Guarded(
+        [&]() -> Datum
+        {
+            CallPg(
+                []
+                {
+                    ledger::CheckHintTables();
+                    SPI_connect();
+                });
+            const ledger::TypeOids &types = ledger::PrepareStatements();
+            auto address_rows = ledger::AddressHintCounts().Take();
+            auto tag_rows = ledger::TagHintCounts().Take();
+            ledger::WriteHintRows(types, address_rows, tag_rows);
+            CallPg([] { SPI_finish(); });
+            return Int64GetDatum(static_cast<int64>(address_rows.size() + tag_rows.size()));
+        });
 }
 
 /* Serializes an output given in the core API's JSON shape (TIP-25). */

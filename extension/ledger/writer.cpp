@@ -21,6 +21,7 @@ extern "C"
 }
 
 #include "pgcpp/guard.hpp"
+#include "ledger/hint_counts.hpp"
 #include "ledger/metrics_seen.hpp"
 #include "ledger/writer.hpp"
 
@@ -201,6 +202,44 @@ MilestoneWriter::MilestoneWriter(const MilestoneRows &rows, const TypeOids &type
     : rows_(rows), types_(types), ranges_(ranges), ms_timestamp_(FromUnix(rows.timestamp)),
       milestone_index_(static_cast<int32>(rows.milestone_index))
 {
+}
+
+void WriteHintRows(const TypeOids &types, const HintRows<AddressHintKey> &address_rows,
+                   const HintRows<TagHintKey> &tag_rows)
+{
+    // In key order (the maps'), so that concurrent transactions lock the rows in one order.
+    if (!address_rows.empty())
+    {
+        ArrayColumn addresses(types.address, kAddressLength, TYPALIGN_CHAR),
+            kinds = Texts(), variants = Texts(), ranges = Int4s(), counts = Int8s();
+        for (const auto &[key, rows] : address_rows)
+        {
+            AddAddress(addresses, key.address);
+            kinds.AddText(key.output_kind.c_str());
+            variants.AddText(key.variant.c_str());
+            ranges.AddInt32(key.range);
+            counts.AddInt64(rows);
+        }
+        Params params;
+        for (const ArrayColumn *c : {&addresses, &kinds, &variants, &ranges, &counts})
+            params.Add(*c);
+        Execute(Statement::kAddressHints, params);
+    }
+    if (!tag_rows.empty())
+    {
+        ArrayColumn tags = Byteas(), kinds = Texts(), ranges = Int4s(), counts = Int8s();
+        for (const auto &[key, rows] : tag_rows)
+        {
+            tags.AddBytes(key.tag.data(), key.tag.size());
+            kinds.AddText(key.table_kind.c_str());
+            ranges.AddInt32(key.range);
+            counts.AddInt64(rows);
+        }
+        Params params;
+        for (const ArrayColumn *c : {&tags, &kinds, &ranges, &counts})
+            params.Add(*c);
+        Execute(Statement::kTagHints, params);
+    }
 }
 
 ArrayColumn MilestoneWriter::Hashes() const
@@ -711,59 +750,40 @@ void MilestoneWriter::WriteHints(const MilestoneAnalytics &analytics)
             Execute(Statement::kParentHints, hints);
         }
     }
-    ArrayColumn addresses = Addresses(), kinds = Texts(), variants = Texts(), ranges = Int4s(),
-                counts = Int8s();
+    // Address and tag hints, a row per key with this milestone's rows of it (for the analytics,
+    // its address_analytics rows, and the new rows of late spends). With deferred counts, a key
+    // whose row is known to be committed only adds to the session's sum, and the sums, when due,
+    // are written with these rows.
+    bool defer = false;
+    CallPg([&] { defer = DeferHintCounts(); });
+    HintRows<AddressHintKey> address_rows;
+    HintCounts<AddressHintKey> &address_counts = AddressHintCounts();
     for (const AddressHint &hint : OutputAddressHints(rows_))
-    {
-        AddAddress(addresses, hint.address);
-        kinds.AddText(hint.output_kind);
-        variants.AddText(hint.variant);
-        ranges.AddInt32(ranges_.Of(hint.table));
-        counts.AddInt64(hint.rows);
-    }
-    // One address_analytics row per address and milestone: this milestone's, and the new rows
-    // of late spends; in key order, like the rows above, so concurrent milestones lock them in
-    // one order.
-    std::map<std::pair<codec::Address, int32>, int64> analytics_rows;
+        address_counts.Add(defer,
+                           {hint.address, hint.output_kind, hint.variant, ranges_.Of(hint.table)},
+                           hint.rows, address_rows);
     const int32 analytics_range = ranges_.Of("address_analytics");
     for (const AddressFlow &flow : analytics.addresses)
-        analytics_rows[{flow.address, analytics_range}] += 1;
+        address_counts.Add(defer, {flow.address, "analytics", "address", analytics_range}, 1,
+                           address_rows);
     for (const LateSpend &late : late_spends_)
         if (late.inserted)
-            analytics_rows[{late.owner, late.range}] += 1;
-    for (const auto &[key, rows] : analytics_rows)
-    {
-        AddAddress(addresses, key.first);
-        kinds.AddText("analytics");
-        variants.AddText("address");
-        ranges.AddInt32(key.second);
-        counts.AddInt64(rows);
-    }
-    if (addresses.Count() > 0)
-    {
-        Params params;
-        for (const ArrayColumn *c : {&addresses, &kinds, &variants, &ranges, &counts})
-            params.Add(*c);
-        Execute(Statement::kAddressHints, params);
-    }
-
-    ArrayColumn tags = Byteas(), table_kinds = Texts(), tag_ranges = Int4s(), tag_counts = Int8s();
+            address_counts.Add(defer, {late.owner, "analytics", "address", late.range}, 1,
+                               address_rows);
+    HintRows<TagHintKey> tag_rows;
+    HintCounts<TagHintKey> &tag_counts = TagHintCounts();
     for (const TagHint &hint : TagHints(rows_))
+        tag_counts.Add(defer, {hint.tag, hint.table_kind, ranges_.Of(hint.table)}, hint.rows,
+                       tag_rows);
+
+    if (HintCountsDue())
     {
-        tags.AddBytes(hint.tag.data(), hint.tag.size());
-        table_kinds.AddText(hint.table_kind);
-        tag_ranges.AddInt32(ranges_.Of(hint.table));
-        tag_counts.AddInt64(hint.rows);
+        for (auto &[key, rows] : address_counts.Take())
+            address_rows[key] += rows;
+        for (auto &[key, rows] : tag_counts.Take())
+            tag_rows[key] += rows;
     }
-    if (tags.Count() > 0)
-    {
-        Params params;
-        params.Add(tags);
-        params.Add(table_kinds);
-        params.Add(tag_ranges);
-        params.Add(tag_counts);
-        Execute(Statement::kTagHints, params);
-    }
+    WriteHintRows(types_, address_rows, tag_rows);
 }
 
 void MilestoneWriter::WriteAnalytics(const MilestoneAnalytics &analytics)

@@ -37,6 +37,13 @@ Idempotent: under an advisory lock on the milestone index it returns already_ing
 Returns the rows it booked: messages (cone size), outputs (created and snapshot outputs), spent (consumed outputs); zeros when already ingested.
 Errors: 22P02 for a block or snapshot output that does not decode (naming its position, the field and the byte offset); 22023 for arrays of different lengths, metadata that contradicts a payload, or a cone carrying the payload of a later milestone (or of this one with another timestamp).$$;
 
+CREATE FUNCTION @extschema@.flush_hint_counts() RETURNS bigint
+AS 'MODULE_PATHNAME', 'permanode_flush_hint_counts'
+LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.flush_hint_counts() IS
+$$writes back, in the caller's transaction, the hint row counts this session deferred (permanode.defer_hint_counts = on); returns the hint rows written.
+With the setting on, ingest_milestone adds a milestone's count for a hint row this session knows to be committed to a sum kept by the session, and writes the sums back every 256 milestones it ingests; until then tag_hints and addresses_hints row_count is a lower bound. permanode ingest calls this before it exits. Sums of a session that ends without it are lost, and those counts stay lower bounds (which the planner's pruning allows: it only keeps more ranges).$$;
+
 -- Called by ingest_milestone for outputs it creates that a milestone committed earlier already
 -- spent (milestones commit out of order): that milestone could not know whose tokens it spent,
 -- so its address_analytics rows get them now, as if the milestones had come in order. Returns

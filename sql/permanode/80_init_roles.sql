@@ -60,7 +60,8 @@ DECLARE
 BEGIN
     FOR f, grantee IN
         SELECT p.oid::regprocedure,
-               CASE WHEN p.proname LIKE 'ingest%' THEN 'permanode_writer'
+               CASE WHEN p.proname LIKE 'ingest%' OR p.proname = 'flush_hint_counts'
+                    THEN 'permanode_writer'
                     WHEN p.proname = 'partition_rows' THEN 'permanode_reader' -- for the status view
                     ELSE 'permanode_admin' END
         FROM pg_proc p
@@ -68,7 +69,7 @@ BEGIN
           AND p.proname IN ('ingest_milestone', 'premake', 'create_partition', 'set_chunk_size',
                             'expire_pending', 'rollup_daily_analytics', 'init', 'archive',
                             'archive_table', 'restore', 'maintain', 'partition_rows',
-                            'book_late_spends')
+                            'book_late_spends', 'flush_hint_counts')
     LOOP
         EXECUTE format('ALTER FUNCTION %s SECURITY DEFINER SET search_path = pg_catalog, @extschema@', f);
         EXECUTE format('REVOKE ALL ON FUNCTION %s FROM PUBLIC', f);

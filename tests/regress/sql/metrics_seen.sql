@@ -21,19 +21,8 @@ LANGUAGE sql AS $$
            (SELECT count(*) FROM (SELECT date, variant, metric, value FROM metrics_cache
                                   EXCEPT SELECT * FROM ingest_test.reference) x)
 $$;
-CREATE FUNCTION ingest_test.empty_ledger() RETURNS void
-LANGUAGE plpgsql AS $$
-DECLARE
-    t text;
-BEGIN
-    FOR t IN SELECT c.relname FROM pg_class c
-             WHERE c.relnamespace = 'permanode'::regnamespace AND c.relkind IN ('r', 'p')
-               AND NOT c.relispartition
-               AND c.relname NOT IN ('ledger_tables', 'settings', 'partition_hints') LOOP
-        EXECUTE format('TRUNCATE permanode.%I', t);
-    END LOOP;
-END
-$$;
+\set empty_ledger :abs_srcdir '/sql/include/empty_ledger.sql'
+\i :empty_ledger
 
 -- A new session again: each case below starts with nothing known.
 \c
