@@ -19,7 +19,7 @@ extern "C"
 #include "permanode.h"
 }
 
-#include <tuple>
+#include <cstring>
 
 namespace permanode::ledger
 {
@@ -129,13 +129,22 @@ void OnRelcache(Datum, Oid relid)
 
 bool AddressHintKey::operator<(const AddressHintKey &o) const
 {
-    return std::tie(address, output_kind, variant, range) <
-           std::tie(o.address, o.output_kind, o.variant, o.range);
+    if (address != o.address)
+        return address < o.address;
+    if (int c = std::strcmp(output_kind, o.output_kind))
+        return c < 0;
+    if (int c = std::strcmp(variant, o.variant))
+        return c < 0;
+    return range < o.range;
 }
 
 bool TagHintKey::operator<(const TagHintKey &o) const
 {
-    return std::tie(tag, table_kind, range) < std::tie(o.tag, o.table_kind, o.range);
+    if (tag != o.tag)
+        return tag < o.tag;
+    if (int c = std::strcmp(table_kind, o.table_kind))
+        return c < 0;
+    return range < o.range;
 }
 
 template <typename Key> HintRows<Key> HintCounts<Key>::Take()

@@ -29,28 +29,28 @@ extern "C"
 
 #include <map>
 #include <set>
-#include <string>
 #include <utility>
 #include <vector>
 
 namespace permanode::ledger
 {
 
-// An addresses_hints row's key.
+// An addresses_hints row's key. The kind and variant are string literals (ledger/hints.cpp and
+// the writer's), so keys can outlive the milestone that made them.
 struct AddressHintKey
 {
     codec::Address address;
-    std::string output_kind;
-    std::string variant;
+    const char *output_kind = "";
+    const char *variant = "";
     int32 range = 0;
     bool operator<(const AddressHintKey &o) const;
 };
 
-// A tag_hints row's key.
+// A tag_hints row's key (the table kind a string literal, as above).
 struct TagHintKey
 {
     codec::Bytes tag;
-    std::string table_kind;
+    const char *table_kind = "";
     int32 range = 0;
     bool operator<(const TagHintKey &o) const;
 };

@@ -215,8 +215,8 @@ void WriteHintRows(const TypeOids &types, const HintRows<AddressHintKey> &addres
         for (const auto &[key, rows] : address_rows)
         {
             AddAddress(addresses, key.address);
-            kinds.AddText(key.output_kind.c_str());
-            variants.AddText(key.variant.c_str());
+            kinds.AddText(key.output_kind);
+            variants.AddText(key.variant);
             ranges.AddInt32(key.range);
             counts.AddInt64(rows);
         }
@@ -231,7 +231,7 @@ void WriteHintRows(const TypeOids &types, const HintRows<AddressHintKey> &addres
         for (const auto &[key, rows] : tag_rows)
         {
             tags.AddBytes(key.tag.data(), key.tag.size());
-            kinds.AddText(key.table_kind.c_str());
+            kinds.AddText(key.table_kind);
             ranges.AddInt32(key.range);
             counts.AddInt64(rows);
         }
