@@ -64,7 +64,7 @@ IngestConnection::IngestConnection(const std::string &dsn, bool synchronous_comm
     if (PQstatus(conn_) != CONNECTION_OK)
         ThrowConnectionError("cannot connect");
     Exec("SET application_name = 'permanode ingest'");
-    // Hint row counts of known rows are summed in the session and written back every few dozen
+    // Hint row counts of known rows are summed in the session and written back every 256
     // milestones, and by WriteBackHintCounts before the ingest ends.
     Exec("SET permanode.defer_hint_counts = on");
     if (!synchronous_commit)
