@@ -7,6 +7,8 @@
 #include "fmgr.h"
 #include "utils/guc.h"
 
+#include <limits.h>
+
 #include "permanode.h"
 
 PG_MODULE_MAGIC;
@@ -15,8 +17,9 @@ void _PG_init(void);
 
 /* permanode.bech32_hrp: the network's human-readable part for address text I/O. */
 char *permanode_bech32_hrp = NULL;
-/* permanode.defer_hint_counts: see ledger/hint_counts.hpp. */
+/* permanode.defer_hint_counts and permanode.hint_counts_max_delay: see ledger/hint_counts.hpp. */
 bool permanode_defer_hint_counts = false;
+int permanode_hint_counts_max_delay = 60;
 
 static bool CheckBech32Hrp(char **newval, void **extra, GucSource source)
 {
@@ -46,10 +49,17 @@ void _PG_init(void)
         "permanode.defer_hint_counts",
         "Let ingest_milestone add a hint's row count to a sum kept by this session instead of "
         "updating the hint row, when the row is known to exist.",
-        "The sums are written back every 256 milestones and by "
-        "permanode.flush_hint_counts(); until then row_count is a lower bound. permanode ingest "
-        "turns it on.",
+        "The sums are written back every 256 milestones, once the oldest has waited "
+        "permanode.hint_counts_max_delay, and by permanode.flush_hint_counts(); until then "
+        "row_count is a lower bound. permanode ingest turns it on.",
         &permanode_defer_hint_counts, false, PGC_USERSET, 0, NULL, NULL, NULL);
+    DefineCustomIntVariable(
+        "permanode.hint_counts_max_delay",
+        "How long a deferred hint row count may wait before ingest writes it back.",
+        "The next milestone ingested after the oldest sum has waited this long writes the sums "
+        "back: it bounds how far behind row_count lags while ingest follows a node.",
+        &permanode_hint_counts_max_delay, 60, 0, INT_MAX / 1000, PGC_USERSET, GUC_UNIT_S, NULL,
+        NULL, NULL);
     MarkGUCPrefixReserved("permanode");
     permanode_install_partition_hints();
     permanode_install_range_scan();

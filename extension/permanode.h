@@ -10,6 +10,7 @@
 /* in permanode.c */
 extern char *permanode_bech32_hrp;
 extern bool permanode_defer_hint_counts;
+extern int permanode_hint_counts_max_delay;
 
 /* in partition_hints.c */
 extern bool permanode_partition_hints;

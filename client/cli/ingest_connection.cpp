@@ -65,7 +65,8 @@ IngestConnection::IngestConnection(const std::string &dsn, bool synchronous_comm
         ThrowConnectionError("cannot connect");
     Exec("SET application_name = 'permanode ingest'");
     // Hint row counts of known rows are summed in the session and written back every 256
-    // milestones, and by WriteBackHintCounts before the ingest ends.
+    // milestones, after at most permanode.hint_counts_max_delay, and by WriteBackHintCounts
+    // before the ingest ends.
     Exec("SET permanode.defer_hint_counts = on");
     if (!synchronous_commit)
         Exec("SET synchronous_commit = off");

@@ -15,6 +15,7 @@ extern "C"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
+#include "utils/timestamp.h"
 
 #include "permanode.h"
 }
@@ -34,7 +35,8 @@ constexpr std::size_t kDueKeys = 50000;
 
 HintCounts<AddressHintKey> address_counts;
 HintCounts<TagHintKey> tag_counts;
-int milestones_deferred = 0; // committed ones since the last write-back
+int milestones_deferred = 0;   // committed ones since the last write-back
+TimestampTz oldest_sum_at = 0; // when the oldest unwritten sum was committed; 0: none
 bool deferred_this_transaction = false;
 bool callbacks_registered = false;
 
@@ -72,6 +74,7 @@ void ForgetAll() noexcept
     address_counts.ForgetAll();
     tag_counts.ForgetAll();
     milestones_deferred = 0;
+    oldest_sum_at = 0;
     deferred_this_transaction = false;
 }
 
@@ -79,12 +82,18 @@ void OnXact(XactEvent event, void *)
 {
     if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_PARALLEL_COMMIT)
     {
-        if (address_counts.Taking() || tag_counts.Taking())
-            milestones_deferred = 0; // written back
+        bool wrote_back = address_counts.Taking() || tag_counts.Taking();
+        if (wrote_back)
+            milestones_deferred = 0;
         address_counts.Commit();
         tag_counts.Commit();
         if (deferred_this_transaction)
             ++milestones_deferred;
+        // The sums left after a write-back are this transaction's: they start waiting now.
+        if (address_counts.Deferred() + tag_counts.Deferred() == 0)
+            oldest_sum_at = 0;
+        else if (wrote_back || oldest_sum_at == 0)
+            oldest_sum_at = GetCurrentTimestamp();
         deferred_this_transaction = false;
     }
     else if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT)
@@ -261,8 +270,13 @@ bool DeferHintCounts()
 bool HintCountsDue()
 {
     std::size_t keys = address_counts.Deferred() + tag_counts.Deferred();
-    return keys > 0 && (!permanode_defer_hint_counts || milestones_deferred >= kDueMilestones ||
-                        keys >= kDueKeys);
+    if (keys == 0)
+        return false;
+    if (!permanode_defer_hint_counts || milestones_deferred >= kDueMilestones || keys >= kDueKeys)
+        return true;
+    // Following a node, 256 milestones take some 20 minutes: the delay bounds the lag instead.
+    return oldest_sum_at != 0 && TimestampDifferenceExceeds(oldest_sum_at, GetCurrentTimestamp(),
+                                                            permanode_hint_counts_max_delay * 1000);
 }
 
 } // namespace permanode::ledger

@@ -4,8 +4,9 @@
  *	  the same hot addresses and tags, and each such hint row's count update cost an upsert: about
  *	  a seventh of ingest. With the setting on, a session remembers which hint rows it knows are
  *	  committed; for those, a milestone adds its count to a sum kept by the session instead of
- *	  touching the row, and the sums are written back every 256 milestones (sorted with that
- *	  milestone's own hint rows) and by permanode.flush_hint_counts().
+ *	  touching the row, and the sums are written back (sorted with that milestone's own hint rows)
+ *	  every 256 milestones, by the first milestone after the oldest sum has waited
+ *	  permanode.hint_counts_max_delay (60 s), and by permanode.flush_hint_counts().
  *
  *	  Meanwhile row_count is a lower bound, which is all the planner's pruning needs (it keeps
  *	  ranges until their counts add up to a page, so a count too low only keeps more ranges).
@@ -106,7 +107,8 @@ HintCounts<TagHintKey> &TagHintCounts();
 void CheckHintTables();
 // CheckHintTables, then whether this session defers counts (in this milestone's transaction).
 bool DeferHintCounts();
-// Whether the sums are due to be written back: enough milestones or keys have gathered.
+// Whether the sums are due to be written back: enough milestones or keys have gathered, or the
+// oldest sum has waited long enough.
 bool HintCountsDue();
 
 } // namespace permanode::ledger

@@ -42,7 +42,7 @@ AS 'MODULE_PATHNAME', 'permanode_flush_hint_counts'
 LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION @extschema@.flush_hint_counts() IS
 $$writes back, in the caller's transaction, the hint row counts this session deferred (permanode.defer_hint_counts = on); returns the hint rows written.
-With the setting on, ingest_milestone adds a milestone's count for a hint row this session knows to be committed to a sum kept by the session, and writes the sums back every 256 milestones it ingests; until then tag_hints and addresses_hints row_count is a lower bound. permanode ingest calls this before it exits. Sums of a session that ends without it are lost, and those counts stay lower bounds (which the planner's pruning allows: it only keeps more ranges).$$;
+With the setting on, ingest_milestone adds a milestone's count for a hint row this session knows to be committed to a sum kept by the session, and writes the sums back every 256 milestones it ingests and by the first milestone after the oldest sum has waited permanode.hint_counts_max_delay (60 s); until then tag_hints and addresses_hints row_count is a lower bound. permanode ingest calls this before it exits. Sums of a session that ends without it are lost, and those counts stay lower bounds (which the planner's pruning allows: it only keeps more ranges).$$;
 
 -- Called by ingest_milestone for outputs it creates that a milestone committed earlier already
 -- spent (milestones commit out of order): that milestone could not know whose tokens it spent,
