@@ -44,6 +44,59 @@ COMMENT ON FUNCTION @extschema@.flush_hint_counts() IS
 $$writes back, in the caller's transaction, the hint row counts this session deferred (permanode.defer_hint_counts = on); returns the hint rows written.
 With the setting on, ingest_milestone adds a milestone's count for a hint row this session knows to be committed to a sum kept by the session, and writes the sums back every 256 milestones it ingests and by the first milestone after the oldest sum has waited permanode.hint_counts_max_delay (60 s); until then tag_hints and addresses_hints row_count is a lower bound. permanode ingest calls this before it exits. Sums of a session that ends without it are lost, and those counts stay lower bounds (which the planner's pruning allows: it only keeps more ranges).$$;
 
+-- Counts every hint row's rows anew from the ledger tables, hot and archived: after a crash or a
+-- session that ended without its write-back, deferred counts stay lower bounds, and pruning keeps
+-- more ranges than a page needs until this runs. The keys follow ingest's (ledger/hints.cpp).
+-- TRUNCATE gives both tables new files, by which every session that defers counts drops its
+-- sums (this count includes their rows) instead of adding them again.
+CREATE FUNCTION @extschema@.recount_hints() RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+    changed bigint;
+BEGIN
+    LOCK TABLE @extschema@.addresses_hints, @extschema@.tag_hints IN ACCESS EXCLUSIVE MODE;
+    CREATE TEMP TABLE recount_addresses ON COMMIT DROP AS
+    SELECT address, output_kind, variant, ms_range_id, count(*) AS row_count
+    FROM (SELECT address, 'extended' AS output_kind, 'address' AS variant, ms_range_id FROM @extschema@.basic_outputs WHERE address IS NOT NULL
+          UNION ALL SELECT sender, 'extended', 'sender', ms_range_id FROM @extschema@.basic_outputs WHERE sender IS NOT NULL
+          UNION ALL SELECT dust_return_address, 'extended', 'dust_return_address', ms_range_id FROM @extschema@.basic_outputs WHERE dust_return_address IS NOT NULL
+          UNION ALL SELECT sender, 'alias', 'sender', ms_range_id FROM @extschema@.alias_outputs WHERE sender IS NOT NULL
+          UNION ALL SELECT issuer, 'alias', 'issuer', ms_range_id FROM @extschema@.alias_outputs WHERE issuer IS NOT NULL
+          UNION ALL SELECT state_controller, 'alias', 'state_controller', ms_range_id FROM @extschema@.alias_outputs WHERE state_controller IS NOT NULL
+          UNION ALL SELECT governor, 'alias', 'governor', ms_range_id FROM @extschema@.alias_outputs WHERE governor IS NOT NULL
+          UNION ALL SELECT address, 'foundry', 'address', ms_range_id FROM @extschema@.foundry_outputs WHERE address IS NOT NULL
+          UNION ALL SELECT address, 'nft', 'address', ms_range_id FROM @extschema@.nft_outputs WHERE address IS NOT NULL
+          UNION ALL SELECT sender, 'nft', 'sender', ms_range_id FROM @extschema@.nft_outputs WHERE sender IS NOT NULL
+          UNION ALL SELECT issuer, 'nft', 'issuer', ms_range_id FROM @extschema@.nft_outputs WHERE issuer IS NOT NULL
+          UNION ALL SELECT dust_return_address, 'nft', 'dust_return_address', ms_range_id FROM @extschema@.nft_outputs WHERE dust_return_address IS NOT NULL
+          UNION ALL SELECT address, 'analytics', 'address', ms_range_id FROM @extschema@.address_analytics) r
+    GROUP BY 1, 2, 3, 4;
+    CREATE TEMP TABLE recount_tags ON COMMIT DROP AS
+    SELECT tag, table_kind, ms_range_id, count(*) AS row_count
+    FROM (SELECT tag, 'message' AS table_kind, ms_range_id FROM @extschema@.tags
+          UNION ALL SELECT tag, 'basic_output', ms_range_id FROM @extschema@.basic_outputs WHERE tag IS NOT NULL
+          UNION ALL SELECT tag, 'nft_output', ms_range_id FROM @extschema@.nft_outputs WHERE tag IS NOT NULL) r
+    GROUP BY 1, 2, 3;
+    SELECT (SELECT count(*) FROM pg_temp.recount_addresses n
+            FULL JOIN @extschema@.addresses_hints h USING (address, output_kind, variant, ms_range_id)
+            WHERE n.row_count IS DISTINCT FROM h.row_count)
+         + (SELECT count(*) FROM pg_temp.recount_tags n
+            FULL JOIN @extschema@.tag_hints h USING (tag, table_kind, ms_range_id)
+            WHERE n.row_count IS DISTINCT FROM h.row_count)
+    INTO changed;
+    TRUNCATE @extschema@.addresses_hints, @extschema@.tag_hints;
+    INSERT INTO @extschema@.addresses_hints (address, output_kind, variant, ms_range_id, row_count)
+    SELECT * FROM pg_temp.recount_addresses ORDER BY 1, 2, 3, 4;
+    INSERT INTO @extschema@.tag_hints (tag, table_kind, ms_range_id, row_count)
+    SELECT * FROM pg_temp.recount_tags ORDER BY 1, 2, 3;
+    DROP TABLE pg_temp.recount_addresses, pg_temp.recount_tags;
+    RETURN changed;
+END
+$$;
+COMMENT ON FUNCTION @extschema@.recount_hints() IS
+$$counts every tag_hints and addresses_hints row anew from the ledger tables, hot and archived, and returns how many counts it changed (rows added or removed count too).
+Deferred counts (permanode.defer_hint_counts) lost in a crash leave row_count a lower bound, so a first page may plan more ranges than it needs; this makes the counts exact again. It locks both tables for its run (lookups wait) and rewrites them, so that sessions that still defer counts drop their sums rather than add them twice.$$;
+
 -- Called by ingest_milestone for outputs it creates that a milestone committed earlier already
 -- spent (milestones commit out of order): that milestone could not know whose tokens it spent,
 -- so its address_analytics rows get them now, as if the milestones had come in order. Returns

@@ -69,7 +69,7 @@ BEGIN
           AND p.proname IN ('ingest_milestone', 'premake', 'create_partition', 'set_chunk_size',
                             'expire_pending', 'rollup_daily_analytics', 'init', 'archive',
                             'archive_table', 'restore', 'maintain', 'partition_rows',
-                            'book_late_spends', 'flush_hint_counts')
+                            'book_late_spends', 'flush_hint_counts', 'recount_hints')
     LOOP
         EXECUTE format('ALTER FUNCTION %s SECURITY DEFINER SET search_path = pg_catalog, @extschema@', f);
         EXECUTE format('REVOKE ALL ON FUNCTION %s FROM PUBLIC', f);

@@ -78,6 +78,8 @@ SHOW permanode.defer_hint_counts;
 SELECT count(*) AS milestones FROM generate_series(17339, 17341) m, ingest_test.ingest(m);
 SELECT * FROM ingest_test.hint_check();
 SELECT flush_hint_counts() AS written;
+-- recount_hints() counts as ingest does: nothing to change.
+SELECT recount_hints() AS changed;
 
 -- On, in a new session, one transaction per milestone: the rows written by 17339 are known
 -- when 17340 and 17341 come, so their counts are deferred (below), never missing or above.
@@ -177,9 +179,33 @@ SELECT * FROM ingest_test.hint_check();
 SELECT * FROM ingest_test.hint_shortfall();
 SET permanode.hint_counts_max_delay = -1;
 
--- The writer role may write back; the reader may not.
+-- Sums lost with their session (no write-back): the counts stay below until recount_hints().
+\c
+SET search_path = public, permanode;
+SELECT ingest_test.empty_ledger();
+SET permanode.defer_hint_counts = on;
+CALL ingest_test.ingest_each(17339, 17341);
+\c
+SET search_path = public, permanode;
+SELECT * FROM ingest_test.hint_check();
+SELECT recount_hints() AS changed;
+SELECT * FROM ingest_test.hint_check();
+SELECT recount_hints() AS changed_again;
+-- A session that holds sums when the recount runs drops them (the recount has their rows) rather
+-- than add them again: nothing is written back, and no count is above its rows.
+SET permanode.defer_hint_counts = on;
+SELECT ingest_test.empty_ledger();
+CALL ingest_test.ingest_each(17339, 17341);
+SELECT recount_hints() > 0 AS changed;
+SELECT flush_hint_counts() AS written_after_recount;
+SELECT * FROM ingest_test.hint_check();
+
+-- The writer role may write back; the reader may not. Only the admin recounts.
 SELECT has_function_privilege('permanode_writer', 'permanode.flush_hint_counts()', 'EXECUTE') AS writer,
        has_function_privilege('permanode_reader', 'permanode.flush_hint_counts()', 'EXECUTE') AS reader;
+SELECT has_function_privilege('permanode_admin', 'permanode.recount_hints()', 'EXECUTE') AS admin,
+       has_function_privilege('permanode_writer', 'permanode.recount_hints()', 'EXECUTE') AS writer,
+       has_function_privilege('permanode_reader', 'permanode.recount_hints()', 'EXECUTE') AS reader;
 
 SET client_min_messages = warning;
 DROP SCHEMA ingest_test CASCADE;
