@@ -5,14 +5,13 @@
  *	  which only leaves counts lower or rows to write again.
  */
 #include "ledger/hint_counts.hpp"
+#include "ledger/session_cache.hpp"
 
 extern "C"
 {
 #include "access/htup_details.h"
-#include "access/xact.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
-#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
@@ -38,7 +37,6 @@ HintCounts<TagHintKey> tag_counts;
 int milestones_deferred = 0;   // committed ones since the last write-back
 TimestampTz oldest_sum_at = 0; // when the oldest unwritten sum was committed; 0: none
 bool deferred_this_transaction = false;
-bool callbacks_registered = false;
 
 // The hint tables whose rows this session knows: relid and relfilenode of each.
 struct TableIdentity
@@ -78,53 +76,48 @@ void ForgetAll() noexcept
     deferred_this_transaction = false;
 }
 
-void OnXact(XactEvent event, void *)
+void OnCommit() noexcept
 {
-    if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_PARALLEL_COMMIT)
-    {
-        bool wrote_back = address_counts.Taking() || tag_counts.Taking();
-        if (wrote_back)
-            milestones_deferred = 0;
-        address_counts.Commit();
-        tag_counts.Commit();
-        if (deferred_this_transaction)
-            ++milestones_deferred;
-        // The sums left after a write-back are this transaction's: they start waiting now.
-        if (address_counts.Deferred() + tag_counts.Deferred() == 0)
-            oldest_sum_at = 0;
-        else if (wrote_back || oldest_sum_at == 0)
-            oldest_sum_at = GetCurrentTimestamp();
-        deferred_this_transaction = false;
-    }
-    else if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT)
-    {
-        address_counts.Abort();
-        tag_counts.Abort();
-        deferred_this_transaction = false;
-    }
-    else if (event == XACT_EVENT_PREPARE)
-    {
-        // A prepared transaction may commit or roll back after this session has moved on: its
-        // sums and rows are dropped either way (lower counts, rows written again).
-        address_counts.AbortSubtransaction();
-        tag_counts.AbortSubtransaction();
-        deferred_this_transaction = false;
-    }
+    bool wrote_back = address_counts.Taking() || tag_counts.Taking();
+    if (wrote_back)
+        milestones_deferred = 0;
+    address_counts.Commit();
+    tag_counts.Commit();
+    if (deferred_this_transaction)
+        ++milestones_deferred;
+    // The sums left after a write-back are this transaction's: they start waiting now.
+    if (address_counts.Deferred() + tag_counts.Deferred() == 0)
+        oldest_sum_at = 0;
+    else if (wrote_back || oldest_sum_at == 0)
+        oldest_sum_at = GetCurrentTimestamp();
+    deferred_this_transaction = false;
+}
+
+void OnAbort() noexcept
+{
+    address_counts.Abort();
+    tag_counts.Abort();
+    deferred_this_transaction = false;
 }
 
 // Which sums a rolled-back subtransaction added is not tracked: all of the transaction's go.
-void OnSubXact(SubXactEvent event, SubTransactionId, SubTransactionId, void *)
+void OnAbortSubtransaction() noexcept
 {
-    if (event == SUBXACT_EVENT_ABORT_SUB)
-    {
-        address_counts.AbortSubtransaction();
-        tag_counts.AbortSubtransaction();
-    }
+    address_counts.AbortSubtransaction();
+    tag_counts.AbortSubtransaction();
+}
+
+// A prepared transaction may commit or roll back after this session has moved on: its sums and
+// rows are dropped either way (lower counts, rows written again).
+void OnPrepare() noexcept
+{
+    OnAbortSubtransaction();
+    deferred_this_transaction = false;
 }
 
 // ANALYZE and VACUUM invalidate too: known rows are only forgotten (cheap to learn again); the
 // sums are dropped only when DeferHintCounts finds another table (TRUNCATE, DROP and CREATE).
-void OnRelcache(Datum, Oid relid)
+void OnRelcache(Oid relid) noexcept
 {
     if (relid == InvalidOid || relid == address_table.relid || relid == tag_table.relid)
     {
@@ -133,6 +126,9 @@ void OnRelcache(Datum, Oid relid)
         recheck_tables = true;
     }
 }
+
+const SessionCache kHintCountsCache = {OnCommit, OnAbort, OnPrepare, OnAbortSubtransaction,
+                                       OnRelcache};
 
 } // namespace
 
@@ -241,13 +237,7 @@ HintCounts<TagHintKey> &TagHintCounts()
 
 void CheckHintTables()
 {
-    if (!callbacks_registered)
-    {
-        RegisterXactCallback(OnXact, nullptr);
-        RegisterSubXactCallback(OnSubXact, nullptr);
-        CacheRegisterRelcacheCallback(OnRelcache, (Datum)0);
-        callbacks_registered = true;
-    }
+    ListenToTransactions(kHintCountsCache);
     if (recheck_tables)
     {
         TableIdentity addresses = IdentityOf("addresses_hints"), tags = IdentityOf("tag_hints");

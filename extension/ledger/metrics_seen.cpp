@@ -5,12 +5,11 @@
  *	  only costs probes.
  */
 #include "ledger/metrics_seen.hpp"
+#include "ledger/session_cache.hpp"
 
 extern "C"
 {
-#include "access/xact.h"
 #include "catalog/namespace.h"
-#include "utils/inval.h"
 #include "utils/lsyscache.h"
 }
 
@@ -27,7 +26,6 @@ std::map<int32, std::unordered_set<std::string>> known; // by day
 std::size_t known_count = 0;
 std::vector<MetricKey> pending; // this transaction's
 Oid metrics_relid = InvalidOid; // permanode.metrics_cache, looked up again after it changes
-bool callbacks_registered = false;
 
 void ForgetKnown() noexcept
 {
@@ -69,18 +67,15 @@ void Promote() noexcept
     }
 }
 
-void OnXact(XactEvent event, void *)
+// Which keys a rolled-back subtransaction wrote is not tracked: all of the transaction's go. A
+// prepared transaction may still roll back, after this session has moved on.
+void DropPending() noexcept
 {
-    if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_PARALLEL_COMMIT)
-        Promote();
-    // A prepared transaction may still roll back, after this session has moved on.
-    else if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT ||
-             event == XACT_EVENT_PREPARE)
-        pending.clear();
+    pending.clear();
 }
 
 // metrics_cache truncated, dropped or made anew (a relcache invalidation of it, or of all).
-void OnRelcache(Datum, Oid relid)
+void OnRelcache(Oid relid) noexcept
 {
     if (relid == InvalidOid || relid == metrics_relid)
     {
@@ -89,12 +84,7 @@ void OnRelcache(Datum, Oid relid)
     }
 }
 
-// Which keys a rolled-back subtransaction wrote is not tracked: all of the transaction's go.
-void OnSubXact(SubXactEvent event, SubTransactionId, SubTransactionId, void *)
-{
-    if (event == SUBXACT_EVENT_ABORT_SUB)
-        pending.clear();
-}
+const SessionCache kMetricsSeenCache = {Promote, DropPending, DropPending, DropPending, OnRelcache};
 
 } // namespace
 
@@ -126,13 +116,7 @@ bool MetricKnown(const MetricKey &key)
 
 void NoteMetric(MetricKey key)
 {
-    if (!callbacks_registered)
-    {
-        RegisterXactCallback(OnXact, nullptr);
-        RegisterSubXactCallback(OnSubXact, nullptr);
-        CacheRegisterRelcacheCallback(OnRelcache, (Datum)0);
-        callbacks_registered = true;
-    }
+    ListenToTransactions(kMetricsSeenCache);
     pending.push_back(std::move(key));
 }
 
