@@ -23,24 +23,29 @@
 namespace permanode::pg
 {
 
-/* An error that carries a SQLSTATE (as made by MAKE_SQLSTATE) and optional detail and hint. */
+/*
+ * An error that carries a SQLSTATE (as made by MAKE_SQLSTATE) and optional detail, hint and
+ * context (where it arose, as PostgreSQL's error context callbacks described it).
+ */
 class PgError : public std::runtime_error
 {
   public:
     PgError(int sqlstate, const std::string &message, std::string detail = {},
-            std::string hint = {})
+            std::string hint = {}, std::string context = {})
         : std::runtime_error(message), sqlstate_(sqlstate), detail_(std::move(detail)),
-          hint_(std::move(hint))
+          hint_(std::move(hint)), context_(std::move(context))
     {
     }
     int sqlstate() const { return sqlstate_; }
     const std::string &detail() const { return detail_; }
     const std::string &hint() const { return hint_; }
+    const std::string &context() const { return context_; }
 
   private:
     int sqlstate_;
     std::string detail_;
     std::string hint_;
+    std::string context_;
 };
 
 /* Runs body() and reports any exception as a PostgreSQL ERROR with fallback_sqlstate. */
@@ -50,6 +55,7 @@ template <typename Body> Datum Guarded(Body &&body, int fallback_sqlstate = ERRC
     char *message = nullptr;
     char *detail = nullptr;
     char *hint = nullptr;
+    char *context = nullptr;
     try
     {
         return body();
@@ -60,6 +66,7 @@ template <typename Body> Datum Guarded(Body &&body, int fallback_sqlstate = ERRC
         message = pstrdup(e.what());
         detail = e.detail().empty() ? nullptr : pstrdup(e.detail().c_str());
         hint = e.hint().empty() ? nullptr : pstrdup(e.hint().c_str());
+        context = e.context().empty() ? nullptr : pstrdup(e.context().c_str());
     }
     catch (const std::bad_alloc &)
     {
@@ -75,7 +82,7 @@ template <typename Body> Datum Guarded(Body &&body, int fallback_sqlstate = ERRC
         message = pstrdup("unknown C++ exception");
     }
     ereport(ERROR, (errcode(sqlstate), errmsg("%s", message), detail ? errdetail("%s", detail) : 0,
-                    hint ? errhint("%s", hint) : 0));
+                    hint ? errhint("%s", hint) : 0, context ? errcontext_msg("%s", context) : 0));
     pg_unreachable();
 }
 
@@ -121,7 +128,8 @@ template <typename Fn> auto CallPg(Fn &&fn) -> decltype(fn())
     if (edata != nullptr)
     {
         PgError error(edata->sqlerrcode, edata->message ? edata->message : "",
-                      edata->detail ? edata->detail : "", edata->hint ? edata->hint : "");
+                      edata->detail ? edata->detail : "", edata->hint ? edata->hint : "",
+                      edata->context ? edata->context : "");
         FreeErrorData(edata);
         throw error;
     }

@@ -63,6 +63,8 @@ SELECT ingest_errors.rows() AS rows_after_errors;
 ALTER TABLE permanode.sync ADD CONSTRAINT no_17340 CHECK (milestone_index <> 17340);
 SELECT ingest_errors.try($$SELECT permanode.ingest_milestone(17340, ts, blocks, states) FROM ingest_errors.cone$$);
 SELECT ingest_errors.rows() AS rows_after_late_error;
+-- Such an error keeps its context: the statement of ingest's that it came from.
+SELECT permanode.ingest_milestone(17340, ts, blocks, states) FROM ingest_errors.cone;
 ALTER TABLE permanode.sync DROP CONSTRAINT no_17340;
 
 -- The caller's transaction decides: a rolled back ingest leaves nothing; a committed one stays.
