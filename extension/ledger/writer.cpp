@@ -26,6 +26,7 @@ extern "C"
 #include "ledger/writer.hpp"
 
 #include <limits>
+#include <map>
 #include <set>
 
 namespace permanode::ledger
@@ -382,8 +383,11 @@ void MilestoneWriter::WriteBlocks()
         params.AddTimestamp(ms_timestamp_);
         Execute(Statement::kTransactions, params);
 
+        // Sorted: a transaction given in two milestones' cones takes its row in one order.
+        std::set<codec::TransactionId> sorted_ids(rows_.transaction_ids.begin(),
+                                                  rows_.transaction_ids.end());
         ArrayColumn transaction_ids = Hashes();
-        for (const codec::TransactionId &id : rows_.transaction_ids)
+        for (const codec::TransactionId &id : sorted_ids)
             transaction_ids.AddFixed(id.data());
         Params locator;
         locator.Add(transaction_ids);
@@ -439,12 +443,14 @@ std::vector<KnownOutput> MilestoneWriter::WriteSpends()
     Execute(Statement::kSpentOutputs, params);
 
     // An upsert must not see one key twice; included transactions never spend an output twice,
-    // but the cone is input, so make sure.
+    // but the cone is input, so make sure. Sorted, as WriteOutputs sorts the locator rows of the
+    // outputs it creates: concurrent milestones take the rows they share in one order.
     std::set<codec::OutputId> distinct;
-    ArrayColumn distinct_ids = OutputIds();
     for (const SpendRow &s : rows_.spends)
-        if (distinct.insert(s.output_id).second)
-            AddOutputId(distinct_ids, s.output_id);
+        distinct.insert(s.output_id);
+    ArrayColumn distinct_ids = OutputIds();
+    for (const codec::OutputId &output_id : distinct)
+        AddOutputId(distinct_ids, output_id);
     Params locator;
     locator.Add(distinct_ids);
     locator.AddInt32(range);
@@ -492,7 +498,10 @@ void MilestoneWriter::WriteOutputs()
                 n_id = OutputIds(), n_amount = Int8s(), n_message = Hashes(), n_tokens = Int2s(),
                 n_return_amount = Int8s(), n_timelock = Timestamps(), n_expiration = Timestamps(),
                 n_expiration_return = Addresses();
-    ArrayColumn l_id = OutputIds(), l_range = Int4s();
+    // The output locator rows, sorted as WriteSpends sorts its own: a milestone that spends
+    // outputs of another being written at the same time takes the rows they share in the same
+    // order (in creation and spend order, the two deadlocked now and then).
+    std::map<codec::OutputId, int32> created;
     // Chain and foundry IDs recur across milestones: distinct and sorted, so that concurrent
     // milestones take the locator rows they share in one order.
     std::set<std::pair<codec::Hash32, int32>> chains;
@@ -584,8 +593,7 @@ void MilestoneWriter::WriteOutputs()
             default:
                 continue;
         }
-        AddOutputId(l_id, o.output_id);
-        l_range.AddInt32(ranges_.Of(table));
+        created[o.output_id] = ranges_.Of(table);
         if (chain_id)
             chains.insert({*chain_id, ranges_.Of(table)});
         if (spent_here.count(o.output_id))
@@ -656,6 +664,12 @@ void MilestoneWriter::WriteOutputs()
         params.Add(ranges);
         Execute(statement, params);
     };
+    ArrayColumn l_id = OutputIds(), l_range = Int4s();
+    for (const auto &[output_id, range] : created)
+    {
+        AddOutputId(l_id, output_id);
+        l_range.AddInt32(range);
+    }
     ArrayColumn c_chain = Hashes(), c_range = Int4s();
     for (const auto &[chain, range] : chains)
     {
@@ -818,8 +832,17 @@ void MilestoneWriter::WriteAnalytics(const MilestoneAnalytics &analytics)
 
 void MilestoneWriter::WriteDailyMetrics(const MilestoneAnalytics &analytics)
 {
-    ArrayColumn metric_variants = Texts(), metrics = Texts(), metric_addresses = Addresses(),
-                metric_tags = Byteas(), metric_times = Timestamps();
+    struct MetricRow
+    {
+        const char *variant;
+        const char *name;
+        std::optional<codec::Address> address;
+        std::optional<codec::Bytes> tag;
+        TimestampTz at;
+    };
+    // By the rows' key (day, variant, metric, value), so that concurrent milestones insert the
+    // rows they share in one order.
+    std::map<std::pair<int32, std::string>, MetricRow> rows;
     // Rows this backend knows are committed are not sent again (see metrics_seen.hpp).
     auto metric = [&](const char *variant, const char *name,
                       const std::optional<codec::Address> &address,
@@ -835,12 +858,9 @@ void MilestoneWriter::WriteDailyMetrics(const MilestoneAnalytics &analytics)
             key = MakeMetricKey(at, variant, name, tag->data(), tag->size());
         if (MetricKnown(key))
             return;
+        rows.emplace(std::make_pair(key.day, key.identity),
+                     MetricRow{variant, name, address, tag, at});
         NoteMetric(std::move(key));
-        metric_variants.AddText(variant);
-        metrics.AddText(name);
-        AddAddress(metric_addresses, address);
-        AddBytes(metric_tags, tag);
-        metric_times.AddInt64(at);
     };
     for (const AddressFlow &flow : analytics.addresses)
     {
@@ -858,8 +878,18 @@ void MilestoneWriter::WriteDailyMetrics(const MilestoneAnalytics &analytics)
     }
     for (const codec::Bytes &tag : analytics.tags)
         metric("index", "used", std::nullopt, tag, ms_timestamp_);
-    if (metrics.Count() > 0)
+    if (!rows.empty())
     {
+        ArrayColumn metric_variants = Texts(), metrics = Texts(), metric_addresses = Addresses(),
+                    metric_tags = Byteas(), metric_times = Timestamps();
+        for (const auto &[key, row] : rows)
+        {
+            metric_variants.AddText(row.variant);
+            metrics.AddText(row.name);
+            AddAddress(metric_addresses, row.address);
+            AddBytes(metric_tags, row.tag);
+            metric_times.AddInt64(row.at);
+        }
         Params params;
         for (const ArrayColumn *c :
              {&metric_variants, &metrics, &metric_addresses, &metric_tags, &metric_times})
