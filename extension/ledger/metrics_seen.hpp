@@ -31,6 +31,10 @@ struct MetricKey
 {
     int32 day;
     std::string identity;
+    bool operator<(const MetricKey &o) const
+    {
+        return day != o.day ? day < o.day : identity < o.identity;
+    }
 };
 MetricKey MakeMetricKey(TimestampTz at, const char *variant, const char *metric, const uint8 *value,
                         std::size_t value_size);

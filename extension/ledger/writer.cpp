@@ -842,7 +842,7 @@ void MilestoneWriter::WriteDailyMetrics(const MilestoneAnalytics &analytics)
     };
     // By the rows' key (day, variant, metric, value), so that concurrent milestones insert the
     // rows they share in one order.
-    std::map<std::pair<int32, std::string>, MetricRow> rows;
+    std::map<MetricKey, MetricRow> rows;
     // Rows this backend knows are committed are not sent again (see metrics_seen.hpp).
     auto metric = [&](const char *variant, const char *name,
                       const std::optional<codec::Address> &address,
@@ -858,8 +858,7 @@ void MilestoneWriter::WriteDailyMetrics(const MilestoneAnalytics &analytics)
             key = MakeMetricKey(at, variant, name, tag->data(), tag->size());
         if (MetricKnown(key))
             return;
-        rows.emplace(std::make_pair(key.day, key.identity),
-                     MetricRow{variant, name, address, tag, at});
+        rows.emplace(key, MetricRow{variant, name, address, tag, at});
         NoteMetric(std::move(key));
     };
     for (const AddressFlow &flow : analytics.addresses)
