@@ -15,12 +15,23 @@ constexpr std::size_t kMaxLength = 90; // BIP-173
 
 using Kind = Bech32Error::Kind;
 
+// Each ASCII character's 5-bit value, -1 outside the charset: decoding looks every character
+// up (an address in a request, every address a query names in SQL).
+constexpr std::array<std::int8_t, 128> MakeCharValues()
+{
+    std::array<std::int8_t, 128> values{};
+    for (auto &value : values)
+        value = -1;
+    for (int i = 0; i < 32; ++i)
+        values[static_cast<unsigned char>(kCharset[i])] = static_cast<std::int8_t>(i);
+    return values;
+}
+constexpr std::array<std::int8_t, 128> kCharValues = MakeCharValues();
+
 int CharValue(char c)
 {
-    for (int i = 0; i < 32; ++i)
-        if (kCharset[i] == c)
-            return i;
-    return -1;
+    auto index = static_cast<unsigned char>(c);
+    return index < kCharValues.size() ? kCharValues[index] : -1;
 }
 
 // XOR of the BIP-173 generators selected by each value of the checksum's top 5 bits.
@@ -160,6 +171,7 @@ Bech32Data Bech32Decode(std::string_view text)
     Bech32Data result;
     result.hrp = lowered.substr(0, separator);
     std::vector<std::uint8_t> values;
+    values.reserve(lowered.size() - separator - 1);
     for (std::size_t i = separator + 1; i < lowered.size(); ++i)
     {
         int value = CharValue(lowered[i]);
