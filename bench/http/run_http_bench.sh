@@ -59,6 +59,9 @@ run_wrk() { # NAME PATH SECONDS CLIENTS: appends "req/s p50 p99" to $work/NAME.w
   wrk -t2 -c"$4" -d"$3s" --latency "http://127.0.0.1:$port$2" >"$work/$1.wrk"
   errors=$(awk '/Non-2xx/ {print $NF}' "$work/$1.wrk")
   [ -z "$errors" ] || { echo "http_bench: $1 had $errors non-2xx responses" >&2; exit 1; }
+  # A request that timed out or lost its connection is not counted by wrk: the rate would hide it.
+  socket_errors=$(sed -nE 's/^ *Socket errors: //p' "$work/$1.wrk")
+  [ -z "$socket_errors" ] || { echo "http_bench: $1 had socket errors ($socket_errors)" >&2; exit 1; }
   echo "$(awk '/^Requests\/sec/ {print $2}' "$work/$1.wrk")" \
     "$(awk '$1 == "50%" {print $2}' "$work/$1.wrk" | to_ms)" \
     "$(awk '$1 == "99%" {print $2}' "$work/$1.wrk" | to_ms)" >>"$work/$1.wrk.rows"
