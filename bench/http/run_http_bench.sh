@@ -77,6 +77,7 @@ row() { printf '%s\t%s\t%s\t%s\t%s\n' "$@"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 
 levels=(4 16 64)
+level_names=$(IFS=/; echo "${levels[*]}")
 slices=5
 slice=$(( (seconds + slices - 1) / slices ))
 for name in block address; do
@@ -99,13 +100,13 @@ for name in block address; do
     awk -v a="$rps" -v b="$best_rps" 'BEGIN {exit !(a > b)}' && { best_rps=$rps; best_level=$clients; }
     awk -v a="$tps" -v b="$best_tps" 'BEGIN {exit !(a > b)}' && best_tps=$tps
   done
-  row "http $name req/s, best of 4/16/64 clients (vs pgbench's best, same SQL)" \
+  row "http $name req/s, best of $level_names clients (vs pgbench's best, same SQL)" \
     "$best_rps" "$best_tps" "$(ratio "$best_rps" "$best_tps")" ">= 0.6"
   for clients in "${levels[@]}"; do
     read -r rps tps <"$work/$name.$clients.rates"
     row "http $name req/s at $clients clients (vs pgbench at $clients)" "$rps" "$tps" "$(ratio "$rps" "$tps")" "-"
   done
-  for clients in $(printf '%s\n' 4 "$best_level" | sort -un); do
+  for clients in $(printf '%s\n' "${levels[0]}" "$best_level" | sort -un); do
     p50=$(awk '{print $2}' "$work/$name.$clients.wrk.rows" | median)
     p99=$(awk '{print $3}' "$work/$name.$clients.wrk.rows" | median)
     row "http $name p50 latency ms at $clients clients" "$p50" "-" "-" "-"
