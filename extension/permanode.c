@@ -4,8 +4,10 @@
  */
 #include "postgres.h"
 
+#include "access/xact.h"
 #include "fmgr.h"
 #include "utils/guc.h"
+#include "utils/timestamp.h"
 
 #include <limits.h>
 
@@ -20,6 +22,8 @@ char *permanode_bech32_hrp = NULL;
 /* permanode.defer_hint_counts and permanode.hint_counts_max_delay: see ledger/hint_counts.hpp. */
 bool permanode_defer_hint_counts = false;
 int permanode_hint_counts_max_delay = 60;
+/* permanode.debug_commit_delay: a test hook, see DelayCommit. */
+static int permanode_debug_commit_delay = 0;
 
 static bool CheckBech32Hrp(char **newval, void **extra, GucSource source)
 {
@@ -27,6 +31,26 @@ static bool CheckBech32Hrp(char **newval, void **extra, GucSource source)
         return true;
     GUC_check_errdetail("Known human-readable parts are iota, atoi, smr and rms.");
     return false;
+}
+
+/*
+ * A test hook: a committing transaction sleeps permanode.debug_commit_delay milliseconds after
+ * its commit became visible to other sessions and before it sends its invalidation messages
+ * (transaction callbacks run in between), which holds open the moment in which another session
+ * can find a new partition that its partition descriptor still lacks. Interrupts are held while
+ * committing, so the sleep is bounded by the setting's maximum.
+ */
+static void DelayCommit(XactEvent event, void *arg)
+{
+    TimestampTz end;
+    TimestampTz now;
+
+    if (event != XACT_EVENT_COMMIT || permanode_debug_commit_delay <= 0)
+        return;
+    /* a signal (a latch set, a catchup request) cuts pg_usleep short */
+    end = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), permanode_debug_commit_delay);
+    while ((now = GetCurrentTimestamp()) < end)
+        pg_usleep(end - now);
 }
 
 void _PG_init(void)
@@ -60,6 +84,12 @@ void _PG_init(void)
         "back: it bounds how far behind row_count lags while ingest follows a node.",
         &permanode_hint_counts_max_delay, 60, 0, INT_MAX / 1000, PGC_USERSET, GUC_UNIT_S, NULL,
         NULL, NULL);
+    DefineCustomIntVariable("permanode.debug_commit_delay",
+                            "Test hook: sleep between a commit becoming visible and its "
+                            "invalidation messages being sent.",
+                            NULL, &permanode_debug_commit_delay, 0, 0, 10000, PGC_SUSET,
+                            GUC_UNIT_MS | GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
+    RegisterXactCallback(DelayCommit, NULL);
     MarkGUCPrefixReserved("permanode");
     permanode_install_partition_hints();
     permanode_install_range_scan();

@@ -27,6 +27,7 @@ extern "C"
 #include "funcapi.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/inval.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 
@@ -225,12 +226,13 @@ IngestResult WriteMilestone(const ledger::MilestoneRows &rows)
             continue;
         ledger::Params premake;
         premake.AddInt32(static_cast<int32>(index));
-        if (ledger::Execute(ledger::Statement::kPartitionsExist, premake) > 0)
-        {
+        bool made = ledger::Execute(ledger::Statement::kPremake, premake) > 0;
+        // premake returned once the makers of the partitions it found were done; absorb their
+        // attaches now, or the inserts below may route with this backend's old partition
+        // descriptors (a lock already held, or taken in the maker's commit, absorbs nothing).
+        CallPg([] { AcceptInvalidationMessages(); });
+        if (!made)
             ledger::RememberPartitions(range_set);
-            continue;
-        }
-        ledger::Execute(ledger::Statement::kPremake, premake);
     }
 
     ledger::MilestoneWriter writer(rows, types, ranges);

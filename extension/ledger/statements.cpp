@@ -57,14 +57,8 @@ const StatementText &TextOf(Statement statement)
          {"int4", "int4"}},
         // kChunkSizes
         {"SELECT table_name::text, chunk_size FROM permanode.ledger_tables", {}},
-        // kPartitionsExist: a row when every table has its partition for the milestone: premake's
-        // own check, named by partition_name(), in one statement instead of a call per table.
-        {"SELECT 1 WHERE NOT EXISTS (SELECT FROM permanode.ledger_tables WHERE CASE WHEN "
-         "chunk_size > 0 THEN to_regclass(format('permanode.%I', permanode.partition_name("
-         "table_name, $1 / chunk_size))) IS NULL ELSE true END)",
-         {"int4"}},
-        // kPremake
-        {"SELECT permanode.premake($1, $1, 0)", {"int4"}},
+        // kPremake: a row when it made a partition (ours until commit, so not remembered).
+        {"SELECT 1 WHERE permanode.premake($1, $1, 0) > 0", {"int4"}},
         // kMessages: each block's parents are a slice of one flat array.
         {"INSERT INTO permanode.messages (message_id, version, message, milestone_index, "
          "inclusion_state, conflict_reason, ms_range_id, ms_timestamp, white_flag_index, variant, "
