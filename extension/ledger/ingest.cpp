@@ -27,7 +27,6 @@ extern "C"
 #include "funcapi.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
-#include "utils/inval.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 
@@ -37,7 +36,7 @@ extern "C"
     PG_FUNCTION_INFO_V1(permanode_flush_hint_counts);
 }
 
-#include "ledger/partition_cache.hpp"
+#include "ledger/partitions.hpp"
 #include "ledger/writer.hpp"
 #include "pgcpp/guard.hpp"
 
@@ -213,27 +212,15 @@ IngestResult WriteMilestone(const ledger::MilestoneRows &rows)
     }
 
     // Partitions for this milestone's range, and for the milestones whose payloads the cone
-    // carries (usually the previous one, in the same range). One call per distinct set of
-    // ranges: a milestone whose ranges an earlier one already covered adds nothing.
-    std::set<uint32_t> indexes = {rows.milestone_index};
+    // carries (usually the previous one, in the same range).
+    std::set<std::pair<std::string, int32>> partitions;
     for (const ledger::MilestoneRow &m : rows.milestones)
-        indexes.insert(m.index);
-    std::set<ledger::RangeSet> checked;
-    for (uint32_t index : indexes)
-    {
-        ledger::RangeSet range_set = ranges.AllOf(index);
-        if (!checked.insert(range_set).second || ledger::PartitionsKnown(range_set))
-            continue;
-        ledger::Params premake;
-        premake.AddInt32(static_cast<int32>(index));
-        bool made = ledger::Execute(ledger::Statement::kPremake, premake) > 0;
-        // premake returned once the makers of the partitions it found were done; absorb their
-        // attaches now, or the inserts below may route with this backend's old partition
-        // descriptors (a lock already held, or taken in the maker's commit, absorbs nothing).
-        CallPg([] { AcceptInvalidationMessages(); });
-        if (!made)
-            ledger::RememberPartitions(range_set);
-    }
+        for (const auto &partition : ranges.AllOf(m.index))
+            partitions.insert(partition);
+    for (const auto &partition : ranges.AllOf(rows.milestone_index))
+        partitions.insert(partition);
+    for (const auto &[table, ms_range_id] : partitions)
+        CallPg([&] { ledger::EnsurePartition(table.c_str(), ms_range_id); });
 
     ledger::MilestoneWriter writer(rows, types, ranges);
     writer.WriteBlocks();

@@ -57,8 +57,6 @@ const StatementText &TextOf(Statement statement)
          {"int4", "int4"}},
         // kChunkSizes
         {"SELECT table_name::text, chunk_size FROM permanode.ledger_tables", {}},
-        // kPremake: a row when it made a partition (ours until commit, so not remembered).
-        {"SELECT 1 WHERE permanode.premake($1, $1, 0) > 0", {"int4"}},
         // kMessages: each block's parents are a slice of one flat array.
         {"INSERT INTO permanode.messages (message_id, version, message, milestone_index, "
          "inclusion_state, conflict_reason, ms_range_id, ms_timestamp, white_flag_index, variant, "

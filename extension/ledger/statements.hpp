@@ -24,7 +24,6 @@ enum class Statement
     kLock,
     kIsSynced,
     kChunkSizes,
-    kPremake,
     kMessages,
     kParents,
     kBlockLocator,

@@ -167,16 +167,11 @@ int32 Ranges::Of(const char *table, uint32 milestone_index) const
     return static_cast<int32>(milestone_index / static_cast<uint32>(it->second));
 }
 
-std::vector<int32> Ranges::AllOf(uint32 milestone_index) const
+std::vector<std::pair<std::string, int32>> Ranges::AllOf(uint32 milestone_index) const
 {
-    std::vector<int32> all;
-    for (const auto &[table, chunk_size] : chunk_sizes_)
-    {
-        all.push_back(chunk_size);
-        all.push_back(chunk_size > 0
-                          ? static_cast<int32>(milestone_index / static_cast<uint32>(chunk_size))
-                          : -1);
-    }
+    std::vector<std::pair<std::string, int32>> all;
+    for (const auto &entry : chunk_sizes_)
+        all.emplace_back(entry.first, Of(entry.first.c_str(), milestone_index));
     return all;
 }
 

@@ -31,9 +31,8 @@ class Ranges
     int32 Of(const char *table) const { return Of(table, milestone_index_); }
     // The range of another milestone in the table.
     int32 Of(const char *table, uint32 milestone_index) const;
-    // The (chunk size, range) of every ledger table for a milestone, in table-name order: two
-    // milestones with equal sets need the same partitions.
-    std::vector<int32> AllOf(uint32 milestone_index) const;
+    // The (table, range) of every ledger table for a milestone.
+    std::vector<std::pair<std::string, int32>> AllOf(uint32 milestone_index) const;
 
   private:
     uint32 milestone_index_;

@@ -19,20 +19,13 @@ $$;
 
 -- Creates the partition of one table for one range if it is missing; returns true if it made it.
 -- The table is created apart and then attached, which takes only a SHARE UPDATE EXCLUSIVE lock
--- on the parent, so reads and ingest into other partitions go on meanwhile.
---
--- That lock does not conflict with an inserter's ROW EXCLUSIVE lock, so an inserter's lock on the
--- parent does not wait for the attach, and a committing transaction is visible a moment before
--- its invalidation messages are sent: a partition found in the catalog can still be missing from
--- the finder's partition descriptor, and a row routed to it fails with 23514. So an existing
--- partition counts only once its maker is done: the maker holds the partition's advisory lock
--- until its invalidations are sent, the finder waits for it (shared), and the caller absorbs
--- them (ingest calls AcceptInvalidationMessages after premake).
+-- on the parent, so reads and ingest into other partitions go on meanwhile. Another session's
+-- partition descriptor may then lack the partition for a while: a session that writes to it
+-- goes through ensure_partition().
 CREATE FUNCTION @extschema@.create_partition(table_name name, ms_range_id int) RETURNS boolean
 LANGUAGE plpgsql AS $$
 DECLARE
     part name := @extschema@.partition_name(table_name, ms_range_id);
-    lock_key int := hashtext(part);
     cols name[];
     upper_bound text;
 BEGIN
@@ -46,14 +39,10 @@ BEGIN
         RAISE EXCEPTION 'invalid ms_range_id %: ranges start at 0', ms_range_id
             USING ERRCODE = 'numeric_value_out_of_range';
     END IF;
-    IF to_regclass(format('@extschema@.%I', part)) IS NOT NULL THEN
-        PERFORM pg_advisory_xact_lock_shared(hashtext('permanode.partition'), lock_key);
-        RETURN false;
-    END IF;
     -- Serialize creators of the same partition; the lock ends with the transaction. A creator
     -- that waited looks in pg_class with a fresh snapshot: to_regclass() goes through the
     -- catalog cache, which may not have seen the other creator's commit yet.
-    PERFORM pg_advisory_xact_lock(hashtext('permanode.partition'), lock_key);
+    PERFORM pg_advisory_xact_lock(hashtext('permanode.partition'), hashtext(part));
     IF EXISTS (SELECT 1 FROM pg_class c
                WHERE c.relname = part AND c.relnamespace = '@extschema@'::regnamespace) THEN
         RETURN false;
@@ -76,9 +65,17 @@ BEGIN
 END
 $$;
 
+-- Makes sure the partition of one table for one range exists and that this session routes rows
+-- to it: a partition another session attached can be missing from this session's partition
+-- descriptor of the parent (see extension/ledger/partitions.hpp), which is then built anew.
+-- Returns false when the range has no heap partition to write to (it is archived).
+CREATE FUNCTION @extschema@.ensure_partition(table_name name, ms_range_id int) RETURNS boolean
+AS 'MODULE_PATHNAME', 'permanode_ensure_partition'
+LANGUAGE C STRICT;
+
 -- Makes sure every ledger table has partitions for the ranges of milestones from..to, plus
--- `ahead` ranges after it. Returns how many partitions it created. Ingest calls it for each
--- milestone; the maintenance job calls it ahead of time.
+-- `ahead` ranges after it. Returns how many partitions it created. The maintenance job calls it
+-- ahead of time; ingest makes sure of its own milestone's partitions through ensure_partition().
 CREATE FUNCTION @extschema@.premake(from_milestone int, to_milestone int, ahead int DEFAULT 1)
 RETURNS int
 LANGUAGE plpgsql AS $$
@@ -93,7 +90,8 @@ BEGIN
     END IF;
     FOR t IN SELECT table_name, chunk_size FROM @extschema@.ledger_tables ORDER BY table_name LOOP
         FOR r IN from_milestone / t.chunk_size .. to_milestone / t.chunk_size + ahead LOOP
-            IF @extschema@.create_partition(t.table_name, r) THEN
+            IF to_regclass(format('@extschema@.%I', @extschema@.partition_name(t.table_name, r))) IS NULL
+               AND @extschema@.create_partition(t.table_name, r) THEN
                 made := made + 1;
             END IF;
         END LOOP;

@@ -125,6 +125,8 @@ BEGIN
         owner := s.owner;
         ms_range_id := @extschema@.ms_range_id('address_analytics', s.milestone_index);
         ms_timestamp := s.ms_timestamp;
+        -- The spender's range, which this milestone's own partitions do not cover.
+        PERFORM @extschema@.ensure_partition('address_analytics', ms_range_id);
         -- Add to the row, or make it. Another milestone may make the same row meanwhile: the
         -- insert then waits for it, does nothing, and the update goes round again.
         inserted := false;

@@ -66,7 +66,8 @@ BEGIN
                     ELSE 'permanode_admin' END
         FROM pg_proc p
         WHERE p.pronamespace = '@extschema@'::regnamespace
-          AND p.proname IN ('ingest_milestone', 'premake', 'create_partition', 'set_chunk_size',
+          AND p.proname IN ('ingest_milestone', 'premake', 'create_partition', 'ensure_partition',
+                            'set_chunk_size',
                             'expire_pending', 'rollup_daily_analytics', 'init', 'archive',
                             'archive_table', 'restore', 'maintain', 'partition_rows',
                             'book_late_spends', 'flush_hint_counts', 'recount_hints')
@@ -76,7 +77,8 @@ BEGIN
         EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO %I', f, grantee);
         IF grantee IN ('permanode_writer', 'permanode_reader') THEN
             NULL;
-        ELSIF f::text LIKE '%premake%' OR f::text LIKE '%create_partition%' THEN
+        ELSIF f::text LIKE '%premake%' OR f::text LIKE '%create_partition%'
+              OR f::text LIKE '%ensure_partition%' THEN
             -- ingest makes the partitions of its milestone's range
             EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO permanode_writer', f);
         END IF;

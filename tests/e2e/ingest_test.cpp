@@ -507,4 +507,66 @@ TEST_F(IngestTest, IngestAppliesTheArchivePolicy)
     EXPECT_EQ(Query("SELECT count(*) FROM permanode.messages"), "200");
 }
 
+// Ingest on several connections at once across many small ranges, so that sessions keep making
+// the next range's partitions while others write to them (#29: a session routed rows with a
+// partition descriptor that lacked a partition another session had just attached, and failed
+// with 23514 "no partition of relation ... found for row"). Each run ingests into a fresh
+// database with 5 milestones per range. By hand, for longer: PERMANODE_STRESS_MILESTONES=3000
+// PERMANODE_STRESS_ROUNDS=5.
+TEST_F(IngestTest, ConcurrentIngestAcrossManySmallRanges)
+{
+    auto setting = [](const char *name, int fallback)
+    {
+        const char *value = std::getenv(name);
+        return value && *value ? std::atoi(value) : fallback;
+    };
+    const int milestones = setting("PERMANODE_STRESS_MILESTONES", 1000);
+    const int rounds = setting("PERMANODE_STRESS_ROUNDS", 1);
+    fs::path file = dir_ / "stress.ndjson";
+    auto g = RunCli(fmt::format("generate --milestones {} --seed 11 --blocks-per-milestone 4-8 "
+                                "--tx-share 0.5 -o '{}'",
+                                milestones, file.string()));
+    ASSERT_EQ(g.exit_code, 0) << g.output;
+    std::size_t blocks = 0;
+    for (const auto &line : ReadLines(file))
+        blocks += nlohmann::json::parse(line)["blocks"].size();
+
+    for (int jobs : {2, 4})
+        for (int round = 0; round < rounds; ++round)
+        {
+            SCOPED_TRACE(fmt::format("--jobs {}, round {}", jobs, round));
+            std::string database = fmt::format("{}_j{}_r{}", database_, jobs, round);
+            pqxx::connection admin(permanode::test::TestDsn());
+            pqxx::nontransaction atx(admin);
+            atx.exec0("DROP DATABASE IF EXISTS " + atx.quote_name(database));
+            atx.exec0("CREATE DATABASE " + atx.quote_name(database));
+            std::string dsn = permanode::test::TestDsn() + " dbname=" + database;
+            auto init = RunCli(fmt::format("init --dsn '{}' --network shimmer", dsn));
+            ASSERT_EQ(init.exit_code, 0) << init.output;
+            {
+                pqxx::connection conn(dsn);
+                pqxx::nontransaction tx(conn);
+                tx.exec("SELECT permanode.set_chunk_size(table_name, 5) "
+                        "FROM permanode.ledger_tables");
+            }
+            auto r =
+                RunCli(fmt::format("ingest --dsn '{}' --jobs {} '{}'", dsn, jobs, file.string()));
+            EXPECT_EQ(r.exit_code, 0) << r.output;
+            EXPECT_NE(r.output.find(fmt::format("ingested {} milestones", milestones)),
+                      std::string::npos)
+                << r.output;
+            {
+                pqxx::connection conn(dsn);
+                pqxx::nontransaction tx(conn);
+                EXPECT_EQ(tx.exec1("SELECT count(*) FROM permanode.sync_gaps()")[0].as<int>(), 0);
+                EXPECT_EQ(tx.exec1("SELECT count(*) FROM permanode.messages")[0].as<std::size_t>(),
+                          blocks);
+                EXPECT_EQ(tx.exec1("SELECT count(DISTINCT ms_range_id) FROM permanode.messages")[0]
+                              .as<int>(),
+                          milestones / 5 + 1); // milestones 1..N
+            }
+            atx.exec0("DROP DATABASE " + atx.quote_name(database));
+        }
+}
+
 } // namespace
