@@ -1,4 +1,4 @@
--- permanode_fdw install script (copied to permanode_fdw--<version>.sql at build time).
+-- permanode_fdw install script (copied to permanode_fdw--<version>.sql by sql/CMakeLists.txt).
 \echo Use "CREATE EXTENSION permanode_fdw" to load this file. \quit
 
 CREATE FUNCTION @extschema@.fdw_build_info() RETURNS jsonb

@@ -20,7 +20,6 @@ namespace
 {
 
 using nlohmann::json;
-namespace fixtures = codec::fixtures;
 
 // Chronicle spells TIP-25 conflict reasons in snake_case (ConflictReason in inx-chronicle).
 std::uint8_t ConflictReasonCode(const json &value, const std::string &where)
@@ -68,8 +67,8 @@ BundleBlock ConeBlock(const json &raw, const json &id, const json &metadata,
                       const std::string &where)
 {
     BundleBlock block;
-    block.bytes = fixtures::Binary(raw);
-    if (codec::ComputeBlockId(block.bytes) != fixtures::Binary32(id))
+    block.bytes = chronicle::Binary(raw);
+    if (codec::ComputeBlockId(block.bytes) != chronicle::Binary32(id))
         throw ImportError(where + ": the block ID is not the BLAKE2b-256 of the raw bytes");
     block.inclusion_state = InclusionStateOf(metadata, where);
     block.conflict_reason = ConflictReasonCode(metadata.value("conflict_reason", json()), where);
@@ -117,13 +116,13 @@ MilestoneBundle InMemoryMilestone(const std::string &key, const json &data)
     std::set<codec::TransactionId> included = IncludedTransactions(bundle);
     for (const json &created : data.value("created", json::array()))
     {
-        codec::OutputId output_id = fixtures::ChronicleOutputId(created.at("output_id"));
+        codec::OutputId output_id = chronicle::ChronicleOutputId(created.at("output_id"));
         if (included.count(output_id.transaction_id))
             continue;
         SnapshotOutput output;
         output.output_id = output_id;
-        output.block_id = fixtures::Binary32(created.at("block_id"));
-        output.output = codec::EncodeOutput(fixtures::ChronicleOutput(created.at("output")));
+        output.block_id = chronicle::Binary32(created.at("block_id"));
+        output.output = codec::EncodeOutput(chronicle::ChronicleOutput(created.at("output")));
         bundle.snapshot_outputs.push_back(std::move(output));
     }
     return bundle;

@@ -1,4 +1,4 @@
--- permanode install script (copied to permanode--<version>.sql at build time).
+-- permanode install script (sql/permanode/*.sql joined into permanode--<version>.sql by sql/CMakeLists.txt).
 \echo Use "CREATE EXTENSION permanode CASCADE" to load this file. \quit
 
 COMMENT ON SCHEMA @extschema@ IS 'permanode: IOTA ledger archive';

@@ -2,6 +2,7 @@
 // Header-only so the tests, the tools and the benchmark share one loader.
 #pragma once
 
+#include "chronicle_model.hpp"
 #include "codec/types.hpp"
 
 #include <nlohmann/json.hpp>
@@ -15,6 +16,9 @@
 
 namespace permanode::codec::fixtures
 {
+
+// Binary, Binary32 and the Chronicle output model.
+using namespace permanode::chronicle;
 
 // PERMANODE_FIXTURES overrides the directory chosen at configure time.
 inline std::string Directory()
@@ -35,29 +39,6 @@ inline nlohmann::json LoadJson(const std::string &name)
     if (!in)
         throw std::runtime_error("cannot open fixture " + path);
     return nlohmann::json::parse(in);
-}
-
-// Decodes {"$binary": {"base64": "..."}}.
-inline Bytes Binary(const nlohmann::json &value)
-{
-    const std::string &text = value.at("$binary").at("base64").get_ref<const std::string &>();
-    Bytes bytes(text.size());
-    std::size_t length = 0;
-    if (sodium_base642bin(bytes.data(), bytes.size(), text.data(), text.size(), nullptr, &length,
-                          nullptr, sodium_base64_VARIANT_ORIGINAL) != 0)
-        throw std::runtime_error("bad base64 in fixture");
-    bytes.resize(length);
-    return bytes;
-}
-
-inline Hash32 Binary32(const nlohmann::json &value)
-{
-    Bytes bytes = Binary(value);
-    if (bytes.size() != 32)
-        throw std::runtime_error("fixture value is not 32 bytes");
-    Hash32 out;
-    std::copy(bytes.begin(), bytes.end(), out.begin());
-    return out;
 }
 
 struct Block

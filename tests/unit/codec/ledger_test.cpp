@@ -1,5 +1,5 @@
 // Ledger derivations checked against the outputs inx-chronicle booked for the same milestones.
-#include "chronicle_model.hpp"
+#include "fixtures.hpp"
 #include "codec/block.hpp"
 #include "codec/hex.hpp"
 #include "codec/ids.hpp"

@@ -1,16 +1,44 @@
-// Converts an output from inx-chronicle's decoded fixture model into our Output, so that the
-// ledger tests compare whole outputs rather than a few fields.
+// inx-chronicle's data model (its test data: bytes as {"$binary": ...}, outputs decoded into
+// JSON) mapped onto the codec's types, for `permanode import-chronicle` and the codec tests that
+// compare whole outputs with the fixtures.
 #pragma once
 
 #include "codec/output.hpp"
-#include "fixtures.hpp"
+
+#include <nlohmann/json.hpp>
+#include <sodium.h>
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 
-namespace permanode::codec::fixtures
+namespace permanode::chronicle
 {
+
+using namespace permanode::codec;
+
+// Decodes {"$binary": {"base64": "..."}}, as inx-chronicle's test data writes bytes.
+inline codec::Bytes Binary(const nlohmann::json &value)
+{
+    const std::string &text = value.at("$binary").at("base64").get_ref<const std::string &>();
+    codec::Bytes bytes(text.size());
+    std::size_t length = 0;
+    if (sodium_base642bin(bytes.data(), bytes.size(), text.data(), text.size(), nullptr, &length,
+                          nullptr, sodium_base64_VARIANT_ORIGINAL) != 0)
+        throw std::runtime_error("bad base64 in chronicle data");
+    bytes.resize(length);
+    return bytes;
+}
+
+inline codec::Hash32 Binary32(const nlohmann::json &value)
+{
+    codec::Bytes bytes = Binary(value);
+    if (bytes.size() != 32)
+        throw std::runtime_error("chronicle value is not 32 bytes");
+    codec::Hash32 out;
+    std::copy(bytes.begin(), bytes.end(), out.begin());
+    return out;
+}
 
 inline Address ChronicleAddress(const nlohmann::json &value)
 {
@@ -99,41 +127,36 @@ inline std::vector<UnlockCondition> ChronicleUnlockConditions(const nlohmann::js
     return conditions;
 }
 
+// The fields every output kind has.
+template <typename T> T ChronicleCommonFields(const nlohmann::json &output)
+{
+    T out;
+    out.amount = std::stoull(output.at("amount").get<std::string>());
+    out.native_tokens = ChronicleNativeTokens(output.at("native_tokens"));
+    out.unlock_conditions = ChronicleUnlockConditions(output);
+    out.features = ChronicleFeatures(output.at("features"));
+    return out;
+}
+
 inline Output ChronicleOutput(const nlohmann::json &output)
 {
     const std::string &kind = output.at("kind").get_ref<const std::string &>();
-    std::uint64_t amount = std::stoull(output.at("amount").get<std::string>());
     if (kind == "basic")
-    {
-        BasicOutput out;
-        out.amount = amount;
-        out.native_tokens = ChronicleNativeTokens(output.at("native_tokens"));
-        out.unlock_conditions = ChronicleUnlockConditions(output);
-        out.features = ChronicleFeatures(output.at("features"));
-        return out;
-    }
+        return ChronicleCommonFields<BasicOutput>(output);
     if (kind == "alias")
     {
-        AliasOutput out;
-        out.amount = amount;
-        out.native_tokens = ChronicleNativeTokens(output.at("native_tokens"));
+        auto out = ChronicleCommonFields<AliasOutput>(output);
         out.alias_id = Binary32(output.at("alias_id"));
         out.state_index = output.at("state_index").get<std::uint32_t>();
         out.state_metadata = Binary(output.at("state_metadata"));
         out.foundry_counter = output.at("foundry_counter").get<std::uint32_t>();
-        out.unlock_conditions = ChronicleUnlockConditions(output);
-        out.features = ChronicleFeatures(output.at("features"));
         out.immutable_features = ChronicleFeatures(output.at("immutable_features"));
         return out;
     }
     if (kind == "nft")
     {
-        NftOutput out;
-        out.amount = amount;
-        out.native_tokens = ChronicleNativeTokens(output.at("native_tokens"));
+        auto out = ChronicleCommonFields<NftOutput>(output);
         out.nft_id = Binary32(output.at("nft_id"));
-        out.unlock_conditions = ChronicleUnlockConditions(output);
-        out.features = ChronicleFeatures(output.at("features"));
         out.immutable_features = ChronicleFeatures(output.at("immutable_features"));
         return out;
     }
@@ -145,4 +168,4 @@ inline OutputId ChronicleOutputId(const nlohmann::json &value)
     return OutputId{Binary32(value.at("transaction_id")), value.at("index").get<std::uint16_t>()};
 }
 
-} // namespace permanode::codec::fixtures
+} // namespace permanode::chronicle
