@@ -373,7 +373,7 @@ Oid ArchivePartitions(Oid parent, int64 from, int64 to)
             continue;
         if (!inside)
         {
-            std::string child = pg::CallPg([&] { return std::string(get_rel_name(c.relid)); });
+            std::string child = std::string(pg::CallPg(get_rel_name, c.relid));
             throw pg::PgError(
                 ERRCODE_INVALID_PARAMETER_VALUE,
                 "a partition overlaps the range without lying inside it",
@@ -415,13 +415,10 @@ Oid ArchivePartitions(Oid parent, int64 from, int64 to)
             parent_namespace = get_rel_namespace(parent);
             columns = ReadCatalogColumns(parent, partattnum);
         });
-    m.table_schema = pg::CallPg([&] { return std::string(get_namespace_name(parent_namespace)); });
-    m.table_name = pg::CallPg([&] { return std::string(get_rel_name(parent)); });
-    parent_qualified = pg::CallPg(
-        [&] {
-            return std::string(
-                quote_qualified_identifier(m.table_schema.c_str(), m.table_name.c_str()));
-        });
+    m.table_schema = std::string(pg::CallPg(get_namespace_name, parent_namespace));
+    m.table_name = std::string(pg::CallPg(get_rel_name, parent));
+    parent_qualified = std::string(pg::CallPg(
+        [&] { return quote_qualified_identifier(m.table_schema.c_str(), m.table_name.c_str()); }));
     ListCell *lc;
     foreach (lc, columns)
     {
@@ -445,16 +442,15 @@ Oid ArchivePartitions(Oid parent, int64 from, int64 to)
         indexes.push_back(ReadIndexes(c.relid));
         ManifestPartition p;
         p.schema =
-            pg::CallPg([&] { return std::string(get_namespace_name(get_rel_namespace(c.relid))); });
-        p.name = pg::CallPg([&] { return std::string(get_rel_name(c.relid)); });
+            std::string(pg::CallPg([&] { return get_namespace_name(get_rel_namespace(c.relid)); }));
+        p.name = std::string(pg::CallPg(get_rel_name, c.relid));
         p.range_from = c.from;
         p.range_to = c.to;
         for (const auto &def : indexes.back())
             if (!def.own_definition.empty())
                 p.own_indexes.push_back(def.own_definition);
-        part_qualified.push_back(pg::CallPg(
-            [&]
-            { return std::string(quote_qualified_identifier(p.schema.c_str(), p.name.c_str())); }));
+        part_qualified.push_back(std::string(pg::CallPg(
+            [&] { return quote_qualified_identifier(p.schema.c_str(), p.name.c_str()); })));
         m.partitions.push_back(std::move(p));
     }
     m.range_from = from;
@@ -550,17 +546,13 @@ Oid ArchivePartitions(Oid parent, int64 from, int64 to)
                                                     "\": " + strerror(errno));
     }
     m.created_at =
-        pg::CallPg([] { return std::string(timestamptz_to_str(GetCurrentTimestamp())); });
+        std::string(pg::CallPg([] { return timestamptz_to_str(GetCurrentTimestamp()); }));
 
-    pg::CallPg(
-        [&]
-        {
-            std::vector<Oid> relids;
-            for (const auto &c : chosen)
-                relids.push_back(c.relid);
-            ChooseDictionaryColumns(&m, relids);
-        });
-    auto codec = pg::CallPg([&] { return std::make_unique<RowCodec>(m); });
+    std::vector<Oid> relids;
+    for (const auto &c : chosen)
+        relids.push_back(c.relid);
+    ChooseDictionaryColumns(&m, relids);
+    auto codec = std::make_unique<RowCodec>(m);
     auto phase_start = std::chrono::steady_clock::now();
     auto phase = [&](const char *what)
     {
@@ -612,7 +604,7 @@ Oid ArchivePartitions(Oid parent, int64 from, int64 to)
     pg::CallPg(
         [&] { ftqualified = quote_qualified_identifier(m.table_schema.c_str(), ftname.c_str()); });
     auto literal = [](const std::string &s)
-    { return pg::CallPg([&] { return std::string(quote_literal_cstr(s.c_str())); }); };
+    { return std::string(pg::CallPg([&] { return quote_literal_cstr(s.c_str()); })); };
     statements.push_back(
         fmt::format("CREATE FOREIGN TABLE {} PARTITION OF {} FOR VALUES FROM ({}) TO ({}) "
                     "SERVER permanode_archive OPTIONS (archive {}, row_count '{}', byte_size '{}', "

@@ -38,14 +38,41 @@ double RelTuples(Oid relid)
     return reltuples;
 }
 
-void AnalyzeIfNeverAnalyzed(Oid relid)
+/* Runs ANALYZE on relid unless it has statistics. Ereports: call through CallPg. */
+void AnalyzeIfNeverAnalyzed(Oid relid, const std::vector<std::string> &analyze)
 {
     if (RelTuples(relid) >= 0)
         return;
-    char *name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
-                                            get_rel_name(relid));
-    ExecuteStatements({std::string("ANALYZE ") + name});
+    ExecuteStatements(analyze);
     CommandCounterIncrement(); /* the new statistics become visible */
+}
+
+/* A column's statistics over the partitions: non-null rows, distinct values, bytes. */
+struct ColumnStats
+{
+    double rows = 0;
+    double distinct = 0;
+    double width = 0;
+};
+
+/* Adds relid's statistics of the column to *stats. Ereports: call through CallPg. */
+void AddColumnStats(Oid relid, const char *column, ColumnStats *stats)
+{
+    AttrNumber attnum = get_attnum(relid, column);
+    HeapTuple tuple = SearchSysCache3(STATRELATTINH, ObjectIdGetDatum(relid), Int16GetDatum(attnum),
+                                      BoolGetDatum(false));
+    if (!HeapTupleIsValid(tuple))
+        return;
+    auto *stats_row = (Form_pg_statistic)GETSTRUCT(tuple);
+    double reltuples = std::max(RelTuples(relid), 0.0);
+    double nonnull = reltuples * (1.0 - stats_row->stanullfrac);
+    /* negative: minus the ratio of distinct values to rows */
+    double d =
+        stats_row->stadistinct < 0 ? -stats_row->stadistinct * reltuples : stats_row->stadistinct;
+    stats->rows += nonnull;
+    stats->distinct += std::min(d, nonnull);
+    stats->width += nonnull * stats_row->stawidth;
+    ReleaseSysCache(tuple);
 }
 
 } // namespace
@@ -56,33 +83,27 @@ void ChooseDictionaryColumns(Manifest *m, const std::vector<Oid> &relids)
     for (const auto &k : m->rows.key)
         in_rowkey[k.column] = true;
     for (Oid relid : relids)
-        AnalyzeIfNeverAnalyzed(relid);
+    {
+        std::vector<std::string> analyze = {
+            std::string("ANALYZE ") +
+            pg::CallPg(
+                [&]
+                {
+                    return quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
+                                                      get_rel_name(relid));
+                })};
+        pg::CallPg([&] { AnalyzeIfNeverAnalyzed(relid, analyze); });
+    }
     for (size_t c = 0; c < m->columns.size(); c++)
     {
         ManifestColumn &col = m->columns[c];
         if (in_rowkey[c] || col.kind != KeyKind::kBytes)
             continue;
-        double rows = 0, distinct = 0, width = 0;
+        ColumnStats stats;
         for (Oid relid : relids)
-        {
-            AttrNumber attnum = get_attnum(relid, col.name.c_str());
-            HeapTuple tuple = SearchSysCache3(STATRELATTINH, ObjectIdGetDatum(relid),
-                                              Int16GetDatum(attnum), BoolGetDatum(false));
-            if (!HeapTupleIsValid(tuple))
-                continue;
-            auto *stats = (Form_pg_statistic)GETSTRUCT(tuple);
-            double reltuples = std::max(RelTuples(relid), 0.0);
-            double nonnull = reltuples * (1.0 - stats->stanullfrac);
-            /* negative: minus the ratio of distinct values to rows */
-            double d =
-                stats->stadistinct < 0 ? -stats->stadistinct * reltuples : stats->stadistinct;
-            rows += nonnull;
-            distinct += std::min(d, nonnull);
-            width += nonnull * stats->stawidth;
-            ReleaseSysCache(tuple);
-        }
-        col.dictionary = rows > 0 && distinct <= kMaxDistinctRatio * rows &&
-                         width / rows >= static_cast<double>(kDictMinValueBytes);
+            pg::CallPg([&] { AddColumnStats(relid, col.name.c_str(), &stats); });
+        col.dictionary = stats.rows > 0 && stats.distinct <= kMaxDistinctRatio * stats.rows &&
+                         stats.width / stats.rows >= static_cast<double>(kDictMinValueBytes);
     }
 }
 

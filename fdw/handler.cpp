@@ -68,6 +68,7 @@ extern "C" void EndScanEntry(ForeignScanState *node)
 /* Returns the FdwRoutine of permanode_fdw. */
 extern "C" Datum permanode_fdw_handler(PG_FUNCTION_ARGS)
 {
+    PERMANODE_PURE_C;
     FdwRoutine *routine = makeNode(FdwRoutine);
     routine->GetForeignRelSize = GetForeignRelSize;
     routine->GetForeignPaths = GetForeignPaths;

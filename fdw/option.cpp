@@ -142,11 +142,10 @@ void ParseIndexes(const char *text, permanode::fdw::ArchiveOptions *opts)
 
 } // namespace
 
-/* Validates the options of the wrapper, its servers, user mappings and foreign tables. */
-extern "C" Datum permanode_fdw_validator(PG_FUNCTION_ARGS)
+/* Checks each option: known in its catalog, set by a superuser, well formed. Ereports. */
+static void ValidateOptions(Datum option_array, Oid catalog)
 {
-    List *options = untransformRelOptions(PG_GETARG_DATUM(0));
-    Oid catalog = PG_GETARG_OID(1);
+    List *options = untransformRelOptions(option_array);
     ListCell *lc;
     foreach (lc, options)
     {
@@ -190,7 +189,17 @@ extern "C" Datum permanode_fdw_validator(PG_FUNCTION_ARGS)
         else
             (void)ParseIntOption(def);
     }
-    PG_RETURN_VOID();
+}
+
+/* Validates the options of the wrapper, its servers, user mappings and foreign tables. */
+extern "C" Datum permanode_fdw_validator(PG_FUNCTION_ARGS)
+{
+    return permanode::pg::Guarded(
+        [&]() -> Datum
+        {
+            permanode::pg::CallPg([&] { ValidateOptions(PG_GETARG_DATUM(0), PG_GETARG_OID(1)); });
+            return (Datum)0;
+        });
 }
 
 namespace permanode::fdw

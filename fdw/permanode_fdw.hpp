@@ -118,7 +118,7 @@ uint64 RowHash(std::string_view key, std::string_view value);
 class RowCodec
 {
   public:
-    explicit RowCodec(const Manifest &manifest); /* (pg) */
+    explicit RowCodec(const Manifest &manifest); /* builds in the caller's frame; throws PgError */
     TupleDesc desc() const { return desc_; }
     const Manifest &manifest() const { return manifest_; }
 
@@ -234,7 +234,8 @@ void SetModifyCallbacks(FdwRoutine *routine);
 /* Runs SQL statements through SPI in the caller's transaction. (pg) */
 void ExecuteStatements(const std::vector<std::string> &statements);
 
-/* Marks the columns worth dictionary-encoding, from the partitions' statistics. (pg) */
+/* Marks the columns worth dictionary-encoding, from the partitions' statistics (runs ANALYZE on
+ * partitions never analyzed). Builds in the caller's frame; throws PgError. */
 void ChooseDictionaryColumns(Manifest *m, const std::vector<Oid> &relids);
 
 struct HeapDigest

@@ -81,9 +81,8 @@ int64 RestorePartitions(Oid ftoid)
     std::vector<std::string> restored;
     for (const auto &p : m.partitions)
     {
-        std::string name = pg::CallPg(
-            [&]
-            { return std::string(quote_qualified_identifier(p.schema.c_str(), p.name.c_str())); });
+        std::string name = std::string(pg::CallPg(
+            [&] { return quote_qualified_identifier(p.schema.c_str(), p.name.c_str()); }));
         restored.push_back(name);
         statements.push_back(
             fmt::format("CREATE TABLE {} PARTITION OF {} FOR VALUES FROM ({}) TO ({})", name,
@@ -104,7 +103,7 @@ int64 RestorePartitions(Oid ftoid)
                 return get_relname_relid(p.name.c_str(),
                                          get_namespace_oid(p.schema.c_str(), false));
             }));
-    auto codec = pg::CallPg([&] { return std::make_unique<RowCodec>(m); });
+    auto codec = std::make_unique<RowCodec>(m);
     /* the restored rows encode as archived only with the archive's own dictionary */
     ValueDictionary dictionary(0);
     LoadDictionary(*handle, &dictionary);

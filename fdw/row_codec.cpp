@@ -82,10 +82,18 @@ uint64 RowHash(std::string_view key, std::string_view value)
 RowCodec::RowCodec(const Manifest &manifest) : manifest_(manifest), partition_segment_(-1)
 {
     int n = static_cast<int>(manifest.columns.size());
-    desc_ = CreateTemplateTupleDesc(n);
-    for (int i = 0; i < n; i++)
-        TupleDescInitEntry(desc_, static_cast<AttrNumber>(i + 1), manifest.columns[i].name.c_str(),
-                           manifest.columns[i].type_oid, manifest.columns[i].typmod, 0);
+    // PostgreSQL's part, through CallPg: an ereport becomes a PgError, which destroys the members
+    // built so far (constructing a RowCodec inside a CallPg region would skip them).
+    desc_ = pg::CallPg(
+        [&]
+        {
+            TupleDesc desc = CreateTemplateTupleDesc(n);
+            for (int i = 0; i < n; i++)
+                TupleDescInitEntry(desc, static_cast<AttrNumber>(i + 1),
+                                   manifest.columns[i].name.c_str(), manifest.columns[i].type_oid,
+                                   manifest.columns[i].typmod, 0);
+            return desc;
+        });
     in_rowkey_.assign(n, false);
     encoded_.resize(n);
     stored_.resize(n);

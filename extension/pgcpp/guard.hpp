@@ -48,6 +48,13 @@ class PgError : public std::runtime_error
     std::string context_;
 };
 
+/*
+ * Marks an SQL-callable entry point that runs no C++: plain C calls only, nothing that throws,
+ * no C++ object alive when it ereports. Such a body may skip Guarded() (the btree comparators,
+ * whose cost matters); tests/source/check-guards accepts either.
+ */
+#define PERMANODE_PURE_C ((void)0)
+
 /* Runs body() and reports any exception as a PostgreSQL ERROR with fallback_sqlstate. */
 template <typename Body> Datum Guarded(Body &&body, int fallback_sqlstate = ERRCODE_INTERNAL_ERROR)
 {
@@ -135,6 +142,19 @@ template <typename Fn> auto CallPg(Fn &&fn) -> decltype(fn())
     }
     if constexpr (!std::is_void_v<Result>)
         return std::move(*result);
+}
+
+/*
+ * CallPg(fn, args...): calls fn(args...) the same way. The arguments, and whatever the caller
+ * makes of the result (a std::string of a palloc'd name, say), live in the caller's frame,
+ * outside the region an ereport can jump out of.
+ */
+template <typename Fn, typename Arg, typename... Args>
+auto CallPg(Fn &&fn, Arg &&arg, Args &&...args)
+    -> decltype(fn(std::forward<Arg>(arg), std::forward<Args>(args)...))
+{
+    return CallPg([&]() -> decltype(auto)
+                  { return fn(std::forward<Arg>(arg), std::forward<Args>(args)...); });
 }
 
 } // namespace permanode::pg

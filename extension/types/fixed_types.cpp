@@ -38,29 +38,37 @@ int CompareFixed(Datum a, Datum b, size_t length)
     return std::memcmp(DatumGetPointer(a), DatumGetPointer(b), length);
 }
 
-template <size_t N> static Datum HexIn(FunctionCallInfo fcinfo, const char *type_name)
+template <size_t N> static Datum GuardedHexIn(FunctionCallInfo fcinfo, const char *type_name)
 {
-    const char *text = PG_GETARG_CSTRING(0);
-    /* Canonical text only: the 0x prefix is required. */
-    auto bytes = std::strncmp(text, "0x", 2) == 0 ? codec::FromHexFixed<N>(text)
-                                                  : std::optional<std::array<uint8_t, N>>();
-    if (!bytes)
-        ereport(ERROR,
-                (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-                 errmsg("invalid input syntax for type %s: \"%s\"", type_name, text),
-                 errdetail(
-                     "Values of type %s are \"0x\" followed by %zu hexadecimal digits (%zu bytes).",
-                     type_name, 2 * N, N)));
-    void *result = palloc(N);
-    std::memcpy(result, bytes->data(), N);
-    PG_RETURN_POINTER(result);
+    return pg::Guarded(
+        [&]() -> Datum
+        {
+            const char *text = PG_GETARG_CSTRING(0);
+            /* Canonical text only: the 0x prefix is required. */
+            auto bytes = std::strncmp(text, "0x", 2) == 0 ? codec::FromHexFixed<N>(text)
+                                                          : std::optional<std::array<uint8_t, N>>();
+            if (!bytes)
+                throw pg::PgError(ERRCODE_INVALID_TEXT_REPRESENTATION,
+                                  std::string("invalid input syntax for type ") + type_name +
+                                      ": \"" + text + "\"",
+                                  std::string("Values of type ") + type_name +
+                                      " are \"0x\" followed by " + std::to_string(2 * N) +
+                                      " hexadecimal digits (" + std::to_string(N) + " bytes).");
+            void *result = pg::CallPg([] { return palloc(N); });
+            std::memcpy(result, bytes->data(), N);
+            return PointerGetDatum(result);
+        });
 }
 
-template <size_t N> static Datum HexOut(FunctionCallInfo fcinfo)
+template <size_t N> static Datum GuardedHexOut(FunctionCallInfo fcinfo)
 {
-    const auto *data = reinterpret_cast<const uint8_t *>(PG_GETARG_POINTER(0));
-    std::string hex = codec::ToHex(codec::ByteSpan(data, N));
-    PG_RETURN_CSTRING(pstrdup(hex.c_str()));
+    return pg::Guarded(
+        [&]() -> Datum
+        {
+            const auto *data = reinterpret_cast<const uint8_t *>(PG_GETARG_POINTER(0));
+            std::string hex = codec::ToHex(codec::ByteSpan(data, N));
+            return CStringGetDatum(pg::CallPg([&] { return pstrdup(hex.c_str()); }));
+        });
 }
 
 template <size_t N> static Datum BinaryRecv(FunctionCallInfo fcinfo, const char *type_name)
@@ -103,39 +111,48 @@ using namespace permanode::types;
     }                                                                                              \
     extern "C" Datum prefix##_cmp(PG_FUNCTION_ARGS)                                                \
     {                                                                                              \
+        PERMANODE_PURE_C;                                                                          \
         int c = CompareFixed(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1), N);                           \
         PG_RETURN_INT32(c < 0 ? -1 : (c > 0 ? 1 : 0));                                             \
     }                                                                                              \
     extern "C" Datum prefix##_eq(PG_FUNCTION_ARGS)                                                 \
     {                                                                                              \
+        PERMANODE_PURE_C;                                                                          \
         PG_RETURN_BOOL(CompareFixed(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1), N) == 0);              \
     }                                                                                              \
     extern "C" Datum prefix##_ne(PG_FUNCTION_ARGS)                                                 \
     {                                                                                              \
+        PERMANODE_PURE_C;                                                                          \
         PG_RETURN_BOOL(CompareFixed(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1), N) != 0);              \
     }                                                                                              \
     extern "C" Datum prefix##_lt(PG_FUNCTION_ARGS)                                                 \
     {                                                                                              \
+        PERMANODE_PURE_C;                                                                          \
         PG_RETURN_BOOL(CompareFixed(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1), N) < 0);               \
     }                                                                                              \
     extern "C" Datum prefix##_le(PG_FUNCTION_ARGS)                                                 \
     {                                                                                              \
+        PERMANODE_PURE_C;                                                                          \
         PG_RETURN_BOOL(CompareFixed(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1), N) <= 0);              \
     }                                                                                              \
     extern "C" Datum prefix##_gt(PG_FUNCTION_ARGS)                                                 \
     {                                                                                              \
+        PERMANODE_PURE_C;                                                                          \
         PG_RETURN_BOOL(CompareFixed(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1), N) > 0);               \
     }                                                                                              \
     extern "C" Datum prefix##_ge(PG_FUNCTION_ARGS)                                                 \
     {                                                                                              \
+        PERMANODE_PURE_C;                                                                          \
         PG_RETURN_BOOL(CompareFixed(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1), N) >= 0);              \
     }                                                                                              \
     extern "C" Datum prefix##_hash(PG_FUNCTION_ARGS)                                               \
     {                                                                                              \
+        PERMANODE_PURE_C;                                                                          \
         return hash_any(reinterpret_cast<const unsigned char *>(PG_GETARG_POINTER(0)), N);         \
     }                                                                                              \
     extern "C" Datum prefix##_hash_extended(PG_FUNCTION_ARGS)                                      \
     {                                                                                              \
+        PERMANODE_PURE_C;                                                                          \
         return hash_any_extended(reinterpret_cast<const unsigned char *>(PG_GETARG_POINTER(0)), N, \
                                  PG_GETARG_INT64(1));                                              \
     }
@@ -151,18 +168,20 @@ using namespace permanode::types;
     }                                                                                              \
     extern "C" Datum prefix##_in(PG_FUNCTION_ARGS)                                                 \
     {                                                                                              \
-        return HexIn<N>(fcinfo, type_name);                                                        \
+        return GuardedHexIn<N>(fcinfo, type_name);                                                 \
     }                                                                                              \
     extern "C" Datum prefix##_out(PG_FUNCTION_ARGS)                                                \
     {                                                                                              \
-        return HexOut<N>(fcinfo);                                                                  \
+        return GuardedHexOut<N>(fcinfo);                                                           \
     }                                                                                              \
     extern "C" Datum prefix##_recv(PG_FUNCTION_ARGS)                                               \
     {                                                                                              \
+        PERMANODE_PURE_C;                                                                          \
         return BinaryRecv<N>(fcinfo, type_name);                                                   \
     }                                                                                              \
     extern "C" Datum prefix##_send(PG_FUNCTION_ARGS)                                               \
     {                                                                                              \
+        PERMANODE_PURE_C;                                                                          \
         return BinarySend<N>(fcinfo);                                                              \
     }
 
