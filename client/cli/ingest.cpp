@@ -18,6 +18,7 @@
 #include "progress.hpp"
 
 #include "codec/hex.hpp"
+#include "codec/cone_position.hpp"
 #include "codec/ids.hpp"
 
 #include <poll.h>
@@ -30,7 +31,6 @@
 #include <fstream>
 #include <memory>
 #include <optional>
-#include <regex>
 #include <thread>
 #include <vector>
 
@@ -162,20 +162,15 @@ std::optional<std::uint32_t> IndexOf(std::string_view text)
     return static_cast<std::uint32_t>(value);
 }
 
-// The server names a bad block by its position ("block 3 of the cone of milestone N"); name it
-// by its ID as well, as the client-side checks do.
+// The server names a bad block by its position in the cone (in the error's context field); name
+// it by its ID as well, as the client-side checks do.
 std::string DescribeServerError(const Pending &pending, const MilestoneOutcome &outcome)
 {
     std::string what = "milestone " + std::to_string(pending.bundle.milestone_index) + ": ";
-    static const std::regex kBlock("block ([0-9]+) of the cone");
-    std::smatch match;
-    if (std::regex_search(outcome.message, match, kBlock))
-    {
-        std::size_t index = std::stoul(match[1].str());
-        if (index < pending.bundle.blocks.size())
-            what += "block " + std::to_string(index) + " (" +
-                    codec::ToHex(codec::ComputeBlockId(pending.bundle.blocks[index].bytes)) + "): ";
-    }
+    std::optional<std::size_t> index = codec::ConeBlockOf(outcome.context);
+    if (index && *index < pending.bundle.blocks.size())
+        what += "block " + std::to_string(*index) + " (" +
+                codec::ToHex(codec::ComputeBlockId(pending.bundle.blocks[*index].bytes)) + "): ";
     what += outcome.message + " (SQLSTATE " + outcome.sqlstate + ")";
     if (!outcome.detail.empty())
         what += ": " + outcome.detail;

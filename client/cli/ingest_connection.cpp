@@ -258,6 +258,7 @@ MilestoneOutcome IngestConnection::Receive()
             outcome.sqlstate = ErrorField(result, PG_DIAG_SQLSTATE);
             outcome.message = ErrorField(result, PG_DIAG_MESSAGE_PRIMARY);
             outcome.detail = ErrorField(result, PG_DIAG_MESSAGE_DETAIL);
+            outcome.context = ErrorField(result, PG_DIAG_CONTEXT);
             if (outcome.message.empty())
                 outcome.message = PQresultErrorMessage(result);
             have_result = true;

@@ -29,6 +29,7 @@ struct MilestoneOutcome
     std::string sqlstate;
     std::string message;
     std::string detail;
+    std::string context;
 };
 
 class IngestConnection

@@ -57,7 +57,8 @@ void CheckInclusionState(const BlockInput &input, bool is_transaction, std::size
                          "invalid inclusion state " + std::to_string(input.inclusion_state) +
                              " of " + Position(index, milestone_index),
                          "Inclusion states are 0 (no_transaction), 1 (included) and 2 "
-                         "(conflicting).");
+                         "(conflicting).",
+                         index);
     bool no_transaction =
         input.inclusion_state == static_cast<std::uint8_t>(InclusionState::kNoTransaction);
     if (no_transaction == is_transaction)
@@ -67,7 +68,8 @@ void CheckInclusionState(const BlockInput &input, bool is_transaction, std::size
                              (is_transaction ? " does not fit its transaction payload"
                                              : " needs a transaction payload"),
                          "A block with a transaction payload is included (1) or conflicting (2); "
-                         "any other block is no_transaction (0).");
+                         "any other block is no_transaction (0).",
+                         index);
 }
 
 // A cone references only earlier milestones; its own payload, if present, must agree.
@@ -81,7 +83,8 @@ void CheckMilestone(const codec::MilestoneEssence &essence, const MilestoneRows 
                 std::to_string(essence.index) + ", later than milestone " +
                 std::to_string(rows.milestone_index),
             "A milestone's cone references only earlier milestones: is milestone_index "
-            "the index of the milestone that references these blocks?");
+            "the index of the milestone that references these blocks?",
+            index);
     if (essence.index == rows.milestone_index && essence.timestamp != rows.timestamp)
         throw InputError(InputError::Kind::kInvalid,
                          "milestone " + std::to_string(essence.index) + " has timestamp " +
@@ -208,7 +211,8 @@ MilestoneRows DeriveMilestone(std::uint32_t milestone_index, std::uint32_t times
         catch (const codec::DecodeError &e)
         {
             throw InputError(InputError::Kind::kMalformed,
-                             "could not decode " + Position(i, milestone_index) + ": " + e.what());
+                             "could not decode " + Position(i, milestone_index) + ": " + e.what(),
+                             {}, i);
         }
         const codec::Block &block = decoded.block;
         const codec::TransactionPayload *transaction = codec::TransactionOf(block);

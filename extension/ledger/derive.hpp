@@ -34,16 +34,20 @@ class InputError : public std::runtime_error
         kMalformed,
         kInvalid,
     };
-    InputError(Kind kind, const std::string &message, std::string detail = {})
-        : std::runtime_error(message), kind_(kind), detail_(std::move(detail))
+    InputError(Kind kind, const std::string &message, std::string detail = {},
+               std::optional<std::size_t> block = std::nullopt)
+        : std::runtime_error(message), kind_(kind), detail_(std::move(detail)), block_(block)
     {
     }
     Kind GetKind() const noexcept { return kind_; }
     const std::string &Detail() const noexcept { return detail_; }
+    // The position in the cone of the block at fault, when one is.
+    std::optional<std::size_t> Block() const noexcept { return block_; }
 
   private:
     Kind kind_;
     std::string detail_;
+    std::optional<std::size_t> block_;
 };
 
 // One block of the cone with its metadata; the bytes stay owned by the caller.

@@ -9,6 +9,7 @@
  *	  runs in the caller's transaction, so an error leaves nothing behind.
  */
 #include "codec/block.hpp"
+#include "codec/cone_position.hpp"
 #include "codec/error.hpp"
 #include "codec/ids.hpp"
 #include "codec/json.hpp"
@@ -290,7 +291,9 @@ Datum IngestMilestone(FunctionCallInfo fcinfo)
         int sqlstate = e.GetKind() == ledger::InputError::Kind::kMalformed
                            ? ERRCODE_INVALID_TEXT_REPRESENTATION
                            : ERRCODE_INVALID_PARAMETER_VALUE;
-        throw PgError(sqlstate, e.what(), e.Detail());
+        std::optional<std::size_t> block = e.Block();
+        throw PgError(sqlstate, e.what(), e.Detail(), {},
+                      block ? codec::ConeBlockContext(*block) : std::string());
     }
 
     CallPg([] { SPI_connect(); });

@@ -37,6 +37,21 @@ $$;
 -- A truncated block (the fifth), a block with an unknown version (the first).
 SELECT ingest_errors.try($$SELECT permanode.ingest_milestone(17340, ts, blocks[1:4] || substring(blocks[5] for 60) || blocks[6:], states) FROM ingest_errors.cone$$);
 SELECT ingest_errors.try($$SELECT permanode.ingest_milestone(17340, ts, '\x01'::bytea || substring(blocks[1] from 2) || blocks[2:], states) FROM ingest_errors.cone$$);
+-- The block's position is also a field of the error: the first line of its context, which
+-- permanode ingest reads to name the block by its ID.
+CREATE FUNCTION ingest_errors.context(statement text) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+    context text;
+BEGIN
+    EXECUTE statement;
+    RETURN 'ok';
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS context = PG_EXCEPTION_CONTEXT;
+    RETURN split_part(context, E'\n', 1);
+END
+$$;
+SELECT ingest_errors.context($$SELECT permanode.ingest_milestone(17340, ts, blocks[1:4] || substring(blocks[5] for 60) || blocks[6:], states) FROM ingest_errors.cone$$);
 -- The cone of 17340 carries milestone 17339's payload: it cannot be the cone of 17338, and its
 -- payload's timestamp contradicts a wrong one for 17339.
 SELECT ingest_errors.try($$SELECT permanode.ingest_milestone(17338, ts, blocks, states) FROM ingest_errors.cone$$);
