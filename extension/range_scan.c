@@ -624,8 +624,10 @@ static void RangeScanBegin(CustomScanState *node, EState *estate, int eflags)
     state->keyed = list_nth_int(settings, RS_KEYED) != 0;
     state->bound_strategies = lsecond(cscan->custom_private);
     state->key_state = ExecInitExpr(linitial(cscan->custom_exprs), &node->ss.ps);
-    for_each_from(lc, cscan->custom_exprs, 1) state->bound_states =
-        lappend(state->bound_states, ExecInitExpr(lfirst(lc), &node->ss.ps));
+    for_each_from (lc, cscan->custom_exprs, 1)
+    {
+        state->bound_states = lappend(state->bound_states, ExecInitExpr(lfirst(lc), &node->ss.ps));
+    }
     state->key_type = TupleDescAttr(RelationGetDescr(parent), state->key_attnum - 1)->atttypid;
     get_typlenbyval(state->key_type, &state->key_typlen, &state->key_typbyval);
 

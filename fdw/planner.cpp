@@ -339,8 +339,9 @@ void AddFamilyPath(PlannerInfo *root, RelOptInfo *baserel, int index, bool backw
 {
     List *key_clauses = NIL;
     ListCell *lc1, *lc2;
-    forboth(lc1, clauses, lc2, conditions) if (linitial_int((List *)lfirst(lc2)) >= 0) key_clauses =
-        lappend(key_clauses, lfirst(lc1));
+    forboth (lc1, clauses, lc2, conditions)
+        if (linitial_int((List *)lfirst(lc2)) >= 0)
+            key_clauses = lappend(key_clauses, lfirst(lc1));
     double selectivity =
         clauselist_selectivity(root, key_clauses, baserel->relid, JOIN_INNER, nullptr);
     double scanned = clamp_row_est(baserel->tuples * selectivity);

@@ -48,7 +48,7 @@ struct ScanCondition
 };
 
 /* State of one scan of an archived foreign table. */
-struct ScanState
+struct ArchiveScanState
 {
     std::string table;                     /* qualified name, for error messages */
     ArchiveOptions *opts = nullptr;        /* parsed table options (executor memory) */
@@ -68,7 +68,7 @@ struct ScanState
 /* Deletes the scan state when the executor's memory goes away (end of query or abort). */
 void DeleteScanState(void *arg)
 {
-    delete static_cast<ScanState *>(arg);
+    delete static_cast<ArchiveScanState *>(arg);
 }
 
 /* The integer value of an integer Datum of type typid. */
@@ -107,7 +107,7 @@ int EncodedStrategy(int strategy, bool desc)
  * Computes the key range and pruning bounds from the conditions' values. Sets s->empty when
  * nothing can match. Returns the range as [lower, upper), empty strings unbounded.
  */
-void ComputeRange(ScanState *s, std::string *lower, std::string *upper, int64 *prune_lo,
+void ComputeRange(ArchiveScanState *s, std::string *lower, std::string *upper, int64 *prune_lo,
                   int64 *prune_hi)
 {
     const Manifest &m = s->cursor->manifest();
@@ -179,7 +179,8 @@ void ComputeRange(ScanState *s, std::string *lower, std::string *upper, int64 *p
         else
         {
             int64 v = IntegerValue(value, c.value_type);
-            bool below = v<IntMin(kc.kind), above = v> IntMax(kc.kind);
+            bool below = v < IntMin(kc.kind);
+            bool above = v > IntMax(kc.kind);
             if (below || above)
             {
                 /* out of the column's range: always or never true */
@@ -246,7 +247,7 @@ void ComputeRange(ScanState *s, std::string *lower, std::string *upper, int64 *p
 }
 
 /* Starts (or restarts) the scan for the current parameter values. */
-void StartScan(ScanState *s)
+void StartScan(ArchiveScanState *s)
 {
     std::string lower, upper;
     int64 prune_lo, prune_hi;
@@ -280,7 +281,7 @@ void BeginForeignScan(ForeignScanState *node, int eflags)
             return (MemoryContextCallback *)MemoryContextAlloc(estate->es_query_cxt,
                                                                sizeof(MemoryContextCallback));
         });
-    auto *s = new ScanState();
+    auto *s = new ArchiveScanState();
     cb->func = DeleteScanState;
     cb->arg = s;
     MemoryContextRegisterResetCallback(estate->es_query_cxt, cb); /* cannot fail */
@@ -297,7 +298,7 @@ void BeginForeignScan(ForeignScanState *node, int eflags)
     s->index_only = intVal(list_nth(plan->fdw_private, FdwScanPrivateIndexOnly)) != 0;
     List *conditions = (List *)list_nth(plan->fdw_private, FdwScanPrivateConditions);
     ListCell *lc_expr, *lc_cond;
-    forboth(lc_expr, plan->fdw_exprs, lc_cond, conditions)
+    forboth (lc_expr, plan->fdw_exprs, lc_cond, conditions)
     {
         List *cond = (List *)lfirst(lc_cond);
         OpExpr *clause = (OpExpr *)lfirst(lc_expr);
@@ -331,7 +332,7 @@ void BeginForeignScan(ForeignScanState *node, int eflags)
 
 TupleTableSlot *IterateForeignScan(ForeignScanState *node)
 {
-    auto *s = static_cast<ScanState *>(node->fdw_state);
+    auto *s = static_cast<ArchiveScanState *>(node->fdw_state);
     TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
     ExecClearTuple(slot);
     if (!s->started)
@@ -352,7 +353,7 @@ TupleTableSlot *IterateForeignScan(ForeignScanState *node)
 
 void ReScanForeignScan(ForeignScanState *node)
 {
-    auto *s = static_cast<ScanState *>(node->fdw_state);
+    auto *s = static_cast<ArchiveScanState *>(node->fdw_state);
     if (s == nullptr)
         return;
     s->cursor->Close();
@@ -361,7 +362,7 @@ void ReScanForeignScan(ForeignScanState *node)
 
 void EndForeignScan(ForeignScanState *node)
 {
-    auto *s = static_cast<ScanState *>(node->fdw_state);
+    auto *s = static_cast<ArchiveScanState *>(node->fdw_state);
     if (s != nullptr)
         s->cursor->Close(); /* the state itself goes with the executor's memory */
 }
@@ -390,7 +391,7 @@ void ExplainForeignScan(ForeignScanState *node, ExplainState *es)
     initStringInfo(&keys);
     initStringInfo(&prune);
     ListCell *lc_expr, *lc_cond;
-    forboth(lc_expr, plan->fdw_exprs, lc_cond, conditions)
+    forboth (lc_expr, plan->fdw_exprs, lc_cond, conditions)
     {
         List *cond = (List *)lfirst(lc_cond);
         char *text = deparse_expression((Node *)lfirst(lc_expr), context, useprefix, false);
@@ -408,7 +409,7 @@ void ExplainForeignScan(ForeignScanState *node, ExplainState *es)
         ExplainPropertyText("Archive", opts->archive, es);
         ExplainPropertyInteger("Archive Ranges", nullptr, opts->range_to - opts->range_from, es);
     }
-    auto *s = static_cast<ScanState *>(node->fdw_state);
+    auto *s = static_cast<ArchiveScanState *>(node->fdw_state);
     if (es->analyze && s != nullptr)
     {
         ExplainPropertyInteger("Archive Entries Read", nullptr,
