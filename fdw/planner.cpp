@@ -138,7 +138,9 @@ bool MatchKeyQual(PlannerInfo *root, RelOptInfo *baserel, RestrictInfo *rinfo, b
     if (contain_volatile_functions(value))
         return false;
 
-    Oid typid = var->vartype;
+    /* The ledger's ID columns are domains (block_id over hash32) compared with their base type's
+     * operators, and the value is of the base type or the domain: match on base types. */
+    Oid typid = getBaseType(var->vartype);
     int fixed_len;
     KeyKind kind = KeyKindOfType(typid, &fixed_len);
     if (kind == KeyKind::kNone)
@@ -149,7 +151,7 @@ bool MatchKeyQual(PlannerInfo *root, RelOptInfo *baserel, RestrictInfo *rinfo, b
     int strategy;
     Oid lefttype, righttype;
     get_op_opfamily_properties(op->opno, family, false, &strategy, &lefttype, &righttype);
-    Oid value_type = exprType(value);
+    Oid value_type = getBaseType(exprType(value));
     bool same_type = value_type == typid;
     bool integers = IsIntegerType(typid) && IsIntegerType(value_type);
     if (!same_type && !integers)
@@ -262,9 +264,10 @@ List *FamilyPathkeys(PlannerInfo *root, RelOptInfo *baserel, const ArchiveOption
     List *pathkeys = NIL;
     for (int i = 0; i < family->ncolumns; i++)
     {
-        Oid typid, collation;
+        Oid column_type, collation;
         int32 typmod;
-        get_atttypetypmodcoll(rte->relid, family->attnums[i], &typid, &typmod, &collation);
+        get_atttypetypmodcoll(rte->relid, family->attnums[i], &column_type, &typmod, &collation);
+        Oid typid = getBaseType(column_type); /* a domain orders as its base type */
         /* build_expression_pathkey places NULLs first exactly for descending order */
         if (!OrderIsBytewise(typid, collation) || family->nulls_first[i] != family->desc[i])
             break;
@@ -274,7 +277,7 @@ List *FamilyPathkeys(PlannerInfo *root, RelOptInfo *baserel, const ArchiveOption
                                        descending ? BTGreaterStrategyNumber : BTLessStrategyNumber);
         if (!OidIsValid(opno))
             break;
-        Var *var = makeVar(baserel->relid, family->attnums[i], typid, typmod, collation, 0);
+        Var *var = makeVar(baserel->relid, family->attnums[i], column_type, typmod, collation, 0);
         List *one =
             build_expression_pathkey(root, (Expr *)var, nullptr, opno, baserel->relids, false);
         if (one == NIL)
