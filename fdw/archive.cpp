@@ -39,6 +39,7 @@ extern "C"
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "nodes/parsenodes.h"
+#include "utils/relcache.h"
 #include "partitioning/partbounds.h"
 #include "storage/lmgr.h"
 #include "utils/builtins.h"
@@ -87,8 +88,9 @@ struct IndexDef
     std::string name;
     bool primary = false;
     bool unique = false;
-    bool plain_btree = false; /* btree, valid, no expressions, no predicate */
+    bool plain_btree = false; /* btree, valid, no expressions, no predicate but NOT NULLs */
     std::vector<std::string> columns;
+    std::vector<bool> not_null; /* per key column: WHERE column IS NOT NULL */
     std::vector<bool> desc;
     std::vector<bool> nulls_first;
     std::vector<std::string> include; /* INCLUDE columns */
@@ -192,15 +194,46 @@ struct CatalogIndex
     char *name;
     bool primary;
     bool unique;
-    bool plain_btree; /* btree, valid, no expressions, no predicate */
+    bool plain_btree; /* btree, valid, no expressions, no predicate but NOT NULLs */
     int nkeys;
     char *columns[INDEX_MAX_KEYS];
+    bool not_null[INDEX_MAX_KEYS]; /* the predicate says WHERE column IS NOT NULL */
     bool desc[INDEX_MAX_KEYS];
     bool nulls_first[INDEX_MAX_KEYS];
     int ninclude;
     char *include[INDEX_MAX_KEYS];
     char *own_definition; /* NULL when inherited from a parent index */
 };
+
+/*
+ * Whether the index's predicate, if any, only says that key columns are not NULL (the ledger's
+ * lookup indexes: WHERE address IS NOT NULL): such an index is archived holding the rows it
+ * holds, and not_null marks those columns. (pg)
+ */
+bool NotNullPredicate(Relation idx, bool *not_null)
+{
+    ListCell *lc;
+    foreach (lc, RelationGetIndexPredicate(idx))
+    {
+        Node *clause = (Node *)lfirst(lc);
+        if (!IsA(clause, NullTest))
+            return false;
+        NullTest *test = (NullTest *)clause;
+        Node *arg = (Node *)test->arg;
+        while (IsA(arg, RelabelType))
+            arg = (Node *)((RelabelType *)arg)->arg;
+        if (test->nulltesttype != IS_NOT_NULL || test->argisrow || !IsA(arg, Var))
+            return false;
+        int key = -1;
+        for (int i = 0; i < IndexRelationGetNumberOfKeyAttributes(idx); i++)
+            if (idx->rd_index->indkey.values[i] == ((Var *)arg)->varattno)
+                key = i;
+        if (key < 0)
+            return false;
+        not_null[key] = true;
+    }
+    return true;
+}
 
 /* Reads the indexes of a partition into a List of CatalogIndex. (pg) */
 List *ReadCatalogIndexes(Oid relid)
@@ -219,7 +252,7 @@ List *ReadCatalogIndexes(Oid relid)
         ci->unique = form->indisunique;
         ci->plain_btree = idx->rd_rel->relam == BTREE_AM_OID && form->indisvalid &&
                           heap_attisnull(idx->rd_indextuple, Anum_pg_index_indexprs, nullptr) &&
-                          heap_attisnull(idx->rd_indextuple, Anum_pg_index_indpred, nullptr);
+                          NotNullPredicate(idx, ci->not_null);
         ci->nkeys = ci->plain_btree ? IndexRelationGetNumberOfKeyAttributes(idx) : 0;
         for (int i = 0; i < ci->nkeys; i++)
         {
@@ -261,6 +294,7 @@ std::vector<IndexDef> ReadIndexes(Oid relid)
             def.columns.push_back(ci->columns[i]);
             def.desc.push_back(ci->desc[i]);
             def.nulls_first.push_back(ci->nulls_first[i]);
+            def.not_null.push_back(ci->not_null[i]);
         }
         for (int i = 0; i < ci->ninclude; i++)
             def.include.push_back(ci->include[i]);
@@ -310,7 +344,7 @@ List *ReadCatalogColumns(Oid parent, AttrNumber partattnum)
 bool SameKey(const IndexDef &a, const IndexDef &b)
 {
     return a.plain_btree && b.plain_btree && a.columns == b.columns && a.desc == b.desc &&
-           a.nulls_first == b.nulls_first;
+           a.nulls_first == b.nulls_first && a.not_null == b.not_null;
 }
 
 /* The manifest's column index of a column name, or -1. */
@@ -331,7 +365,7 @@ bool KeyOf(const Manifest &m, const IndexDef &def, std::vector<ManifestKeyColumn
         int column = ColumnIndex(m, def.columns[i]);
         if (column < 0 || m.columns[column].kind == KeyKind::kNone)
             return false;
-        key->push_back(ManifestKeyColumn{column, def.desc[i], def.nulls_first[i]});
+        key->push_back(ManifestKeyColumn{column, def.desc[i], def.nulls_first[i], def.not_null[i]});
     }
     return !key->empty();
 }
@@ -471,8 +505,11 @@ Oid ArchivePartitions(Oid parent, int64 from, int64 to)
         for (const auto &def : indexes[0])
         {
             std::vector<ManifestKeyColumn> key;
-            if ((pass == 0 ? def.primary : def.unique) && def.plain_btree && KeyOf(m, def, &key) &&
-                in_all(def))
+            /* a partial index leaves rows out: never the row key */
+            bool partial =
+                std::find(def.not_null.begin(), def.not_null.end(), true) != def.not_null.end();
+            if ((pass == 0 ? def.primary : def.unique) && def.plain_btree && !partial &&
+                KeyOf(m, def, &key) && in_all(def))
             {
                 rowkey = &def;
                 m.rows.cf = kRowsFamily;

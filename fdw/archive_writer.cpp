@@ -24,6 +24,21 @@ extern "C"
 namespace permanode::fdw
 {
 
+namespace
+{
+
+/* Whether a row has an entry in an index family: not when a column the family's index holds
+ * only non-NULL values of (a partial index WHERE column IS NOT NULL) is NULL in the row. */
+bool HasEntry(const ManifestFamily &family, const bool *nulls)
+{
+    for (const auto &k : family.key)
+        if (k.not_null && nulls[k.column])
+            return false;
+    return true;
+}
+
+} // namespace
+
 ArchiveWriter::ArchiveWriter(std::string dir, const Manifest &m, RowCodec &codec)
     : dir_(std::move(dir)), manifest_(m), codec_(codec), staging_(dir_ + "/sst")
 {
@@ -72,6 +87,8 @@ uint64 ArchiveWriter::AddRelation(Oid relid)
         sorters_[0]->Add(key_, value_);
         for (size_t i = 0; i + 1 < sorters_.size(); i++)
         {
+            if (!HasEntry(manifest_.indexes[i], nulls))
+                continue;
             codec_.EncodeKey(static_cast<int>(i), values, nulls, index_key_);
             codec_.EncodeInclude(static_cast<int>(i), values, nulls, include_);
             sorters_[i + 1]->Add(index_key_, include_);

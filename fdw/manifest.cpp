@@ -20,7 +20,12 @@ json KeyColumnsToJson(const std::vector<ManifestKeyColumn> &cols)
 {
     json out = json::array();
     for (const auto &c : cols)
-        out.push_back({{"column", c.column}, {"desc", c.desc}, {"nulls_first", c.nulls_first}});
+    {
+        json column = {{"column", c.column}, {"desc", c.desc}, {"nulls_first", c.nulls_first}};
+        if (c.not_null)
+            column["not_null"] = true; /* absent in archives written before partial indexes */
+        out.push_back(std::move(column));
+    }
     return out;
 }
 
@@ -33,6 +38,7 @@ std::vector<ManifestKeyColumn> KeyColumnsFromJson(const json &in, size_t ncolumn
         k.column = c.at("column").get<int>();
         k.desc = c.at("desc").get<bool>();
         k.nulls_first = c.at("nulls_first").get<bool>();
+        k.not_null = c.value("not_null", false);
         if (k.column < 0 || static_cast<size_t>(k.column) >= ncolumns)
             throw std::runtime_error("manifest names a column that does not exist");
         out.push_back(k);

@@ -41,6 +41,8 @@ struct ManifestKeyColumn
     int column = 0; /* index into Manifest::columns */
     bool desc = false;
     bool nulls_first = false;
+    /* the index holds only rows where this column is not NULL (WHERE column IS NOT NULL) */
+    bool not_null = false;
 };
 
 /*

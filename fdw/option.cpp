@@ -103,6 +103,7 @@ void ParseIndexes(const char *text, permanode::fdw::ArchiveOptions *opts)
         index->attnums = static_cast<AttrNumber *>(palloc(sizeof(AttrNumber) * ncols));
         index->desc = static_cast<bool *>(palloc(sizeof(bool) * ncols));
         index->nulls_first = static_cast<bool *>(palloc(sizeof(bool) * ncols));
+        index->not_null = static_cast<bool *>(palloc(sizeof(bool) * ncols));
         index->ncolumns = 0;
         char *csave = nullptr;
         for (char *col = strtok_r(cols, ",", &csave); col != nullptr;
@@ -110,14 +111,16 @@ void ParseIndexes(const char *text, permanode::fdw::ArchiveOptions *opts)
         {
             char *end = nullptr;
             long attnum = strtol(col, &end, 10);
+            /* <attnum><a|d><l|f>, then n when the index holds only rows where it is not NULL */
             if (attnum <= 0 || attnum > MaxAttrNumber || end == nullptr ||
                 (end[0] != 'a' && end[0] != 'd') || (end[1] != 'l' && end[1] != 'f') ||
-                end[2] != '\0')
+                (end[2] != '\0' && (end[2] != 'n' || end[3] != '\0')))
                 ereport(ERROR, (errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
                                 errmsg("invalid value for option \"indexes\": \"%s\"", text)));
             index->attnums[index->ncolumns] = static_cast<AttrNumber>(attnum);
             index->desc[index->ncolumns] = end[0] == 'd';
             index->nulls_first[index->ncolumns] = end[1] == 'f';
+            index->not_null[index->ncolumns] = end[2] == 'n';
             index->ncolumns++;
         }
         index->include_attnums =
@@ -273,7 +276,7 @@ std::string IndexesOption(const Manifest &manifest)
                     out += ',';
                 first = false;
                 out += std::to_string(k.column + 1) + (k.desc ? "d" : "a") +
-                       (k.nulls_first ? "f" : "l");
+                       (k.nulls_first ? "f" : "l") + (k.not_null ? "n" : "");
             }
         if (!f.include.empty())
         {

@@ -81,6 +81,7 @@ struct ArchivedIndex
     AttrNumber *attnums; /* foreign table attnums of the key columns */
     bool *desc;          /* per column: descending */
     bool *nulls_first;   /* per column: NULLs sort first */
+    bool *not_null;      /* per column: only rows where it is not NULL have entries */
     int ninclude;        /* INCLUDE columns stored with each entry */
     AttrNumber *include_attnums;
 };

@@ -203,6 +203,28 @@ void PushQual(List **clauses, List **conditions, const KeyQual *q, int column)
 }
 
 /*
+ * Whether the conditions bind every column family `index` holds only non-NULL values of (it
+ * mirrors a partial index WHERE column IS NOT NULL): a key condition's operator is strict, so
+ * the family then holds every row the conditions can match. Without one it would miss rows.
+ */
+bool CoversPartialFamily(const ArchiveOptions *opts, int index, List *conditions)
+{
+    const ArchivedIndex *family = &opts->indexes[index];
+    for (int column = 0; column < family->ncolumns; column++)
+    {
+        if (!family->not_null[column])
+            continue;
+        bool bound = false;
+        ListCell *lc;
+        foreach (lc, conditions)
+            bound = bound || linitial_int((List *)lfirst(lc)) == column;
+        if (!bound)
+            return false;
+    }
+    return true;
+}
+
+/*
  * Chooses the quals that bound family `index`, starting at key column `first` (earlier columns
  * are bound by the caller): equalities on leading columns, then ranges on the next. Adds the
  * partition key quals for pruning. Returns how many bound the key.
@@ -437,6 +459,8 @@ void AddParameterizedPaths(PlannerInfo *root, RelOptInfo *baserel, const Archive
             List *conditions = NIL;
             PushQual(&clauses, &conditions, q, 0);
             ChooseKeyQuals(opts, index, usable, 1, &clauses, &conditions);
+            if (!CoversPartialFamily(opts, index, conditions))
+                continue;
             AddFamilyPath(root, baserel, index, false, clauses, conditions, NIL, required_outer,
                           ppi->ppi_rows);
         }
@@ -482,6 +506,8 @@ void GetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid)
         List *clauses = NIL;
         List *conditions = NIL;
         int bound = ChooseKeyQuals(opts, index, quals, 0, &clauses, &conditions);
+        if (!CoversPartialFamily(opts, index, conditions))
+            continue;
         List *forward = truncate_useless_pathkeys(
             root, baserel, FamilyPathkeys(root, baserel, opts, index, false));
         List *backward = truncate_useless_pathkeys(

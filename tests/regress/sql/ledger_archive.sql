@@ -117,7 +117,7 @@ FROM status WHERE from_range <> pending_range() ORDER BY table_name, from_range;
 
 SELECT archive_test.run('cold') > 0 AS cold_run_has_rows;
 SELECT archive_test.differences('hot', 'cold') AS differences_hot_cold;
--- Point lookups by ID read only the entries they return from the cold range: the ID columns are
+-- Lookups read only the entries they return from the cold range. Point lookups: the ID columns are
 -- domains over the extension's types (block_id over hash32) compared with their base type's
 -- operators, and those conditions reach the archive's row key and ID indexes. Shown on the
 -- archived partition itself: through the parent, the Range Scan runs this query through SPI.
@@ -143,9 +143,17 @@ SELECT lookup, archive_test.entries_read(format('SELECT * FROM %s WHERE %I = %L'
 FROM (VALUES ('messages by message_id', 'messages'::name, 'message_id', :'msg'),
              ('transactions by transaction_id', 'transactions', 'transaction_id', :'tx'),
              ('basic_outputs by output_id', 'basic_outputs', 'output_id', :'out'),
-             ('spent_outputs by output_id', 'spent_outputs', 'output_id', :'spent'))
+             ('spent_outputs by output_id', 'spent_outputs', 'output_id', :'spent'),
+             -- a partial index (WHERE address IS NOT NULL), archived with the rows it holds
+             ('basic_outputs by address', 'basic_outputs', 'address', :'addr'))
      AS q(lookup, t, c, k)
 ORDER BY 1;
+-- A first page by address, newest first, reads a page's worth of entries.
+SELECT archive_test.cold_partition('basic_outputs') AS cold_outputs \gset
+SELECT archive_test.entries_read(format(
+    'SELECT output_id FROM %s WHERE address = %L
+     ORDER BY ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, output_id DESC LIMIT 2',
+    :'cold_outputs', :'addr')) AS first_page;
 -- The same through a parameter of the domain's type in a generic plan, as the HTTP API asks.
 SELECT archive_test.cold_partition('messages') AS cold_messages \gset
 PREPARE cold_block(block_id) AS SELECT * FROM :cold_messages WHERE message_id = $1;
