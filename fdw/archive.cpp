@@ -556,13 +556,26 @@ Oid ArchivePartitions(Oid parent, int64 from, int64 to)
         }
         m.indexes.push_back(std::move(f));
     }
+    const char *kUnarchivable = "Only btree indexes on plain columns of supported types, with no "
+                                "predicate but that key columns are not NULL, present in every "
+                                "partition, are archived.";
+    if (!skipped.empty() && !skip_unarchivable_indexes_setting)
+    {
+        std::string names;
+        for (const auto &name : skipped)
+            names += (names.empty() ? "\"" : ", \"") + name + "\"";
+        throw pg::PgError(ERRCODE_FEATURE_NOT_SUPPORTED, "cannot archive index " + names,
+                          kUnarchivable,
+                          "Drop or change the index, or SET "
+                          "permanode_fdw.skip_unarchivable_indexes = on to archive without it: "
+                          "lookups it would serve then read the whole archived range.");
+    }
     for (const auto &name : skipped)
         pg::CallPg(
             [&]
             {
                 ereport(NOTICE, (errmsg("index \"%s\" is not archived", name.c_str()),
-                                 errdetail("Only btree indexes on plain columns of supported "
-                                           "types, present in every partition, are archived.")));
+                                 errdetail("%s", kUnarchivable)));
             });
 
     /* 2. write: a fresh, uniquely named directory */

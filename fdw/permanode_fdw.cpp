@@ -28,6 +28,7 @@ namespace permanode::fdw
 
 char *archive_root_setting = nullptr;
 char *debug_crash_at_setting = nullptr;
+bool skip_unarchivable_indexes_setting = false;
 
 /*
  * A test hook: when permanode_fdw.debug_crash_at is "step", the backend SIGKILLs itself;
@@ -83,6 +84,12 @@ extern "C" void _PG_init(void)
         "Test hook: kill the backend at this step of archiving or restoring.", nullptr,
         &debug_crash_at_setting, "", PGC_SUSET, GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE, nullptr,
         nullptr, nullptr);
+    DefineCustomBoolVariable(
+        "permanode_fdw.skip_unarchivable_indexes",
+        "Archive a table even when some of its indexes cannot be archived.",
+        "Off: archiving stops with an error naming the index. On: the index is left out (with a "
+        "notice), and lookups it would serve read the whole archived range.",
+        &skip_unarchivable_indexes_setting, false, PGC_SUSET, 0, nullptr, nullptr, nullptr);
     MarkGUCPrefixReserved("permanode_fdw");
     on_proc_exit(CloseArchivesAtExit, 0);
 }

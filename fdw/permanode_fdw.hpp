@@ -34,8 +34,9 @@ namespace permanode::fdw
 inline constexpr int64 kArchiveLockKey = 0x7065726d616e6f64; /* "permanod" */
 
 /* in permanode_fdw.cpp */
-extern char *archive_root_setting;   /* permanode_fdw.archive_root */
-extern char *debug_crash_at_setting; /* permanode_fdw.debug_crash_at */
+extern char *archive_root_setting;             /* permanode_fdw.archive_root */
+extern char *debug_crash_at_setting;           /* permanode_fdw.debug_crash_at */
+extern bool skip_unarchivable_indexes_setting; /* permanode_fdw.skip_unarchivable_indexes */
 /* Kills (or pauses) the backend when permanode_fdw.debug_crash_at names this step. */
 void CrashPoint(const char *step);
 

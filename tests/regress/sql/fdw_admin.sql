@@ -75,7 +75,8 @@ RESET statement_timeout;
 -- The backend is fine afterwards.
 SELECT count(*) FROM outputs_archive_0_4;
 
--- The archive root is a superuser setting; the crash hook is hidden and superuser-only too.
+-- The archive root and skipping unarchivable indexes are superuser settings; the crash hook is
+-- hidden and superuser-only too.
 SELECT name, context FROM pg_settings WHERE name LIKE 'permanode_fdw.%' ORDER BY name;
 SET ROLE regress_fdw_user;
 SET permanode_fdw.archive_root = '/tmp';
