@@ -595,6 +595,23 @@ Oid ArchivePartitions(Oid parent, int64 from, int64 to)
             throw pg::PgError(ERRCODE_IO_ERROR, "could not create archive directory \"" + dir +
                                                     "\": " + strerror(errno));
     }
+    /* An archive that fails before its swap (a full disk, a failed verification, a cancel)
+     * leaves nothing behind: its directory goes as the error unwinds. A crash leaves it to
+     * archive_gc(), which removes directories no foreign table names. */
+    struct RemoveUnlessSwapped
+    {
+        std::string dir;
+        bool swapped = false;
+        ~RemoveUnlessSwapped()
+        {
+            if (swapped)
+                return;
+            ForgetArchive(dir);
+            std::error_code ignored;
+            fs::remove_all(dir, ignored);
+        }
+    } cleanup{dir};
+
     m.created_at =
         std::string(pg::CallPg([] { return timestamptz_to_str(GetCurrentTimestamp()); }));
 
@@ -666,6 +683,7 @@ Oid ArchivePartitions(Oid parent, int64 from, int64 to)
         drop += (i ? ", " : "") + part_qualified[i];
     statements.push_back(drop);
     pg::CallPg([&] { ExecuteStatements(statements); });
+    cleanup.swapped = true; /* the catalog names it now, until the transaction ends */
     pg::CallPg([] { CrashPoint("after_swap"); });
     return pg::CallPg([&] { return get_relname_relid(ftname.c_str(), parent_namespace); });
 }

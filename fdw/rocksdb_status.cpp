@@ -30,10 +30,15 @@ int StatusSqlstate(const rocksdb::Status &status)
 pg::PgError ArchiveError(const StatusError &error, const std::string &table)
 {
     int sqlstate = StatusSqlstate(error.status());
-    std::string message = sqlstate == ERRCODE_DATA_CORRUPTED
-                              ? "archive of table \"" + table + "\" is corrupted"
-                              : "could not access the archive of table \"" + table + "\"";
-    return pg::PgError(sqlstate, message, std::string(error.what()) + ".");
+    std::string detail = std::string(error.what()) + ".";
+    if (sqlstate == ERRCODE_DATA_CORRUPTED)
+        return pg::PgError(sqlstate, "archive of table \"" + table + "\" is corrupted", detail);
+    if (sqlstate == ERRCODE_DISK_FULL)
+        return pg::PgError(sqlstate,
+                           "no space left to write the archive of table \"" + table + "\"", detail,
+                           "Free space under permanode_fdw.archive_root and archive again: "
+                           "nothing was archived, and the range stays hot.");
+    return pg::PgError(sqlstate, "could not access the archive of table \"" + table + "\"", detail);
 }
 
 } // namespace permanode::fdw
