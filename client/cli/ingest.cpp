@@ -405,22 +405,6 @@ int Ingest(const std::string &dsn, const IngestOptions &options, IngestSummary &
                         summary.blocks);
     }
     progress.Finish();
-    // Each connection's deferred hint counts; a connection that fails leaves its counts lower
-    // bounds (lookups stay complete; their pruning is looser).
-    for (auto &conn : conns)
-    {
-        try
-        {
-            if (conn->InFlight() == 0)
-                conn->WriteBackHintCounts();
-        }
-        catch (const std::exception &e)
-        {
-            fmt::print(stderr, "{}\n", e.what());
-            if (exit_code == kOk)
-                exit_code = kDatabase;
-        }
-    }
     summary.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

@@ -64,10 +64,6 @@ IngestConnection::IngestConnection(const std::string &dsn, bool synchronous_comm
     if (PQstatus(conn_) != CONNECTION_OK)
         ThrowConnectionError("cannot connect");
     Exec("SET application_name = 'permanode ingest'");
-    // Hint row counts of known rows are summed in the session and written back every 256
-    // milestones, after at most permanode.hint_counts_max_delay, and by WriteBackHintCounts
-    // before the ingest ends.
-    Exec("SET permanode.defer_hint_counts = on");
     if (!synchronous_commit)
         Exec("SET synchronous_commit = off");
 
@@ -123,19 +119,6 @@ void IngestConnection::Exec(const std::string &sql)
     PQclear(result);
     if (!ok)
         throw client::Error(sql + ": " + message, sqlstate);
-}
-
-void IngestConnection::WriteBackHintCounts()
-{
-    if (PQpipelineStatus(conn_) != PQ_PIPELINE_OFF && PQexitPipelineMode(conn_) != 1)
-        ThrowConnectionError("cannot leave pipeline mode");
-    PGresult *result = PQexec(conn_, "SELECT permanode.flush_hint_counts()");
-    bool ok = PQresultStatus(result) == PGRES_TUPLES_OK;
-    std::string message = PQresultErrorMessage(result);
-    std::string sqlstate = ErrorField(result, PG_DIAG_SQLSTATE);
-    PQclear(result);
-    if (!ok)
-        throw client::Error("cannot write back the hint row counts: " + message, sqlstate);
 }
 
 void IngestConnection::ThrowConnectionError(const std::string &what)

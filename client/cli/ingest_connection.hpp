@@ -50,9 +50,6 @@ class IngestConnection
     // Whether Receive can start without waiting for the server (reads what has arrived).
     bool ResultReady();
     int Socket() const;
-    // Once nothing is in flight: writes back the hint row counts this session deferred
-    // (permanode.flush_hint_counts()), ending pipeline mode.
-    void WriteBackHintCounts();
 
   private:
     [[noreturn]] void ThrowConnectionError(const std::string &what);

@@ -15,17 +15,11 @@ int Compare(const char *a, const char *b)
     return std::strcmp(a, b);
 }
 
-// Sorts the hints and merges equal ones, adding up their row counts.
-template <typename T> void SortMerge(std::vector<T> &items)
+// Sorts the hints and drops repeated ones.
+template <typename T> void SortUnique(std::vector<T> &items)
 {
     std::sort(items.begin(), items.end());
-    std::vector<T> merged;
-    for (T &item : items)
-        if (!merged.empty() && merged.back() == item)
-            merged.back().rows += item.rows;
-        else
-            merged.push_back(std::move(item));
-    items = std::move(merged);
+    items.erase(std::unique(items.begin(), items.end()), items.end());
 }
 
 const char *OutputKindName(codec::OutputType kind)
@@ -124,7 +118,7 @@ std::vector<AddressHint> OutputAddressHints(const MilestoneRows &rows)
             add(f.storage_deposit_return_address, "dust_return_address");
         }
     }
-    SortMerge(hints);
+    SortUnique(hints);
     return hints;
 }
 
@@ -143,7 +137,7 @@ std::vector<TagHint> TagHints(const MilestoneRows &rows)
         else if (row.fields.kind == codec::OutputType::kNft)
             hints.push_back({*row.fields.tag, "nft_output", "nft_outputs"});
     }
-    SortMerge(hints);
+    SortUnique(hints);
     return hints;
 }
 

@@ -21,7 +21,6 @@ struct AddressHint
     const char *output_kind = ""; // extended (basic), alias, foundry, nft, analytics
     const char *variant = "";     // address, sender, issuer, state_controller, governor, ...
     const char *table = "";
-    std::int64_t rows = 1; // rows of the milestone with this key (hint tables' row_count)
     bool operator<(const AddressHint &o) const;
     bool operator==(const AddressHint &o) const;
 };
@@ -32,7 +31,6 @@ struct TagHint
     codec::Bytes tag;
     const char *table_kind = ""; // message, basic_output, nft_output
     const char *table = "";
-    std::int64_t rows = 1;
     bool operator<(const TagHint &o) const;
     bool operator==(const TagHint &o) const;
 };
@@ -40,9 +38,9 @@ struct TagHint
 // The ledger table an output of this kind is stored in (nullptr for a treasury output).
 const char *OutputTable(codec::OutputType kind);
 
-// Distinct address hints of the booked outputs, with how many rows carry each.
+// Distinct address hints of the booked outputs.
 std::vector<AddressHint> OutputAddressHints(const MilestoneRows &rows);
-// Distinct tag hints of the blocks' tags and of the booked outputs' tag features, with counts.
+// Distinct tag hints of the blocks' tags and of the booked outputs' tag features.
 std::vector<TagHint> TagHints(const MilestoneRows &rows);
 
 } // namespace permanode::ledger

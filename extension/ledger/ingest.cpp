@@ -327,25 +327,13 @@ extern "C" Datum permanode_ingest_milestone(PG_FUNCTION_ARGS)
     return Guarded([&]() -> Datum { return IngestMilestone(fcinfo); });
 }
 
-/* Writes back the hint row counts this session deferred; returns the hint rows written. */
+/*
+ * flush_hint_counts() of versions 0.1.0 and 0.2.0, whose install scripts still name it: hint rows
+ * have no counts since 0.3.0, so there is nothing to write back.
+ */
 extern "C" Datum permanode_flush_hint_counts(PG_FUNCTION_ARGS)
 {
-    return Guarded(
-        [&]() -> Datum
-        {
-            CallPg(
-                []
-                {
-                    ledger::CheckHintTables();
-                    SPI_connect();
-                });
-            const ledger::TypeOids &types = ledger::PrepareStatements();
-            auto address_rows = ledger::AddressHintCounts().Take();
-            auto tag_rows = ledger::TagHintCounts().Take();
-            ledger::WriteHintRows(types, address_rows, tag_rows);
-            CallPg([] { SPI_finish(); });
-            return Int64GetDatum(static_cast<int64>(address_rows.size() + tag_rows.size()));
-        });
+    return Guarded([]() -> Datum { return Int64GetDatum(0); });
 }
 
 /* Serializes an output given in the core API's JSON shape (TIP-25). */

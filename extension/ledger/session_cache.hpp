@@ -1,7 +1,7 @@
 /*
  * session_cache.hpp
  *	  What a backend keeps from one transaction to the next about rows it knows are committed
- *	  (ledger/hint_counts.hpp, ledger/metrics_seen.hpp) must follow each transaction's outcome and
+ *	  (ledger/known_hints.hpp, ledger/metrics_seen.hpp) must follow each transaction's outcome and
  *	  forget what a changed table makes stale. One registration of PostgreSQL's transaction,
  *	  subtransaction and relcache callbacks hands those events to every such cache.
  */

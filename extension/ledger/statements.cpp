@@ -84,11 +84,9 @@ const StatementText &TextOf(Statement statement)
          "milestone_index, ms_timestamp) SELECT u.*, $4, $5, $6 FROM unnest($1, $2, $3) AS u",
          {"bytea[]", kH, "int2[]", "int4", "int4", "timestamptz"}},
         // kTagHints
-        // (row_count adds up; NULL, unknown, stays unknown)
-        {"INSERT INTO permanode.tag_hints AS h (tag, table_kind, ms_range_id, row_count) "
-         "SELECT * FROM unnest($1, $2, $3, $4) ON CONFLICT (tag, table_kind, ms_range_id) "
-         "DO UPDATE SET row_count = h.row_count + EXCLUDED.row_count",
-         {"bytea[]", "text[]", "int4[]", "int8[]"}},
+        {"INSERT INTO permanode.tag_hints (tag, table_kind, ms_range_id) "
+         "SELECT * FROM unnest($1, $2, $3) ON CONFLICT DO NOTHING",
+         {"bytea[]", "text[]", "int4[]"}},
         // kTransactions
         {"INSERT INTO permanode.transactions (transaction_id, idx, variant, message_id, data, "
          "inclusion_state, milestone_index, ms_range_id, ms_timestamp) "
@@ -165,11 +163,9 @@ const StatementText &TextOf(Statement statement)
          "SELECT * FROM unnest($1, $2) ON CONFLICT DO NOTHING",
          {kF, "int4[]"}},
         // kAddressHints
-        {"INSERT INTO permanode.addresses_hints AS h (address, output_kind, variant, ms_range_id, "
-         "row_count) SELECT * FROM unnest($1, $2, $3, $4, $5) "
-         "ON CONFLICT (address, output_kind, variant, ms_range_id) "
-         "DO UPDATE SET row_count = h.row_count + EXCLUDED.row_count",
-         {kA, "text[]", "text[]", "int4[]", "int8[]"}},
+        {"INSERT INTO permanode.addresses_hints (address, output_kind, variant, ms_range_id) "
+         "SELECT * FROM unnest($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+         {kA, "text[]", "text[]", "int4[]"}},
         // kUnspentInsert: an output whose spend is already recorded (milestones may arrive in
         // any order) never enters the unspent set.
         {"INSERT INTO permanode.unspent_outputs (output_id, output_kind, amount, address, sender, "

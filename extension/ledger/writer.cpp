@@ -21,7 +21,7 @@ extern "C"
 }
 
 #include "pgcpp/guard.hpp"
-#include "ledger/hint_counts.hpp"
+#include "ledger/known_hints.hpp"
 #include "ledger/metrics_seen.hpp"
 #include "ledger/writer.hpp"
 
@@ -156,6 +156,43 @@ std::optional<codec::Address> AddressAt(HeapTuple tuple, TupleDesc desc, int col
     return address;
 }
 
+// Creates the address and tag hint rows that are missing.
+void WriteHintRows(const TypeOids &types, const HintRows<AddressHintKey> &address_rows,
+                   const HintRows<TagHintKey> &tag_rows)
+{
+    // In key order (the sets'), so that concurrent transactions lock the rows in one order.
+    if (!address_rows.empty())
+    {
+        ArrayColumn addresses(types.address, kAddressLength, TYPALIGN_CHAR),
+            kinds = Texts(), variants = Texts(), ranges = Int4s();
+        for (const AddressHintKey &key : address_rows)
+        {
+            AddAddress(addresses, key.address);
+            kinds.AddText(key.output_kind);
+            variants.AddText(key.variant);
+            ranges.AddInt32(key.range);
+        }
+        Params params;
+        for (const ArrayColumn *c : {&addresses, &kinds, &variants, &ranges})
+            params.Add(*c);
+        Execute(Statement::kAddressHints, params);
+    }
+    if (!tag_rows.empty())
+    {
+        ArrayColumn tags = Byteas(), kinds = Texts(), ranges = Int4s();
+        for (const TagHintKey &key : tag_rows)
+        {
+            tags.AddBytes(key.tag.data(), key.tag.size());
+            kinds.AddText(key.table_kind);
+            ranges.AddInt32(key.range);
+        }
+        Params params;
+        for (const ArrayColumn *c : {&tags, &kinds, &ranges})
+            params.Add(*c);
+        Execute(Statement::kTagHints, params);
+    }
+}
+
 } // namespace
 
 int32 Ranges::Of(const char *table, uint32 milestone_index) const
@@ -198,44 +235,6 @@ MilestoneWriter::MilestoneWriter(const MilestoneRows &rows, const TypeOids &type
     : rows_(rows), types_(types), ranges_(ranges), ms_timestamp_(FromUnix(rows.timestamp)),
       milestone_index_(static_cast<int32>(rows.milestone_index))
 {
-}
-
-void WriteHintRows(const TypeOids &types, const HintRows<AddressHintKey> &address_rows,
-                   const HintRows<TagHintKey> &tag_rows)
-{
-    // In key order (the maps'), so that concurrent transactions lock the rows in one order.
-    if (!address_rows.empty())
-    {
-        ArrayColumn addresses(types.address, kAddressLength, TYPALIGN_CHAR),
-            kinds = Texts(), variants = Texts(), ranges = Int4s(), counts = Int8s();
-        for (const auto &[key, rows] : address_rows)
-        {
-            AddAddress(addresses, key.address);
-            kinds.AddText(key.output_kind);
-            variants.AddText(key.variant);
-            ranges.AddInt32(key.range);
-            counts.AddInt64(rows);
-        }
-        Params params;
-        for (const ArrayColumn *c : {&addresses, &kinds, &variants, &ranges, &counts})
-            params.Add(*c);
-        Execute(Statement::kAddressHints, params);
-    }
-    if (!tag_rows.empty())
-    {
-        ArrayColumn tags = Byteas(), kinds = Texts(), ranges = Int4s(), counts = Int8s();
-        for (const auto &[key, rows] : tag_rows)
-        {
-            tags.AddBytes(key.tag.data(), key.tag.size());
-            kinds.AddText(key.table_kind);
-            ranges.AddInt32(key.range);
-            counts.AddInt64(rows);
-        }
-        Params params;
-        for (const ArrayColumn *c : {&tags, &kinds, &ranges, &counts})
-            params.Add(*c);
-        Execute(Statement::kTagHints, params);
-    }
 }
 
 ArrayColumn MilestoneWriter::Hashes() const
@@ -759,39 +758,25 @@ void MilestoneWriter::WriteHints(const MilestoneAnalytics &analytics)
             Execute(Statement::kParentHints, hints);
         }
     }
-    // Address and tag hints, a row per key with this milestone's rows of it (for the analytics,
-    // its address_analytics rows, and the new rows of late spends). With deferred counts, a key
-    // whose row is known to be committed only adds to the session's sum, and the sums, when due,
-    // are written with these rows.
-    bool defer = false;
-    CallPg([&] { defer = DeferHintCounts(); });
+    // Address and tag hints: a row per key of this milestone's rows (for the analytics, its
+    // address_analytics rows, and the new rows of late spends), unless this backend knows the
+    // row is committed.
+    CallPg([] { CheckHintTables(); });
     HintRows<AddressHintKey> address_rows;
-    HintCounts<AddressHintKey> &address_counts = AddressHintCounts();
+    KnownHints<AddressHintKey> &known_addresses = KnownAddressHints();
     for (const AddressHint &hint : OutputAddressHints(rows_))
-        address_counts.Add(defer,
-                           {hint.address, hint.output_kind, hint.variant, ranges_.Of(hint.table)},
-                           hint.rows, address_rows);
+        known_addresses.Add({hint.address, hint.output_kind, hint.variant, ranges_.Of(hint.table)},
+                            address_rows);
     const int32 analytics_range = ranges_.Of("address_analytics");
     for (const AddressFlow &flow : analytics.addresses)
-        address_counts.Add(defer, {flow.address, "analytics", "address", analytics_range}, 1,
-                           address_rows);
+        known_addresses.Add({flow.address, "analytics", "address", analytics_range}, address_rows);
     for (const LateSpend &late : late_spends_)
         if (late.inserted)
-            address_counts.Add(defer, {late.owner, "analytics", "address", late.range}, 1,
-                               address_rows);
+            known_addresses.Add({late.owner, "analytics", "address", late.range}, address_rows);
     HintRows<TagHintKey> tag_rows;
-    HintCounts<TagHintKey> &tag_counts = TagHintCounts();
+    KnownHints<TagHintKey> &known_tags = KnownTagHints();
     for (const TagHint &hint : TagHints(rows_))
-        tag_counts.Add(defer, {hint.tag, hint.table_kind, ranges_.Of(hint.table)}, hint.rows,
-                       tag_rows);
-
-    if (HintCountsDue())
-    {
-        for (auto &[key, rows] : address_counts.Take())
-            address_rows[key] += rows;
-        for (auto &[key, rows] : tag_counts.Take())
-            tag_rows[key] += rows;
-    }
+        known_tags.Add({hint.tag, hint.table_kind, ranges_.Of(hint.table)}, tag_rows);
     WriteHintRows(types_, address_rows, tag_rows);
 }
 

@@ -10,7 +10,7 @@
 
 #include "ledger/analytics.hpp"
 #include "ledger/derive.hpp"
-#include "ledger/hint_counts.hpp"
+#include "ledger/known_hints.hpp"
 #include "ledger/statements.hpp"
 
 #include <map>
@@ -41,10 +41,6 @@ class Ranges
 
 // Reads permanode.ledger_tables.
 Ranges ReadRanges(uint32 milestone_index);
-
-// Adds row counts to address and tag hint rows, creating the missing rows.
-void WriteHintRows(const TypeOids &types, const HintRows<AddressHintKey> &address_rows,
-                   const HintRows<TagHintKey> &tag_rows);
 
 class MilestoneWriter
 {

@@ -22,8 +22,8 @@ CREATE FUNCTION @extschema@.pending_range() RETURNS int
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS 'SELECT 2147483647';
 
 -- How a lookup on table_name.column_name finds the ranges that hold a key: hint_query takes the
--- key as $1 and returns ms_range_id values. The planner hook (partition_hints.c) runs it, so a
--- keyed query touches only those partitions.
+-- key as $1 and returns ms_range_id values. The Permanode Range Scan (extension/lookup/) runs it
+-- at execution, a page of ranges at a time, so a keyed query touches only those partitions.
 CREATE TABLE @extschema@.partition_hints (
     table_name name NOT NULL REFERENCES @extschema@.ledger_tables,
     column_name name NOT NULL,
@@ -32,6 +32,14 @@ CREATE TABLE @extschema@.partition_hints (
 );
 COMMENT ON TABLE @extschema@.partition_hints IS
     'for each keyed column of a ledger table, the query that names the ranges holding a key';
+
+-- Every backend keeps the hint queries it has read (extension/lookup/hint_catalog.c): a change of
+-- these rows tells them to read them again.
+CREATE FUNCTION @extschema@.partition_hints_changed() RETURNS trigger
+AS 'MODULE_PATHNAME', 'permanode_partition_hints_changed' LANGUAGE C;
+CREATE TRIGGER partition_hints_changed
+    AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON @extschema@.partition_hints
+    FOR EACH STATEMENT EXECUTE FUNCTION @extschema@.partition_hints_changed();
 
 -- Refuses to change a chunk size once the table holds rows: that would need every row moved.
 CREATE FUNCTION @extschema@.ledger_tables_guard() RETURNS trigger

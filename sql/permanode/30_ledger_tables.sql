@@ -225,14 +225,10 @@ INSERT INTO @extschema@.ledger_tables (table_name, chunk_size, unique_columns, h
 -------------------------------------------------------------------------------------------------
 
 -- Which ranges hold a tag (seed 002). table_kind: message (tagged data), basic_output, nft_output.
--- row_count, when known, is how many rows of the range carry the key, or fewer while a session
--- defers counts (permanode.defer_hint_counts; see flush_hint_counts()), never more: a first page
--- newest first then plans only the newest ranges that fill it.
 CREATE TABLE @extschema@.tag_hints (
     tag bytea NOT NULL,
     table_kind text NOT NULL DEFAULT 'message',
     ms_range_id int NOT NULL,
-    row_count bigint,
     PRIMARY KEY (tag, table_kind, ms_range_id)
 );
 
@@ -243,7 +239,6 @@ CREATE TABLE @extschema@.addresses_hints (
     output_kind text NOT NULL,
     variant text NOT NULL,
     ms_range_id int NOT NULL,
-    row_count bigint,                          -- as in tag_hints
     PRIMARY KEY (address, output_kind, variant, ms_range_id)
 );
 

@@ -76,8 +76,8 @@ CREATE INDEX foundry_outputs_by_output_id ON @extschema@.foundry_outputs (output
 CREATE INDEX nft_outputs_by_output_id ON @extschema@.nft_outputs (output_id);
 
 -------------------------------------------------------------------------------------------------
--- Partition hints: for a keyed column, the query naming the ranges that hold a key ($1), and
--- optionally how many rows each holds (a second column; NULL when unknown).
+-- Partition hints: for a keyed column, the query naming the ranges that hold a key ($1), which the
+-- Permanode Range Scan (extension/lookup/) runs at execution to read only those partitions.
 -- Ingest maintains the hint and locator tables in the same transaction as the rows (seed 002:
 -- "a row should be inserted into these tables whenever indexed data is inserted").
 -------------------------------------------------------------------------------------------------
@@ -115,19 +115,19 @@ INSERT INTO @extschema@.partition_hints (table_name, column_name, hint_query) VA
     ('alias_outputs', 'alias_id', 'SELECT ms_range_id FROM @extschema@.chain_locator WHERE chain_id = $1'),
     ('nft_outputs', 'nft_id', 'SELECT ms_range_id FROM @extschema@.chain_locator WHERE chain_id = $1'),
     ('foundry_outputs', 'foundry_id', 'SELECT ms_range_id FROM @extschema@.foundry_locator WHERE foundry_id = $1'),
-    ('basic_outputs', 'address', 'SELECT ms_range_id, row_count FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''extended'' AND variant = ''address'''),
-    ('basic_outputs', 'sender', 'SELECT ms_range_id, row_count FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''extended'' AND variant = ''sender'''),
-    ('basic_outputs', 'tag', 'SELECT ms_range_id, row_count FROM @extschema@.tag_hints WHERE tag = $1 AND table_kind = ''basic_output'''),
-    ('alias_outputs', 'sender', 'SELECT ms_range_id, row_count FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''alias'' AND variant = ''sender'''),
-    ('alias_outputs', 'issuer', 'SELECT ms_range_id, row_count FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''alias'' AND variant = ''issuer'''),
-    ('alias_outputs', 'state_controller', 'SELECT ms_range_id, row_count FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''alias'' AND variant = ''state_controller'''),
-    ('alias_outputs', 'governor', 'SELECT ms_range_id, row_count FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''alias'' AND variant = ''governor'''),
-    ('foundry_outputs', 'address', 'SELECT ms_range_id, row_count FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''foundry'' AND variant = ''address'''),
-    ('nft_outputs', 'address', 'SELECT ms_range_id, row_count FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''nft'' AND variant = ''address'''),
-    ('nft_outputs', 'dust_return_address', 'SELECT ms_range_id, row_count FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''nft'' AND variant = ''dust_return_address'''),
-    ('nft_outputs', 'sender', 'SELECT ms_range_id, row_count FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''nft'' AND variant = ''sender'''),
-    ('nft_outputs', 'issuer', 'SELECT ms_range_id, row_count FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''nft'' AND variant = ''issuer'''),
-    ('nft_outputs', 'tag', 'SELECT ms_range_id, row_count FROM @extschema@.tag_hints WHERE tag = $1 AND table_kind = ''nft_output'''),
-    ('legacy_outputs', 'address', 'SELECT ms_range_id, row_count FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''legacy'' AND variant = ''address'''),
-    ('address_analytics', 'address', 'SELECT ms_range_id, row_count FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''analytics'' AND variant = ''address'''),
-    ('tags', 'tag', 'SELECT ms_range_id, row_count FROM @extschema@.tag_hints WHERE tag = $1 AND table_kind = ''message''');
+    ('basic_outputs', 'address', 'SELECT ms_range_id FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''extended'' AND variant = ''address'''),
+    ('basic_outputs', 'sender', 'SELECT ms_range_id FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''extended'' AND variant = ''sender'''),
+    ('basic_outputs', 'tag', 'SELECT ms_range_id FROM @extschema@.tag_hints WHERE tag = $1 AND table_kind = ''basic_output'''),
+    ('alias_outputs', 'sender', 'SELECT ms_range_id FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''alias'' AND variant = ''sender'''),
+    ('alias_outputs', 'issuer', 'SELECT ms_range_id FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''alias'' AND variant = ''issuer'''),
+    ('alias_outputs', 'state_controller', 'SELECT ms_range_id FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''alias'' AND variant = ''state_controller'''),
+    ('alias_outputs', 'governor', 'SELECT ms_range_id FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''alias'' AND variant = ''governor'''),
+    ('foundry_outputs', 'address', 'SELECT ms_range_id FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''foundry'' AND variant = ''address'''),
+    ('nft_outputs', 'address', 'SELECT ms_range_id FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''nft'' AND variant = ''address'''),
+    ('nft_outputs', 'dust_return_address', 'SELECT ms_range_id FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''nft'' AND variant = ''dust_return_address'''),
+    ('nft_outputs', 'sender', 'SELECT ms_range_id FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''nft'' AND variant = ''sender'''),
+    ('nft_outputs', 'issuer', 'SELECT ms_range_id FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''nft'' AND variant = ''issuer'''),
+    ('nft_outputs', 'tag', 'SELECT ms_range_id FROM @extschema@.tag_hints WHERE tag = $1 AND table_kind = ''nft_output'''),
+    ('legacy_outputs', 'address', 'SELECT ms_range_id FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''legacy'' AND variant = ''address'''),
+    ('address_analytics', 'address', 'SELECT ms_range_id FROM @extschema@.addresses_hints WHERE address = $1 AND output_kind = ''analytics'' AND variant = ''address'''),
+    ('tags', 'tag', 'SELECT ms_range_id FROM @extschema@.tag_hints WHERE tag = $1 AND table_kind = ''message''');

@@ -60,7 +60,7 @@ DECLARE
 BEGIN
     FOR f, grantee IN
         SELECT p.oid::regprocedure,
-               CASE WHEN p.proname LIKE 'ingest%' OR p.proname = 'flush_hint_counts'
+               CASE WHEN p.proname LIKE 'ingest%'
                     THEN 'permanode_writer'
                     WHEN p.proname = 'partition_rows' THEN 'permanode_reader' -- for the status view
                     ELSE 'permanode_admin' END
@@ -70,7 +70,7 @@ BEGIN
                             'set_chunk_size',
                             'expire_pending', 'rollup_daily_analytics', 'init', 'archive',
                             'archive_table', 'restore', 'maintain', 'partition_rows',
-                            'book_late_spends', 'flush_hint_counts', 'recount_hints')
+                            'book_late_spends')
     LOOP
         EXECUTE format('ALTER FUNCTION %s SECURITY DEFINER SET search_path = pg_catalog, @extschema@', f);
         EXECUTE format('REVOKE ALL ON FUNCTION %s FROM PUBLIC', f);

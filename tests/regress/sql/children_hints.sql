@@ -38,9 +38,9 @@ BEGIN
     differ := 0;
     FOR parent IN SELECT DISTINCT parent_id::text FROM permanode.parents LOOP
         EXECUTE format('EXECUTE children(%L)', parent) INTO hinted;
-        SET LOCAL permanode.partition_hints = off;
+        SET LOCAL permanode.range_scan = off;
         EXECUTE format('EXECUTE children(%L)', parent) INTO plain;
-        SET LOCAL permanode.partition_hints = on;
+        SET LOCAL permanode.range_scan = on;
         parents := parents + 1;
         differ := differ + (hinted IS DISTINCT FROM plain)::int;
     END LOOP;

@@ -1,6 +1,7 @@
 -- Upgrades: a database made at 0.1.0 (sql/permanode--0.1.0.sql, kept as released) that ingested
--- and archived, updated with ALTER EXTENSION ... UPDATE, answers as before; its objects are then
--- those of a fresh install: definitions, security, settings and rights of every function.
+-- and archived, updated with ALTER EXTENSION ... UPDATE (through 0.2.0 to the newest), answers as
+-- before; its objects are then those of a fresh install: definitions, security, settings and
+-- rights of every function, the columns of every table and view, and the hint catalog.
 \set VERBOSITY terse
 SET client_min_messages = warning;
 DROP EXTENSION IF EXISTS permanode CASCADE;
@@ -80,6 +81,18 @@ SELECT 'updated'::text AS install, p.oid::regprocedure::text AS function, upgrad
        p.prosecdef, p.proconfig, p.proacl::text AS rights
 FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'permanode';
+-- So do its tables' and views' columns, and the hint catalog.
+CREATE FUNCTION upgrade_test.shape() RETURNS TABLE (relation text, shape text)
+LANGUAGE sql AS $$
+    SELECT c.relname::text, format('%s %s%s', a.attname, format_type(a.atttypid, a.atttypmod),
+                                   CASE WHEN a.attnotnull THEN ' not null' ELSE '' END)
+    FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+    WHERE c.relnamespace = 'permanode'::regnamespace AND c.relkind IN ('r', 'p', 'v') AND NOT c.relispartition
+    UNION ALL
+    SELECT 'partition_hints', format('%s.%s: %s', table_name, column_name, hint_query)
+    FROM permanode.partition_hints
+$$;
+CREATE TABLE upgrade_test.shapes AS SELECT 'updated'::text AS install, * FROM upgrade_test.shape();
 SET client_min_messages = warning;
 DROP EXTENSION permanode CASCADE;
 SELECT count(*) >= 0 AS archives_removed FROM archive_gc();
@@ -89,6 +102,7 @@ INSERT INTO upgrade_test.functions
 SELECT 'fresh', p.oid::regprocedure::text, upgrade_test.definition(p.oid), p.prosecdef, p.proconfig, p.proacl::text
 FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'permanode';
+INSERT INTO upgrade_test.shapes SELECT 'fresh', * FROM upgrade_test.shape();
 SELECT count(*) FILTER (WHERE install = 'fresh') AS functions,
        count(*) FILTER (WHERE install = 'fresh') = count(*) FILTER (WHERE install = 'updated') AS same_count
 FROM upgrade_test.functions;
@@ -98,5 +112,15 @@ FROM upgrade_test.functions;
 UNION ALL
 (SELECT function, definition, prosecdef, proconfig, rights FROM upgrade_test.functions WHERE install = 'updated'
  EXCEPT SELECT function, definition, prosecdef, proconfig, rights FROM upgrade_test.functions WHERE install = 'fresh');
+
+-- Columns and hint queries that differ, either way (none).
+(SELECT relation, shape FROM upgrade_test.shapes WHERE install = 'fresh'
+ EXCEPT SELECT relation, shape FROM upgrade_test.shapes WHERE install = 'updated')
+UNION ALL
+(SELECT relation, shape FROM upgrade_test.shapes WHERE install = 'updated'
+ EXCEPT SELECT relation, shape FROM upgrade_test.shapes WHERE install = 'fresh');
+SELECT count(*) FILTER (WHERE install = 'fresh' AND relation = 'partition_hints') AS hint_queries,
+       count(*) FILTER (WHERE install = 'fresh' AND relation = 'addresses_hints') AS addresses_hints_columns
+FROM upgrade_test.shapes;
 
 DROP SCHEMA ingest_test, upgrade_test CASCADE;

@@ -1,0 +1,51 @@
+/*
+ * lookup.h
+ *	  Keyed lookups on partitioned ledger tables: one mechanism, the Permanode Range Scan.
+ *
+ *	  hint_catalog.c     which columns are keyed, and the query naming the ranges that hold a key
+ *	  range_scan_plan.c  the planner side: a keyed SELECT keeps the parent, with one CustomPath
+ *	  range_scan_exec.c  the executor side: the key's ranges, read one partition at a time
+ *
+ *	  Statements the Range Scan leaves alone (a locking SELECT, UPDATE, DELETE, a query naming
+ *	  its ranges) are planned by PostgreSQL over every partition: slower, and exact.
+ */
+#ifndef PERMANODE_LOOKUP_H
+#define PERMANODE_LOOKUP_H
+
+#include "postgres.h"
+
+#include "access/attnum.h"
+#include "nodes/extensible.h"
+
+/* in hint_catalog.c */
+extern void permanode_install_hint_catalog(void);
+extern bool permanode_in_hint_query(void);
+extern bool permanode_hint_lookup(Oid relid, AttrNumber attnum, AttrNumber *range_attnum);
+extern bool permanode_hints_for(Oid relid);
+extern int32 *permanode_hint_ranges_page(Oid relid, AttrNumber attnum, Datum value, bool descending,
+                                         int64 after, int limit, int *n);
+
+/*
+ * The plan node's settings: custom_private is (settings, bound strategies), settings an integer
+ * list in this order; custom_exprs is the key expression, then one bound on the range column per
+ * strategy (BTLessStrategyNumber ... BTGreaterStrategyNumber).
+ */
+typedef enum RangeScanSetting
+{
+    RS_KEY_ATTNUM,
+    RS_RANGE_ATTNUM,
+    RS_PARENT_INDEX, /* partitioned index (key, ms_range_id, ...), or InvalidOid */
+    RS_BACKWARD,     /* read oldest first (the index backward) */
+    RS_KEYED,        /* 0: no key was found, read every partition */
+    RS_NSETTINGS
+} RangeScanSetting;
+
+#define RANGE_SCAN_NAME "Permanode Range Scan"
+
+/* in range_scan_plan.c */
+extern void permanode_install_range_scan(void);
+
+/* in range_scan_exec.c */
+extern Node *permanode_range_scan_create_state(CustomScan *cscan);
+
+#endif /* PERMANODE_LOOKUP_H */
