@@ -11,7 +11,6 @@
 #pragma once
 
 #include "codec/address.hpp"
-#include "codec/no_postgres.hpp"
 #include "ledger/derive.hpp"
 
 #include <cstdint>

@@ -4,7 +4,6 @@
 #pragma once
 
 #include "codec/ledger.hpp"
-#include "codec/no_postgres.hpp"
 #include "codec/types.hpp"
 
 #include <cstdint>

@@ -4,7 +4,6 @@
 #pragma once
 
 #include "codec/address.hpp"
-#include "codec/no_postgres.hpp"
 #include "ledger/derive.hpp"
 
 #include <cstdint>

@@ -197,16 +197,15 @@ IngestResult WriteMilestone(const ledger::MilestoneRows &rows)
     const ledger::TypeOids &types = ledger::PrepareStatements();
     int32 milestone_index = static_cast<int32>(rows.milestone_index);
 
-    ledger::Params lock;
-    lock.AddInt32(milestone_index);
-    ledger::Execute(ledger::Statement::kLock, lock);
+    ledger::Execute(ledger::sql::kLock,
+                    ledger::Params().SetInt32("milestone_index", milestone_index));
 
     ledger::Ranges ranges = ledger::ReadRanges(rows.milestone_index);
-    ledger::Params synced;
-    synced.AddInt32(ranges.Of("sync"));
-    synced.AddInt32(milestone_index);
     IngestResult result;
-    if (ledger::Execute(ledger::Statement::kIsSynced, synced) > 0)
+    if (ledger::Execute(ledger::sql::kIsSynced, ledger::Params()
+                                                    .SetInt32("ms_range_id", ranges.Of("sync"))
+                                                    .SetInt32("milestone_index", milestone_index)) >
+        0)
     {
         result.already_ingested = true;
         return result;

@@ -2,10 +2,14 @@
  * pg_array.hpp
  *	  ArrayColumn: one column of a set-based insert, accumulated in C++ and turned into a
  *	  one-dimensional PostgreSQL array with a single palloc (no per-element allocation).
- *	  Include only from .cpp files that include postgres.h (inside extern "C").
  */
 #ifndef PERMANODE_LEDGER_PG_ARRAY_HPP
 #define PERMANODE_LEDGER_PG_ARRAY_HPP
+
+extern "C"
+{
+#include "postgres.h"
+}
 
 #include <cstddef>
 #include <cstdint>

@@ -9,8 +9,9 @@
  *	  a unique key (23505), as invalid input. Rows that several milestones share (hints, chain
  *	  and transaction locators, metrics) keep ON CONFLICT; the output locator is an upsert
  *	  because a creation and its spend may arrive in either order. Plans are generic from the
- *	  start, but for the few that NeedsCustomPlan names. Operators on the extension's types are
+ *	  start, but for the few marked custom_plan. Operators on the extension's types are
  *	  schema-qualified, so the statements do not depend on the caller's search_path.
+ *	  Parameters are named (:message_id) and bound by name: see ledger/named_sql.hpp.
  */
 extern "C"
 {
@@ -24,9 +25,11 @@ extern "C"
 }
 
 #include "pgcpp/guard.hpp"
+#include "ledger/named_sql.hpp"
 #include "ledger/statements.hpp"
 
-#include <array>
+#include <stdexcept>
+#include <unordered_map>
 
 namespace permanode::ledger
 {
@@ -35,204 +38,430 @@ namespace
 
 using permanode::pg::CallPg;
 
-struct StatementText
-{
-    const char *sql;
-    std::vector<const char *> types;
-};
-
 constexpr const char *kH = "permanode.hash32[]";
 constexpr const char *kO = "permanode.output_id[]";
 constexpr const char *kA = "permanode.address[]";
 constexpr const char *kF = "permanode.foundry_id[]";
 
-// Indexed by Statement.
-const StatementText &TextOf(Statement statement)
+// Every statement a milestone may run, to prepare (and check) them all up front.
+const std::vector<const Statement *> &AllStatements();
+
+} // namespace
+
+namespace sql
 {
-    static const std::array<StatementText, static_cast<std::size_t>(Statement::kCount)> texts = {{
-        // kLock: one ingest of a milestone at a time; held until the transaction ends.
-        {"SELECT pg_advisory_xact_lock(hashtext('permanode.ingest_milestone'), $1)", {"int4"}},
-        // kIsSynced
-        {"SELECT 1 FROM permanode.sync WHERE ms_range_id = $1 AND milestone_index = $2",
-         {"int4", "int4"}},
-        // kChunkSizes
-        {"SELECT table_name::text, chunk_size FROM permanode.ledger_tables", {}},
-        // kMessages: each block's parents are a slice of one flat array.
-        {"INSERT INTO permanode.messages (message_id, version, message, milestone_index, "
-         "inclusion_state, conflict_reason, ms_range_id, ms_timestamp, white_flag_index, variant, "
-         "parents, is_solid, should_promote, should_reattach) "
-         "SELECT u.id, u.version, u.message, $11, u.state, u.reason, $12, $13, u.wfi, u.variant, "
-         "$10[u.pfrom:u.pto], true, false, false "
-         "FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9) "
-         "AS u(id, version, message, state, reason, wfi, variant, pfrom, pto)",
-         {kH, "int2[]", "bytea[]", "int2[]", "int2[]", "int4[]", "text[]", "int4[]", "int4[]", kH,
-          "int4", "int4", "timestamptz"}},
-        // kParents
-        {"INSERT INTO permanode.parents (parent_id, message_id, inclusion_state, milestone_index, "
-         "ms_range_id, ms_timestamp) SELECT u.*, $4, $5, $6 FROM unnest($1, $2, $3) AS u",
-         {kH, kH, "int2[]", "int4", "int4", "timestamptz"}},
-        // kBlockLocator
-        {"INSERT INTO permanode.block_locator (block_id, ms_range_id) "
-         "SELECT u.*, $2 FROM unnest($1) AS u",
-         {kH, "int4"}},
-        // kParentHints
-        {"INSERT INTO permanode.parent_hints (parent_id, ms_range_id) "
-         "SELECT u.*, $2 FROM unnest($1) AS u ON CONFLICT DO NOTHING",
-         {kH, "int4"}},
-        // kTags
-        {"INSERT INTO permanode.tags (tag, message_id, inclusion_state, ms_range_id, "
-         "milestone_index, ms_timestamp) SELECT u.*, $4, $5, $6 FROM unnest($1, $2, $3) AS u",
-         {"bytea[]", kH, "int2[]", "int4", "int4", "timestamptz"}},
-        // kTagHints
-        {"INSERT INTO permanode.tag_hints (tag, table_kind, ms_range_id) "
-         "SELECT * FROM unnest($1, $2, $3) ON CONFLICT DO NOTHING",
-         {"bytea[]", "text[]", "int4[]"}},
-        // kTransactions
-        {"INSERT INTO permanode.transactions (transaction_id, idx, variant, message_id, data, "
-         "inclusion_state, milestone_index, ms_range_id, ms_timestamp) "
-         "SELECT u.*, $7, $8, $9 FROM unnest($1, $2, $3, $4, $5, $6) AS u",
-         {kH, "int2[]", "text[]", kH, "bytea[]", "int2[]", "int4", "int4", "timestamptz"}},
-        // kTransactionLocator
-        {"INSERT INTO permanode.transaction_locator (transaction_id, ms_range_id) "
-         "SELECT u.*, $2 FROM unnest($1) AS u ON CONFLICT DO NOTHING",
-         {kH, "int4"}},
-        // kMilestones
-        {"INSERT INTO permanode.milestones (message_id, payload, milestone_id, milestone_index, "
-         "timestamp, ms_range_id) SELECT * FROM unnest($1, $2, $3, $4, $5, $6) "
-         "ON CONFLICT DO NOTHING",
-         {kH, "bytea[]", kH, "int4[]", "int8[]", "int4[]"}},
-        // kMilestoneLocator
-        {"INSERT INTO permanode.milestone_locator (milestone_id, ms_range_id) "
-         "SELECT * FROM unnest($1, $2) ON CONFLICT DO NOTHING",
-         {kH, "int4[]"}},
-        // kSpentOutputs: append-only, in the spending milestone's range.
-        {"INSERT INTO permanode.spent_outputs (output_id, transaction_id, message_id, ms_range_id, "
-         "milestone_index, ms_timestamp) SELECT u.*, $4, $5, $6 FROM unnest($1, $2, $3) AS u",
-         {kO, kH, kH, "int4", "int4", "timestamptz"}},
-        // kLocateSpent
-        {"INSERT INTO permanode.output_locator (output_id, spent_ms_range_id) "
-         "SELECT u.*, $2 FROM unnest($1) AS u "
-         "ON CONFLICT (output_id) DO UPDATE SET spent_ms_range_id = EXCLUDED.spent_ms_range_id",
-         {kO, "int4"}},
-        // kUnspentDelete: what the spent outputs were, for the analytics.
-        {"DELETE FROM permanode.unspent_outputs WHERE output_id OPERATOR(permanode.=) ANY ($1) "
-         "RETURNING output_id, address, amount",
-         {kO}},
-        // kBasicOutputs
-        {"INSERT INTO permanode.basic_outputs (output_id, address, sender, sender_type, tag, data, "
-         "amount, message_id, native_token_count, dust_return_address, dust_return_amount, "
-         "timelock, expiration, expiration_return_address, ms_range_id, milestone_index, "
-         "ms_timestamp, inclusion_state) "
-         "SELECT u.*, $15, $16, $17, 1 "
-         "FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) AS u",
-         {kO, kA, kA, "int2[]", "bytea[]", "bytea[]", "int8[]", kH, "int2[]", kA, "int8[]",
-          "timestamptz[]", "timestamptz[]", kA, "int4", "int4", "timestamptz"}},
-        // kAliasOutputs
-        {"INSERT INTO permanode.alias_outputs (alias_id, sender, issuer, state_controller, "
-         "governor, data, output_id, amount, message_id, state_index, foundry_counter, "
-         "native_token_count, ms_range_id, milestone_index, ms_timestamp, inclusion_state) "
-         "SELECT u.*, $13, $14, $15, 1 "
-         "FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) AS u",
-         {kH, kA, kA, kA, kA, "bytea[]", kO, "int8[]", kH, "int8[]", "int8[]", "int2[]", "int4",
-          "int4", "timestamptz"}},
-        // kFoundryOutputs
-        {"INSERT INTO permanode.foundry_outputs (foundry_id, address, data, output_id, amount, "
-         "message_id, native_token_count, ms_range_id, milestone_index, ms_timestamp, "
-         "inclusion_state) SELECT u.*, $8, $9, $10, 1 "
-         "FROM unnest($1, $2, $3, $4, $5, $6, $7) AS u",
-         {kF, kA, "bytea[]", kO, "int8[]", kH, "int2[]", "int4", "int4", "timestamptz"}},
-        // kNftOutputs
-        {"INSERT INTO permanode.nft_outputs (nft_id, address, dust_return_address, sender, "
-         "issuer, tag, data, output_id, amount, message_id, native_token_count, "
-         "dust_return_amount, timelock, expiration, expiration_return_address, ms_range_id, "
-         "milestone_index, ms_timestamp, inclusion_state) SELECT u.*, $16, $17, $18, 1 "
-         "FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) AS u",
-         {kH, kA, kA, kA, kA, "bytea[]", "bytea[]", kO, "int8[]", kH, "int2[]", "int8[]",
-          "timestamptz[]", "timestamptz[]", kA, "int4", "int4", "timestamptz"}},
-        // kLocateCreated
-        {"INSERT INTO permanode.output_locator (output_id, ms_range_id) "
-         "SELECT * FROM unnest($1, $2) "
-         "ON CONFLICT (output_id) DO UPDATE SET ms_range_id = EXCLUDED.ms_range_id",
-         {kO, "int4[]"}},
-        // kChainLocator
-        {"INSERT INTO permanode.chain_locator (chain_id, ms_range_id) "
-         "SELECT * FROM unnest($1, $2) ON CONFLICT DO NOTHING",
-         {kH, "int4[]"}},
-        // kFoundryLocator
-        {"INSERT INTO permanode.foundry_locator (foundry_id, ms_range_id) "
-         "SELECT * FROM unnest($1, $2) ON CONFLICT DO NOTHING",
-         {kF, "int4[]"}},
-        // kAddressHints
-        {"INSERT INTO permanode.addresses_hints (address, output_kind, variant, ms_range_id) "
-         "SELECT * FROM unnest($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-         {kA, "text[]", "text[]", "int4[]"}},
-        // kUnspentInsert: an output whose spend is already recorded (milestones may arrive in
-        // any order) never enters the unspent set.
-        {"INSERT INTO permanode.unspent_outputs (output_id, output_kind, amount, address, sender, "
-         "issuer, tag, state_controller, governor, dust_return_address, dust_return_amount, "
-         "timelock, expiration, expiration_return_address, native_token_count, chain_id, "
-         "foundry_id, message_id, data, milestone_index, ms_timestamp) "
-         "SELECT u.*, $20, $21 FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, "
-         "$13, $14, $15, $16, $17, $18, $19) "
-         "AS u(output_id, kind, amount, address, sender, issuer, tag, state_controller, governor, "
-         "dust_return_address, dust_return_amount, timelock, expiration, "
-         "expiration_return_address, native_token_count, chain_id, foundry_id, message_id, data) "
-         "WHERE NOT EXISTS (SELECT 1 FROM permanode.output_locator l "
-         "WHERE l.output_id OPERATOR(permanode.=) u.output_id AND l.spent_ms_range_id IS NOT NULL) "
-         "RETURNING output_id",
-         {kO,
-          "text[]",
-          "int8[]",
-          kA,
-          kA,
-          kA,
-          "bytea[]",
-          kA,
-          kA,
-          kA,
-          "int8[]",
-          "timestamptz[]",
-          "timestamptz[]",
-          kA,
-          "int2[]",
-          kH,
-          kF,
-          kH,
-          "bytea[]",
-          "int4",
-          "timestamptz"}},
-        // kLateSpends
-        {"SELECT owner, ms_range_id, inserted, ms_timestamp "
-         "FROM permanode.book_late_spends($1, $2, $3)",
-         {kO, kA, "int8[]"}},
-        // kMsAnalytics
-        {"INSERT INTO permanode.ms_analytics (ms_range_id, milestone_index, message_count, "
-         "transaction_count, transferred_tokens) VALUES ($1, $2, $3, $4, $5) "
-         "ON CONFLICT DO NOTHING",
-         {"int4", "int4", "int4", "int4", "int8"}},
-        // kAddressAnalytics
-        {"INSERT INTO permanode.address_analytics (address, sent_tokens, recv_tokens, "
-         "milestone_index, ms_range_id) SELECT u.*, $4, $5 FROM unnest($1, $2, $3) AS u",
-         {kA, "int8[]", "int8[]", "int4", "int4"}},
-        // kMetrics: values are the text forms, bech32 addresses and 0x-hex tags.
-        {"INSERT INTO permanode.metrics_cache (date, variant, metric, value) "
-         "SELECT (u.at AT TIME ZONE 'UTC')::date, u.variant, u.metric, "
-         "coalesce(u.address::text, '0x' || encode(u.tag, 'hex')) "
-         "FROM unnest($1, $2, $3, $4, $5) AS u(variant, metric, address, tag, at) "
-         "ON CONFLICT DO NOTHING",
-         {"text[]", "text[]", kA, "bytea[]", "timestamptz[]"}},
-        // kDateCache
-        {"INSERT INTO permanode.date_cache (date, start_ms, end_ms) "
-         "VALUES (($2 AT TIME ZONE 'UTC')::date, $1, $1) ON CONFLICT (date) DO UPDATE "
-         "SET start_ms = least(date_cache.start_ms, EXCLUDED.start_ms), "
-         "end_ms = greatest(date_cache.end_ms, EXCLUDED.end_ms)",
-         {"int4", "timestamptz"}},
-        // kSync: synced_by 1 = permanode.ingest_milestone.
-        {"INSERT INTO permanode.sync (ms_range_id, milestone_index, synced_by) "
-         "VALUES ($1, $2, 1) ON CONFLICT DO NOTHING",
-         {"int4", "int4"}},
-    }};
-    return texts[static_cast<std::size_t>(statement)];
+
+// One ingest of a milestone at a time; held until the transaction ends.
+const Statement kLock{
+    "lock",
+    "SELECT pg_advisory_xact_lock(hashtext('permanode.ingest_milestone'), :milestone_index)",
+    {{"milestone_index", "int4"}}};
+
+const Statement kIsSynced{"is_synced",
+                          "SELECT 1 FROM permanode.sync WHERE ms_range_id = :ms_range_id AND "
+                          "milestone_index = :milestone_index",
+                          {{"ms_range_id", "int4"}, {"milestone_index", "int4"}}};
+
+const Statement kChunkSizes{
+    "chunk_sizes", "SELECT table_name::text, chunk_size FROM permanode.ledger_tables", {}};
+
+// Each block's parents are a slice of one flat array (the spaces around the slice's colon keep
+// it from reading as a placeholder).
+const Statement kMessages{
+    "messages",
+    "INSERT INTO permanode.messages (message_id, version, message, milestone_index, "
+    "inclusion_state, conflict_reason, ms_range_id, ms_timestamp, white_flag_index, variant, "
+    "parents, is_solid, should_promote, should_reattach) "
+    "SELECT u.id, u.version, u.message, :milestone_index, u.state, u.reason, :ms_range_id, "
+    ":ms_timestamp, u.wfi, u.variant, (:parents)[u.pfrom : u.pto], true, false, false "
+    "FROM unnest(:message_id, :version, :message, :inclusion_state, :conflict_reason, "
+    ":white_flag_index, :variant, :parents_from, :parents_to) "
+    "AS u(id, version, message, state, reason, wfi, variant, pfrom, pto)",
+    {{"message_id", kH},
+     {"version", "int2[]"},
+     {"message", "bytea[]"},
+     {"inclusion_state", "int2[]"},
+     {"conflict_reason", "int2[]"},
+     {"white_flag_index", "int4[]"},
+     {"variant", "text[]"},
+     {"parents_from", "int4[]"},
+     {"parents_to", "int4[]"},
+     {"parents", kH},
+     {"milestone_index", "int4"},
+     {"ms_range_id", "int4"},
+     {"ms_timestamp", "timestamptz"}}};
+
+const Statement kParents{
+    "parents",
+    "INSERT INTO permanode.parents (parent_id, message_id, inclusion_state, milestone_index, "
+    "ms_range_id, ms_timestamp) SELECT u.*, :milestone_index, :ms_range_id, :ms_timestamp "
+    "FROM unnest(:parent_id, :message_id, :inclusion_state) AS u",
+    {{"parent_id", kH},
+     {"message_id", kH},
+     {"inclusion_state", "int2[]"},
+     {"milestone_index", "int4"},
+     {"ms_range_id", "int4"},
+     {"ms_timestamp", "timestamptz"}}};
+
+const Statement kBlockLocator{"block_locator",
+                              "INSERT INTO permanode.block_locator (block_id, ms_range_id) "
+                              "SELECT u.*, :ms_range_id FROM unnest(:block_id) AS u",
+                              {{"block_id", kH}, {"ms_range_id", "int4"}}};
+
+const Statement kParentHints{
+    "parent_hints",
+    "INSERT INTO permanode.parent_hints (parent_id, ms_range_id) "
+    "SELECT u.*, :ms_range_id FROM unnest(:parent_id) AS u ON CONFLICT DO NOTHING",
+    {{"parent_id", kH}, {"ms_range_id", "int4"}}};
+
+const Statement kTags{
+    "tags",
+    "INSERT INTO permanode.tags (tag, message_id, inclusion_state, ms_range_id, milestone_index, "
+    "ms_timestamp) SELECT u.*, :ms_range_id, :milestone_index, :ms_timestamp "
+    "FROM unnest(:tag, :message_id, :inclusion_state) AS u",
+    {{"tag", "bytea[]"},
+     {"message_id", kH},
+     {"inclusion_state", "int2[]"},
+     {"ms_range_id", "int4"},
+     {"milestone_index", "int4"},
+     {"ms_timestamp", "timestamptz"}}};
+
+const Statement kTagHints{
+    "tag_hints",
+    "INSERT INTO permanode.tag_hints (tag, table_kind, ms_range_id) "
+    "SELECT * FROM unnest(:tag, :table_kind, :ms_range_id) "
+    "ON CONFLICT DO NOTHING",
+    {{"tag", "bytea[]"}, {"table_kind", "text[]"}, {"ms_range_id", "int4[]"}}};
+
+const Statement kTransactions{
+    "transactions",
+    "INSERT INTO permanode.transactions (transaction_id, idx, variant, message_id, data, "
+    "inclusion_state, milestone_index, ms_range_id, ms_timestamp) "
+    "SELECT u.*, :milestone_index, :ms_range_id, :ms_timestamp "
+    "FROM unnest(:transaction_id, :idx, :variant, :message_id, :data, :inclusion_state) AS u",
+    {{"transaction_id", kH},
+     {"idx", "int2[]"},
+     {"variant", "text[]"},
+     {"message_id", kH},
+     {"data", "bytea[]"},
+     {"inclusion_state", "int2[]"},
+     {"milestone_index", "int4"},
+     {"ms_range_id", "int4"},
+     {"ms_timestamp", "timestamptz"}}};
+
+const Statement kTransactionLocator{
+    "transaction_locator",
+    "INSERT INTO permanode.transaction_locator (transaction_id, ms_range_id) "
+    "SELECT u.*, :ms_range_id FROM unnest(:transaction_id) AS u ON CONFLICT DO NOTHING",
+    {{"transaction_id", kH}, {"ms_range_id", "int4"}}};
+
+const Statement kMilestones{
+    "milestones",
+    "INSERT INTO permanode.milestones (message_id, payload, milestone_id, milestone_index, "
+    "timestamp, ms_range_id) SELECT * FROM unnest(:message_id, :payload, :milestone_id, "
+    ":milestone_index, :timestamp, :ms_range_id) ON CONFLICT DO NOTHING",
+    {{"message_id", kH},
+     {"payload", "bytea[]"},
+     {"milestone_id", kH},
+     {"milestone_index", "int4[]"},
+     {"timestamp", "int8[]"},
+     {"ms_range_id", "int4[]"}}};
+
+const Statement kMilestoneLocator{"milestone_locator",
+                                  "INSERT INTO permanode.milestone_locator (milestone_id, "
+                                  "ms_range_id) SELECT * FROM unnest(:milestone_id, :ms_range_id) "
+                                  "ON CONFLICT DO NOTHING",
+                                  {{"milestone_id", kH}, {"ms_range_id", "int4[]"}}};
+
+// Append-only, in the spending milestone's range.
+const Statement kSpentOutputs{
+    "spent_outputs",
+    "INSERT INTO permanode.spent_outputs (output_id, transaction_id, message_id, ms_range_id, "
+    "milestone_index, ms_timestamp) SELECT u.*, :ms_range_id, :milestone_index, :ms_timestamp "
+    "FROM unnest(:output_id, :transaction_id, :message_id) AS u",
+    {{"output_id", kO},
+     {"transaction_id", kH},
+     {"message_id", kH},
+     {"ms_range_id", "int4"},
+     {"milestone_index", "int4"},
+     {"ms_timestamp", "timestamptz"}}};
+
+const Statement kLocateSpent{
+    "locate_spent",
+    "INSERT INTO permanode.output_locator (output_id, spent_ms_range_id) "
+    "SELECT u.*, :ms_range_id FROM unnest(:output_id) AS u "
+    "ON CONFLICT (output_id) DO UPDATE SET spent_ms_range_id = EXCLUDED.spent_ms_range_id",
+    {{"output_id", kO}, {"ms_range_id", "int4"}}};
+
+// What the spent outputs were, for the analytics. It probes a growing table by key: a generic
+// plan, made once per backend and usually while the tables are still empty, would keep the
+// sequential scan it chose then; planned each time, with the array as a constant, it sees the
+// table's real size and probes the unique index.
+const Statement kUnspentDelete{
+    "unspent_delete",
+    "DELETE FROM permanode.unspent_outputs WHERE output_id OPERATOR(permanode.=) ANY (:output_id) "
+    "RETURNING output_id, address, amount",
+    {{"output_id", kO}},
+    true};
+
+// The output tables: their columns, then ms_range_id, milestone_index and ms_timestamp.
+const Statement kBasicOutputs{
+    "basic_outputs",
+    "INSERT INTO permanode.basic_outputs (output_id, address, sender, sender_type, tag, data, "
+    "amount, message_id, native_token_count, dust_return_address, dust_return_amount, timelock, "
+    "expiration, expiration_return_address, ms_range_id, milestone_index, ms_timestamp, "
+    "inclusion_state) SELECT u.*, :ms_range_id, :milestone_index, :ms_timestamp, 1 "
+    "FROM unnest(:output_id, :address, :sender, :sender_type, :tag, :data, :amount, :message_id, "
+    ":native_token_count, :dust_return_address, :dust_return_amount, :timelock, :expiration, "
+    ":expiration_return_address) AS u",
+    {{"output_id", kO},
+     {"address", kA},
+     {"sender", kA},
+     {"sender_type", "int2[]"},
+     {"tag", "bytea[]"},
+     {"data", "bytea[]"},
+     {"amount", "int8[]"},
+     {"message_id", kH},
+     {"native_token_count", "int2[]"},
+     {"dust_return_address", kA},
+     {"dust_return_amount", "int8[]"},
+     {"timelock", "timestamptz[]"},
+     {"expiration", "timestamptz[]"},
+     {"expiration_return_address", kA},
+     {"ms_range_id", "int4"},
+     {"milestone_index", "int4"},
+     {"ms_timestamp", "timestamptz"}}};
+
+const Statement kAliasOutputs{
+    "alias_outputs",
+    "INSERT INTO permanode.alias_outputs (alias_id, sender, issuer, state_controller, governor, "
+    "data, output_id, amount, message_id, state_index, foundry_counter, native_token_count, "
+    "ms_range_id, milestone_index, ms_timestamp, inclusion_state) "
+    "SELECT u.*, :ms_range_id, :milestone_index, :ms_timestamp, 1 "
+    "FROM unnest(:alias_id, :sender, :issuer, :state_controller, :governor, :data, :output_id, "
+    ":amount, :message_id, :state_index, :foundry_counter, :native_token_count) AS u",
+    {{"alias_id", kH},
+     {"sender", kA},
+     {"issuer", kA},
+     {"state_controller", kA},
+     {"governor", kA},
+     {"data", "bytea[]"},
+     {"output_id", kO},
+     {"amount", "int8[]"},
+     {"message_id", kH},
+     {"state_index", "int8[]"},
+     {"foundry_counter", "int8[]"},
+     {"native_token_count", "int2[]"},
+     {"ms_range_id", "int4"},
+     {"milestone_index", "int4"},
+     {"ms_timestamp", "timestamptz"}}};
+
+const Statement kFoundryOutputs{
+    "foundry_outputs",
+    "INSERT INTO permanode.foundry_outputs (foundry_id, address, data, output_id, amount, "
+    "message_id, native_token_count, ms_range_id, milestone_index, ms_timestamp, "
+    "inclusion_state) SELECT u.*, :ms_range_id, :milestone_index, :ms_timestamp, 1 "
+    "FROM unnest(:foundry_id, :address, :data, :output_id, :amount, :message_id, "
+    ":native_token_count) AS u",
+    {{"foundry_id", kF},
+     {"address", kA},
+     {"data", "bytea[]"},
+     {"output_id", kO},
+     {"amount", "int8[]"},
+     {"message_id", kH},
+     {"native_token_count", "int2[]"},
+     {"ms_range_id", "int4"},
+     {"milestone_index", "int4"},
+     {"ms_timestamp", "timestamptz"}}};
+
+const Statement kNftOutputs{
+    "nft_outputs",
+    "INSERT INTO permanode.nft_outputs (nft_id, address, dust_return_address, sender, issuer, "
+    "tag, data, output_id, amount, message_id, native_token_count, dust_return_amount, "
+    "timelock, expiration, expiration_return_address, ms_range_id, milestone_index, "
+    "ms_timestamp, inclusion_state) SELECT u.*, :ms_range_id, :milestone_index, :ms_timestamp, 1 "
+    "FROM unnest(:nft_id, :address, :dust_return_address, :sender, :issuer, :tag, :data, "
+    ":output_id, :amount, :message_id, :native_token_count, :dust_return_amount, :timelock, "
+    ":expiration, :expiration_return_address) AS u",
+    {{"nft_id", kH},
+     {"address", kA},
+     {"dust_return_address", kA},
+     {"sender", kA},
+     {"issuer", kA},
+     {"tag", "bytea[]"},
+     {"data", "bytea[]"},
+     {"output_id", kO},
+     {"amount", "int8[]"},
+     {"message_id", kH},
+     {"native_token_count", "int2[]"},
+     {"dust_return_amount", "int8[]"},
+     {"timelock", "timestamptz[]"},
+     {"expiration", "timestamptz[]"},
+     {"expiration_return_address", kA},
+     {"ms_range_id", "int4"},
+     {"milestone_index", "int4"},
+     {"ms_timestamp", "timestamptz"}}};
+
+const Statement kLocateCreated{
+    "locate_created",
+    "INSERT INTO permanode.output_locator (output_id, ms_range_id) "
+    "SELECT * FROM unnest(:output_id, :ms_range_id) "
+    "ON CONFLICT (output_id) DO UPDATE SET ms_range_id = EXCLUDED.ms_range_id",
+    {{"output_id", kO}, {"ms_range_id", "int4[]"}}};
+
+const Statement kChainLocator{"chain_locator",
+                              "INSERT INTO permanode.chain_locator (chain_id, ms_range_id) "
+                              "SELECT * FROM unnest(:chain_id, :ms_range_id) "
+                              "ON CONFLICT DO NOTHING",
+                              {{"chain_id", kH}, {"ms_range_id", "int4[]"}}};
+
+const Statement kFoundryLocator{"foundry_locator",
+                                "INSERT INTO permanode.foundry_locator (foundry_id, ms_range_id) "
+                                "SELECT * FROM unnest(:foundry_id, :ms_range_id) "
+                                "ON CONFLICT DO NOTHING",
+                                {{"foundry_id", kF}, {"ms_range_id", "int4[]"}}};
+
+const Statement kAddressHints{
+    "address_hints",
+    "INSERT INTO permanode.addresses_hints (address, output_kind, variant, ms_range_id) "
+    "SELECT * FROM unnest(:address, :output_kind, :variant, :ms_range_id) ON CONFLICT DO NOTHING",
+    {{"address", kA}, {"output_kind", "text[]"}, {"variant", "text[]"}, {"ms_range_id", "int4[]"}}};
+
+// An output whose spend is already recorded (milestones may arrive in any order) never enters
+// the unspent set. Planned each time, as kUnspentDelete is: it probes output_locator by key.
+const Statement kUnspentInsert{
+    "unspent_insert",
+    "INSERT INTO permanode.unspent_outputs (output_id, output_kind, amount, address, sender, "
+    "issuer, tag, state_controller, governor, dust_return_address, dust_return_amount, "
+    "timelock, expiration, expiration_return_address, native_token_count, chain_id, "
+    "foundry_id, message_id, data, milestone_index, ms_timestamp) "
+    "SELECT u.*, :milestone_index, :ms_timestamp FROM unnest(:output_id, :output_kind, :amount, "
+    ":address, :sender, :issuer, :tag, :state_controller, :governor, :dust_return_address, "
+    ":dust_return_amount, :timelock, :expiration, :expiration_return_address, "
+    ":native_token_count, :chain_id, :foundry_id, :message_id, :data) "
+    "AS u(output_id, kind, amount, address, sender, issuer, tag, state_controller, governor, "
+    "dust_return_address, dust_return_amount, timelock, expiration, "
+    "expiration_return_address, native_token_count, chain_id, foundry_id, message_id, data) "
+    "WHERE NOT EXISTS (SELECT 1 FROM permanode.output_locator l "
+    "WHERE l.output_id OPERATOR(permanode.=) u.output_id AND l.spent_ms_range_id IS NOT NULL) "
+    "RETURNING output_id",
+    {{"output_id", kO},
+     {"output_kind", "text[]"},
+     {"amount", "int8[]"},
+     {"address", kA},
+     {"sender", kA},
+     {"issuer", kA},
+     {"tag", "bytea[]"},
+     {"state_controller", kA},
+     {"governor", kA},
+     {"dust_return_address", kA},
+     {"dust_return_amount", "int8[]"},
+     {"timelock", "timestamptz[]"},
+     {"expiration", "timestamptz[]"},
+     {"expiration_return_address", kA},
+     {"native_token_count", "int2[]"},
+     {"chain_id", kH},
+     {"foundry_id", kF},
+     {"message_id", kH},
+     {"data", "bytea[]"},
+     {"milestone_index", "int4"},
+     {"ms_timestamp", "timestamptz"}},
+    true};
+
+const Statement kLateSpends{"late_spends",
+                            "SELECT owner, ms_range_id, inserted, ms_timestamp "
+                            "FROM permanode.book_late_spends(:output_id, :owner, :amount)",
+                            {{"output_id", kO}, {"owner", kA}, {"amount", "int8[]"}}};
+
+const Statement kMsAnalytics{
+    "ms_analytics",
+    "INSERT INTO permanode.ms_analytics (ms_range_id, milestone_index, message_count, "
+    "transaction_count, transferred_tokens) VALUES (:ms_range_id, :milestone_index, "
+    ":message_count, :transaction_count, :transferred_tokens) ON CONFLICT DO NOTHING",
+    {{"ms_range_id", "int4"},
+     {"milestone_index", "int4"},
+     {"message_count", "int4"},
+     {"transaction_count", "int4"},
+     {"transferred_tokens", "int8"}}};
+
+const Statement kAddressAnalytics{
+    "address_analytics",
+    "INSERT INTO permanode.address_analytics (address, sent_tokens, recv_tokens, "
+    "milestone_index, ms_range_id) SELECT u.*, :milestone_index, :ms_range_id "
+    "FROM unnest(:address, :sent_tokens, :recv_tokens) AS u",
+    {{"address", kA},
+     {"sent_tokens", "int8[]"},
+     {"recv_tokens", "int8[]"},
+     {"milestone_index", "int4"},
+     {"ms_range_id", "int4"}}};
+
+// Values are the text forms, bech32 addresses and 0x-hex tags.
+const Statement kMetrics{
+    "metrics",
+    "INSERT INTO permanode.metrics_cache (date, variant, metric, value) "
+    "SELECT (u.at AT TIME ZONE 'UTC')::date, u.variant, u.metric, "
+    "coalesce(u.address::text, '0x' || encode(u.tag, 'hex')) "
+    "FROM unnest(:variant, :metric, :address, :tag, :at) AS u(variant, metric, address, tag, at) "
+    "ON CONFLICT DO NOTHING",
+    {{"variant", "text[]"},
+     {"metric", "text[]"},
+     {"address", kA},
+     {"tag", "bytea[]"},
+     {"at", "timestamptz[]"}}};
+
+const Statement kDateCache{
+    "date_cache",
+    "INSERT INTO permanode.date_cache (date, start_ms, end_ms) "
+    "VALUES ((:ms_timestamp AT TIME ZONE 'UTC')::date, :milestone_index, :milestone_index) "
+    "ON CONFLICT (date) DO UPDATE SET start_ms = least(date_cache.start_ms, EXCLUDED.start_ms), "
+    "end_ms = greatest(date_cache.end_ms, EXCLUDED.end_ms)",
+    {{"milestone_index", "int4"}, {"ms_timestamp", "timestamptz"}}};
+
+// synced_by 1 = permanode.ingest_milestone.
+const Statement kSync{"sync",
+                      "INSERT INTO permanode.sync (ms_range_id, milestone_index, synced_by) "
+                      "VALUES (:ms_range_id, :milestone_index, 1) ON CONFLICT DO NOTHING",
+                      {{"ms_range_id", "int4"}, {"milestone_index", "int4"}}};
+
+} // namespace sql
+
+namespace
+{
+
+const std::vector<const Statement *> &AllStatements()
+{
+    static const std::vector<const Statement *> all = {&sql::kLock,
+                                                       &sql::kIsSynced,
+                                                       &sql::kChunkSizes,
+                                                       &sql::kMessages,
+                                                       &sql::kParents,
+                                                       &sql::kBlockLocator,
+                                                       &sql::kParentHints,
+                                                       &sql::kTags,
+                                                       &sql::kTagHints,
+                                                       &sql::kTransactions,
+                                                       &sql::kTransactionLocator,
+                                                       &sql::kMilestones,
+                                                       &sql::kMilestoneLocator,
+                                                       &sql::kSpentOutputs,
+                                                       &sql::kLocateSpent,
+                                                       &sql::kUnspentDelete,
+                                                       &sql::kBasicOutputs,
+                                                       &sql::kAliasOutputs,
+                                                       &sql::kFoundryOutputs,
+                                                       &sql::kNftOutputs,
+                                                       &sql::kLocateCreated,
+                                                       &sql::kChainLocator,
+                                                       &sql::kFoundryLocator,
+                                                       &sql::kAddressHints,
+                                                       &sql::kUnspentInsert,
+                                                       &sql::kLateSpends,
+                                                       &sql::kMsAnalytics,
+                                                       &sql::kAddressAnalytics,
+                                                       &sql::kMetrics,
+                                                       &sql::kDateCache,
+                                                       &sql::kSync};
+    return all;
 }
 
 // Per backend: the plans, for the extension (by OID) they were prepared against.
@@ -240,7 +469,7 @@ struct PlanCache
 {
     Oid extension = InvalidOid;
     TypeOids types;
-    std::array<SPIPlanPtr, static_cast<std::size_t>(Statement::kCount)> plans{};
+    std::unordered_map<const Statement *, SPIPlanPtr> plans;
 };
 PlanCache plan_cache;
 
@@ -252,31 +481,40 @@ Oid TypeOid(const char *name)
     return type;
 }
 
-// Statements that probe a growing table by key. A generic plan is made once per backend,
-// usually when the tables are still empty, and would then keep the sequential scans it chose
-// for them (a hash anti join over all of output_locator, a scan of all of unspent_outputs).
-// Planned each time instead, with the arrays as constants, they see the tables' real size and
-// the arrays' real length, and probe the unique indexes.
-bool NeedsCustomPlan(Statement statement)
+// The statement's SQL with its placeholders numbered; a mismatch between the SQL and the
+// parameter list is a bug of this file, reported before anything runs.
+std::string NumberedSql(const Statement &statement)
 {
-    return statement == Statement::kUnspentDelete || statement == Statement::kUnspentInsert;
+    std::vector<std::string_view> names;
+    for (const Param &param : statement.params)
+        names.push_back(param.name);
+    try
+    {
+        return NumberPlaceholders(statement.sql, names);
+    }
+    catch (const std::invalid_argument &e)
+    {
+        throw pg::PgError(ERRCODE_INTERNAL_ERROR,
+                          std::string("ingest statement ") + statement.name + ": " + e.what());
+    }
 }
 
-SPIPlanPtr PrepareOne(Statement statement, const StatementText &text)
+SPIPlanPtr PrepareOne(const Statement &statement)
 {
-    int options = NeedsCustomPlan(statement) ? CURSOR_OPT_CUSTOM_PLAN : CURSOR_OPT_GENERIC_PLAN;
-    std::vector<Oid> types(text.types.size(), InvalidOid);
+    int options = statement.custom_plan ? CURSOR_OPT_CUSTOM_PLAN : CURSOR_OPT_GENERIC_PLAN;
+    std::string sql = NumberedSql(statement);
+    std::vector<Oid> types(statement.params.size(), InvalidOid);
     SPIPlanPtr plan = nullptr;
-    const char *sql = text.sql;
-    const char *const *names = text.types.data();
+    const char *text = sql.c_str();
+    const std::vector<Param> *params = &statement.params;
     int nargs = static_cast<int>(types.size());
     Oid *argtypes = types.data();
     CallPg(
         [&]
         {
             for (int i = 0; i < nargs; ++i)
-                argtypes[i] = TypeOid(names[i]);
-            plan = SPI_prepare_cursor(sql, nargs, argtypes, options);
+                argtypes[i] = TypeOid((*params)[i].type);
+            plan = SPI_prepare_cursor(text, nargs, argtypes, options);
             if (plan == nullptr)
                 elog(ERROR, "SPI_prepare_cursor failed: %s", SPI_result_code_string(SPI_result));
             SPI_keepplan(plan);
@@ -294,12 +532,9 @@ const TypeOids &PrepareStatements()
         return plan_cache.types;
 
     // The extension was (re)created since: forget the old plans and types.
-    for (SPIPlanPtr &plan : plan_cache.plans)
-    {
-        if (plan != nullptr)
-            CallPg([&] { SPI_freeplan(plan); });
-        plan = nullptr;
-    }
+    for (auto &[statement, plan] : plan_cache.plans)
+        CallPg([&] { SPI_freeplan(plan); });
+    plan_cache.plans.clear();
     plan_cache.extension = InvalidOid;
     TypeOids types;
     CallPg(
@@ -310,28 +545,53 @@ const TypeOids &PrepareStatements()
             types.address = TypeOid("permanode.address");
             types.foundry_id = TypeOid("permanode.foundry_id");
         });
-    for (std::size_t i = 0; i < plan_cache.plans.size(); ++i)
-        plan_cache.plans[i] =
-            PrepareOne(static_cast<Statement>(i), TextOf(static_cast<Statement>(i)));
+    for (const Statement *statement : AllStatements())
+        plan_cache.plans[statement] = PrepareOne(*statement);
     plan_cache.types = types;
     plan_cache.extension = extension;
     return plan_cache.types;
 }
 
-void Params::Add(const ArrayColumn &column)
+Params &Params::Set(const char *name, const ArrayColumn &column)
 {
     Datum value = 0;
     CallPg([&] { value = column.Build(); });
-    Push(value);
+    return Push(name, value);
 }
 
-uint64 Execute(Statement statement, const Params &params)
+uint64 Execute(const Statement &statement, const Params &params)
 {
-    SPIPlanPtr plan = plan_cache.plans[static_cast<std::size_t>(statement)];
-    Datum *values = const_cast<Datum *>(params.values_.data());
-    const char *nulls = params.nulls_.data();
+    auto found = plan_cache.plans.find(&statement);
+    if (found == plan_cache.plans.end())
+        throw pg::PgError(ERRCODE_INTERNAL_ERROR,
+                          std::string("ingest statement ") + statement.name + " is not prepared");
+    // The values in the order of the statement's parameters, each set exactly once.
+    std::vector<Datum> values(statement.params.size(), 0);
+    std::vector<bool> set(statement.params.size(), false);
+    for (const auto &[name, value] : params.values_)
+    {
+        std::size_t i = 0;
+        while (i < statement.params.size() && name != statement.params[i].name)
+            ++i;
+        if (i == statement.params.size() || set[i])
+            throw pg::PgError(ERRCODE_INTERNAL_ERROR,
+                              std::string("ingest statement ") + statement.name + ": value for " +
+                                  (i == statement.params.size() ? "unknown" : "repeated") +
+                                  " parameter :" + std::string(name));
+        values[i] = value;
+        set[i] = true;
+    }
+    for (std::size_t i = 0; i < set.size(); ++i)
+        if (!set[i])
+            throw pg::PgError(ERRCODE_INTERNAL_ERROR,
+                              std::string("ingest statement ") + statement.name +
+                                  ": parameter :" + statement.params[i].name + " not set");
+    std::string nulls(values.size(), ' ');
+    SPIPlanPtr plan = found->second;
+    Datum *datums = values.data();
+    const char *null_flags = nulls.c_str();
     int result = 0;
-    CallPg([&] { result = SPI_execute_plan(plan, values, nulls, false, 0); });
+    CallPg([&] { result = SPI_execute_plan(plan, datums, null_flags, false, 0); });
     if (result < 0)
         throw pg::PgError(ERRCODE_INTERNAL_ERROR, std::string("ingest statement failed: ") +
                                                       SPI_result_code_string(result));

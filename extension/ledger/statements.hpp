@@ -2,7 +2,6 @@
  * statements.hpp
  *	  The SQL statements of ingest, prepared once per backend (SPI_prepare + SPI_keepplan) and
  *	  executed with array parameters, one statement per table per milestone.
- *	  Include only from .cpp files that include postgres.h (inside extern "C").
  */
 #ifndef PERMANODE_LEDGER_STATEMENTS_HPP
 #define PERMANODE_LEDGER_STATEMENTS_HPP
@@ -14,46 +13,41 @@ extern "C"
 #include "utils/timestamp.h"
 }
 
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace permanode::ledger
 {
 
-enum class Statement
+// A parameter of a statement: its :name in the SQL and its type.
+struct Param
 {
-    kLock,
-    kIsSynced,
-    kChunkSizes,
-    kMessages,
-    kParents,
-    kBlockLocator,
-    kParentHints,
-    kTags,
-    kTagHints,
-    kTransactions,
-    kTransactionLocator,
-    kMilestones,
-    kMilestoneLocator,
-    kSpentOutputs,
-    kLocateSpent,
-    kUnspentDelete,
-    kBasicOutputs,
-    kAliasOutputs,
-    kFoundryOutputs,
-    kNftOutputs,
-    kLocateCreated,
-    kChainLocator,
-    kFoundryLocator,
-    kAddressHints,
-    kUnspentInsert,
-    kLateSpends,
-    kMsAnalytics,
-    kAddressAnalytics,
-    kMetrics,
-    kDateCache,
-    kSync,
-    kCount
+    const char *name;
+    const char *type;
 };
+
+// One of ingest's statements: its SQL, with a :name placeholder for each parameter, and the
+// parameters. Preparing it numbers the placeholders from the list, and fails when the two
+// disagree (ledger/named_sql.hpp); executing it binds the values by name.
+struct Statement
+{
+    const char *name; // for errors
+    const char *sql;
+    std::vector<Param> params;
+    // Planned at each execution, with the arrays as constants (see statements.cpp).
+    bool custom_plan = false;
+};
+
+// The statements, defined in statements.cpp.
+namespace sql
+{
+extern const Statement kLock, kIsSynced, kChunkSizes, kMessages, kParents, kBlockLocator,
+    kParentHints, kTags, kTagHints, kTransactions, kTransactionLocator, kMilestones,
+    kMilestoneLocator, kSpentOutputs, kLocateSpent, kUnspentDelete, kBasicOutputs, kAliasOutputs,
+    kFoundryOutputs, kNftOutputs, kLocateCreated, kChainLocator, kFoundryLocator, kAddressHints,
+    kUnspentInsert, kLateSpends, kMsAnalytics, kAddressAnalytics, kMetrics, kDateCache, kSync;
+} // namespace sql
 
 // Element type OIDs of the extension's identifier types, for building arrays of them.
 struct TypeOids
@@ -68,29 +62,32 @@ struct TypeOids
 // extension was re-created) and returns its type OIDs. Call after SPI_connect.
 const TypeOids &PrepareStatements();
 
-// The parameters of one execution, in statement order.
+// The values of one execution, by parameter name.
 class Params
 {
   public:
-    void Add(const ArrayColumn &column);
-    void AddInt32(int32 value) { Push(Int32GetDatum(value)); }
-    void AddInt64(int64 value) { Push(Int64GetDatum(value)); }
-    void AddTimestamp(TimestampTz value) { Push(TimestampTzGetDatum(value)); }
+    Params &Set(const char *name, const ArrayColumn &column);
+    Params &SetInt32(const char *name, int32 value) { return Push(name, Int32GetDatum(value)); }
+    Params &SetInt64(const char *name, int64 value) { return Push(name, Int64GetDatum(value)); }
+    Params &SetTimestamp(const char *name, TimestampTz value)
+    {
+        return Push(name, TimestampTzGetDatum(value));
+    }
 
   private:
-    friend uint64 Execute(Statement statement, const Params &params);
-    void Push(Datum value)
+    friend uint64 Execute(const Statement &statement, const Params &params);
+    Params &Push(const char *name, Datum value)
     {
-        values_.push_back(value);
-        nulls_.push_back(' ');
+        values_.emplace_back(name, value);
+        return *this;
     }
-    std::vector<Datum> values_;
-    std::vector<char> nulls_;
+    std::vector<std::pair<std::string_view, Datum>> values_;
 };
 
-// Executes a prepared statement; returns the rows it processed (SPI_tuptable holds returned
-// rows). Errors are rethrown as PgError.
-uint64 Execute(Statement statement, const Params &params);
+// Executes a statement (prepared once per backend); returns the rows it processed (SPI_tuptable
+// holds returned rows). A parameter left unset, or a value set for no parameter, is an error.
+// Errors are rethrown as PgError.
+uint64 Execute(const Statement &statement, const Params &params);
 
 } // namespace permanode::ledger
 

@@ -23,6 +23,7 @@ extern "C"
 #include "pgcpp/guard.hpp"
 #include "ledger/known_hints.hpp"
 #include "ledger/metrics_seen.hpp"
+#include "ledger/output_rows.hpp"
 #include "ledger/writer.hpp"
 
 #include <limits>
@@ -38,100 +39,29 @@ using permanode::pg::CallPg;
 
 using permanode::pg::PgError;
 
-constexpr std::size_t kHashLength = 32;
-constexpr std::size_t kOutputIdLength = 34;
-constexpr std::size_t kAddressLength = 33;
-constexpr std::size_t kFoundryIdLength = 38;
-
 ArrayColumn Int2s()
 {
-    return ArrayColumn(INT2OID, 2, TYPALIGN_SHORT);
+    return ColumnOfType("int2[]", TypeOids());
 }
 ArrayColumn Int4s()
 {
-    return ArrayColumn(INT4OID, 4, TYPALIGN_INT);
+    return ColumnOfType("int4[]", TypeOids());
 }
 ArrayColumn Int8s()
 {
-    return ArrayColumn(INT8OID, 8, TYPALIGN_DOUBLE);
+    return ColumnOfType("int8[]", TypeOids());
 }
 ArrayColumn Timestamps()
 {
-    return ArrayColumn(TIMESTAMPTZOID, 8, TYPALIGN_DOUBLE);
+    return ColumnOfType("timestamptz[]", TypeOids());
 }
 ArrayColumn Byteas()
 {
-    return ArrayColumn(BYTEAOID, -1, TYPALIGN_INT);
+    return ColumnOfType("bytea[]", TypeOids());
 }
 ArrayColumn Texts()
 {
-    return ArrayColumn(TEXTOID, -1, TYPALIGN_INT);
-}
-
-TimestampTz FromUnix(std::uint32_t seconds)
-{
-    return (static_cast<TimestampTz>(seconds) -
-            ((POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY)) *
-           USECS_PER_SEC;
-}
-
-// Token amounts are u64 on the wire and bigint in SQL; no real supply comes near the limit.
-int64 Amount(std::uint64_t amount)
-{
-    if (amount > static_cast<std::uint64_t>(std::numeric_limits<int64>::max()))
-        throw PgError(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
-                      "token amount " + std::to_string(amount) + " is out of range for bigint");
-    return static_cast<int64>(amount);
-}
-
-void AddOutputId(ArrayColumn &column, const codec::OutputId &output_id)
-{
-    codec::OutputIdBytes bytes = codec::ToBytes(output_id);
-    column.AddFixed(bytes.data());
-}
-
-void AddAddress(ArrayColumn &column, const std::optional<codec::Address> &address)
-{
-    if (!address)
-    {
-        column.AddNull();
-        return;
-    }
-    codec::AddressBytes bytes = codec::ToBytes(*address);
-    column.AddFixed(bytes.data());
-}
-
-void AddBytes(ArrayColumn &column, const std::optional<codec::Bytes> &bytes)
-{
-    if (bytes)
-        column.AddBytes(bytes->data(), bytes->size());
-    else
-        column.AddNull();
-}
-
-void AddTime(ArrayColumn &column, const std::optional<std::uint32_t> &unix_time)
-{
-    if (unix_time)
-        column.AddInt64(FromUnix(*unix_time));
-    else
-        column.AddNull();
-}
-
-void AddOptionalAmount(ArrayColumn &column, const std::optional<std::uint64_t> &amount)
-{
-    if (amount)
-        column.AddInt64(Amount(*amount));
-    else
-        column.AddNull();
-}
-
-// The sender's address type (the seed's sender_type column).
-void AddSenderType(ArrayColumn &column, const std::optional<codec::Address> &sender)
-{
-    if (sender)
-        column.AddInt16(static_cast<int16>(sender->type));
-    else
-        column.AddNull();
+    return ColumnOfType("text[]", TypeOids());
 }
 
 codec::OutputId OutputIdAt(HeapTuple tuple, TupleDesc desc, int column)
@@ -163,8 +93,8 @@ void WriteHintRows(const TypeOids &types, const HintRows<AddressHintKey> &addres
     // In key order (the sets'), so that concurrent transactions lock the rows in one order.
     if (!address_rows.empty())
     {
-        ArrayColumn addresses(types.address, kAddressLength, TYPALIGN_CHAR),
-            kinds = Texts(), variants = Texts(), ranges = Int4s();
+        ArrayColumn addresses = ColumnOfType("permanode.address[]", types), kinds = Texts(),
+                    variants = Texts(), ranges = Int4s();
         for (const AddressHintKey &key : address_rows)
         {
             AddAddress(addresses, key.address);
@@ -172,10 +102,11 @@ void WriteHintRows(const TypeOids &types, const HintRows<AddressHintKey> &addres
             variants.AddText(key.variant);
             ranges.AddInt32(key.range);
         }
-        Params params;
-        for (const ArrayColumn *c : {&addresses, &kinds, &variants, &ranges})
-            params.Add(*c);
-        Execute(Statement::kAddressHints, params);
+        Execute(sql::kAddressHints, Params()
+                                        .Set("address", addresses)
+                                        .Set("output_kind", kinds)
+                                        .Set("variant", variants)
+                                        .Set("ms_range_id", ranges));
     }
     if (!tag_rows.empty())
     {
@@ -186,10 +117,8 @@ void WriteHintRows(const TypeOids &types, const HintRows<AddressHintKey> &addres
             kinds.AddText(key.table_kind);
             ranges.AddInt32(key.range);
         }
-        Params params;
-        for (const ArrayColumn *c : {&tags, &kinds, &ranges})
-            params.Add(*c);
-        Execute(Statement::kTagHints, params);
+        Execute(sql::kTagHints,
+                Params().Set("tag", tags).Set("table_kind", kinds).Set("ms_range_id", ranges));
     }
 }
 
@@ -214,7 +143,7 @@ std::vector<std::pair<std::string, int32>> Ranges::AllOf(uint32 milestone_index)
 
 Ranges ReadRanges(uint32 milestone_index)
 {
-    Execute(Statement::kChunkSizes, Params());
+    Execute(sql::kChunkSizes, Params());
     std::map<std::string, int32> chunk_sizes;
     for (uint64 i = 0; i < SPI_processed; ++i)
     {
@@ -237,21 +166,26 @@ MilestoneWriter::MilestoneWriter(const MilestoneRows &rows, const TypeOids &type
 {
 }
 
+Params MilestoneWriter::InRange(int32 range) const
+{
+    Params params;
+    params.SetInt32("ms_range_id", range)
+        .SetInt32("milestone_index", milestone_index_)
+        .SetTimestamp("ms_timestamp", ms_timestamp_);
+    return params;
+}
+
 ArrayColumn MilestoneWriter::Hashes() const
 {
-    return ArrayColumn(types_.hash32, kHashLength, TYPALIGN_CHAR);
+    return ColumnOfType("permanode.hash32[]", types_);
 }
 ArrayColumn MilestoneWriter::OutputIds() const
 {
-    return ArrayColumn(types_.output_id, kOutputIdLength, TYPALIGN_CHAR);
+    return ColumnOfType("permanode.output_id[]", types_);
 }
 ArrayColumn MilestoneWriter::Addresses() const
 {
-    return ArrayColumn(types_.address, kAddressLength, TYPALIGN_CHAR);
-}
-ArrayColumn MilestoneWriter::FoundryIds() const
-{
-    return ArrayColumn(types_.foundry_id, kFoundryIdLength, TYPALIGN_CHAR);
+    return ColumnOfType("permanode.address[]", types_);
 }
 
 void MilestoneWriter::WriteBlocks()
@@ -291,19 +225,19 @@ void MilestoneWriter::WriteBlocks()
             parent_count += static_cast<int32>(m.parents.size());
             to.AddInt32(parent_count);
         }
-        Params params;
-        for (const ArrayColumn *c :
-             {&ids, &versions, &raws, &states, &reasons, &wfis, &variants, &from, &to, &parents})
-            params.Add(*c);
-        params.AddInt32(milestone_index_);
-        params.AddInt32(messages_range);
-        params.AddTimestamp(ms_timestamp_);
-        Execute(Statement::kMessages, params);
-
-        Params locator;
-        locator.Add(ids);
-        locator.AddInt32(messages_range);
-        Execute(Statement::kBlockLocator, locator);
+        Execute(sql::kMessages, InRange(messages_range)
+                                    .Set("message_id", ids)
+                                    .Set("version", versions)
+                                    .Set("message", raws)
+                                    .Set("inclusion_state", states)
+                                    .Set("conflict_reason", reasons)
+                                    .Set("white_flag_index", wfis)
+                                    .Set("variant", variants)
+                                    .Set("parents_from", from)
+                                    .Set("parents_to", to)
+                                    .Set("parents", parents));
+        Execute(sql::kBlockLocator,
+                Params().Set("block_id", ids).SetInt32("ms_range_id", messages_range));
     }
     {
         ArrayColumn parent_ids = Hashes(), children = Hashes(), states = Int2s();
@@ -319,14 +253,10 @@ void MilestoneWriter::WriteBlocks()
                 states.AddInt16(m.inclusion_state);
             }
         }
-        Params params;
-        params.Add(parent_ids);
-        params.Add(children);
-        params.Add(states);
-        params.AddInt32(milestone_index_);
-        params.AddInt32(ranges_.Of("parents"));
-        params.AddTimestamp(ms_timestamp_);
-        Execute(Statement::kParents, params);
+        Execute(sql::kParents, InRange(ranges_.Of("parents"))
+                                   .Set("parent_id", parent_ids)
+                                   .Set("message_id", children)
+                                   .Set("inclusion_state", states));
     }
     {
         ArrayColumn tags = Byteas(), ids = Hashes(), states = Int2s();
@@ -342,14 +272,10 @@ void MilestoneWriter::WriteBlocks()
         }
         if (tags.Count() > 0)
         {
-            Params params;
-            params.Add(tags);
-            params.Add(ids);
-            params.Add(states);
-            params.AddInt32(ranges_.Of("tags"));
-            params.AddInt32(milestone_index_);
-            params.AddTimestamp(ms_timestamp_);
-            Execute(Statement::kTags, params);
+            Execute(sql::kTags, InRange(ranges_.Of("tags"))
+                                    .Set("tag", tags)
+                                    .Set("message_id", ids)
+                                    .Set("inclusion_state", states));
         }
     }
     if (!rows_.transaction_parts.empty())
@@ -369,13 +295,13 @@ void MilestoneWriter::WriteBlocks()
             states.AddInt16(m.inclusion_state);
         }
         const int32 range = ranges_.Of("transactions");
-        Params params;
-        for (const ArrayColumn *c : {&ids, &idxs, &variants, &messages, &data, &states})
-            params.Add(*c);
-        params.AddInt32(milestone_index_);
-        params.AddInt32(range);
-        params.AddTimestamp(ms_timestamp_);
-        Execute(Statement::kTransactions, params);
+        Execute(sql::kTransactions, InRange(range)
+                                        .Set("transaction_id", ids)
+                                        .Set("idx", idxs)
+                                        .Set("variant", variants)
+                                        .Set("message_id", messages)
+                                        .Set("data", data)
+                                        .Set("inclusion_state", states));
 
         // Sorted: a transaction given in two milestones' cones takes its row in one order.
         std::set<codec::TransactionId> sorted_ids(rows_.transaction_ids.begin(),
@@ -383,10 +309,8 @@ void MilestoneWriter::WriteBlocks()
         ArrayColumn transaction_ids = Hashes();
         for (const codec::TransactionId &id : sorted_ids)
             transaction_ids.AddFixed(id.data());
-        Params locator;
-        locator.Add(transaction_ids);
-        locator.AddInt32(range);
-        Execute(Statement::kTransactionLocator, locator);
+        Execute(sql::kTransactionLocator,
+                Params().Set("transaction_id", transaction_ids).SetInt32("ms_range_id", range));
     }
     if (!rows_.milestones.empty())
     {
@@ -402,15 +326,15 @@ void MilestoneWriter::WriteBlocks()
             timestamps.AddInt64(m.timestamp);
             ranges.AddInt32(ranges_.Of("milestones", m.index));
         }
-        Params params;
-        for (const ArrayColumn *c : {&messages, &payloads, &ids, &indexes, &timestamps, &ranges})
-            params.Add(*c);
-        Execute(Statement::kMilestones, params);
-
-        Params locator;
-        locator.Add(ids);
-        locator.Add(ranges);
-        Execute(Statement::kMilestoneLocator, locator);
+        Execute(sql::kMilestones, Params()
+                                      .Set("message_id", messages)
+                                      .Set("payload", payloads)
+                                      .Set("milestone_id", ids)
+                                      .Set("milestone_index", indexes)
+                                      .Set("timestamp", timestamps)
+                                      .Set("ms_range_id", ranges));
+        Execute(sql::kMilestoneLocator,
+                Params().Set("milestone_id", ids).Set("ms_range_id", ranges));
     }
 }
 
@@ -427,14 +351,10 @@ std::vector<KnownOutput> MilestoneWriter::WriteSpends()
         blocks.AddFixed(s.block_id.data());
     }
     const int32 range = ranges_.Of("spent_outputs");
-    Params params;
-    params.Add(output_ids);
-    params.Add(transactions);
-    params.Add(blocks);
-    params.AddInt32(range);
-    params.AddInt32(milestone_index_);
-    params.AddTimestamp(ms_timestamp_);
-    Execute(Statement::kSpentOutputs, params);
+    Execute(sql::kSpentOutputs, InRange(range)
+                                    .Set("output_id", output_ids)
+                                    .Set("transaction_id", transactions)
+                                    .Set("message_id", blocks));
 
     // An upsert must not see one key twice; included transactions never spend an output twice,
     // but the cone is input, so make sure. Sorted, as WriteOutputs sorts the locator rows of the
@@ -445,14 +365,9 @@ std::vector<KnownOutput> MilestoneWriter::WriteSpends()
     ArrayColumn distinct_ids = OutputIds();
     for (const codec::OutputId &output_id : distinct)
         AddOutputId(distinct_ids, output_id);
-    Params locator;
-    locator.Add(distinct_ids);
-    locator.AddInt32(range);
-    Execute(Statement::kLocateSpent, locator);
-
-    Params spent;
-    spent.Add(distinct_ids);
-    uint64 deleted = Execute(Statement::kUnspentDelete, spent);
+    Execute(sql::kLocateSpent,
+            Params().Set("output_id", distinct_ids).SetInt32("ms_range_id", range));
+    uint64 deleted = Execute(sql::kUnspentDelete, Params().Set("output_id", distinct_ids));
     known.reserve(deleted);
     for (uint64 i = 0; i < deleted; ++i)
     {
@@ -471,27 +386,12 @@ void MilestoneWriter::WriteOutputs()
     if (rows_.outputs.empty())
         return;
     std::set<codec::OutputId> spent_here;
-    // Outputs bound for the unspent set that have an owner, for BookLateSpends.
-    std::map<codec::OutputId, const OutputRow *> owned;
     for (const SpendRow &s : rows_.spends)
         spent_here.insert(s.output_id);
-
-    ArrayColumn b_id = OutputIds(), b_address = Addresses(), b_sender = Addresses(),
-                b_sender_type = Int2s(), b_tag = Byteas(), b_data = Byteas(), b_amount = Int8s(),
-                b_message = Hashes(), b_tokens = Int2s(), b_return = Addresses(),
-                b_return_amount = Int8s(), b_timelock = Timestamps(), b_expiration = Timestamps(),
-                b_expiration_return = Addresses();
-    ArrayColumn a_alias = Hashes(), a_sender = Addresses(), a_issuer = Addresses(),
-                a_state = Addresses(), a_governor = Addresses(), a_data = Byteas(),
-                a_id = OutputIds(), a_amount = Int8s(), a_message = Hashes(),
-                a_state_index = Int8s(), a_foundry_counter = Int8s(), a_tokens = Int2s();
-    ArrayColumn f_foundry = FoundryIds(), f_address = Addresses(), f_data = Byteas(),
-                f_id = OutputIds(), f_amount = Int8s(), f_message = Hashes(), f_tokens = Int2s();
-    ArrayColumn n_nft = Hashes(), n_address = Addresses(), n_return = Addresses(),
-                n_sender = Addresses(), n_issuer = Addresses(), n_tag = Byteas(), n_data = Byteas(),
-                n_id = OutputIds(), n_amount = Int8s(), n_message = Hashes(), n_tokens = Int2s(),
-                n_return_amount = Int8s(), n_timelock = Timestamps(), n_expiration = Timestamps(),
-                n_expiration_return = Addresses();
+    // Outputs bound for the unspent set that have an owner, for BookLateSpends.
+    std::map<codec::OutputId, const OutputRow *> owned;
+    OutputTableColumns tables(types_);
+    StatementColumns unspent(sql::kUnspentInsert, types_);
     // The output locator rows, sorted as WriteSpends sorts its own: a milestone that spends
     // outputs of another being written at the same time takes the rows they share in the same
     // order (in creation and spend order, the two deadlocked now and then).
@@ -500,197 +400,66 @@ void MilestoneWriter::WriteOutputs()
     // milestones take the locator rows they share in one order.
     std::set<std::pair<codec::Hash32, int32>> chains;
     std::set<std::pair<codec::FoundryId, int32>> foundries;
-    ArrayColumn u_id = OutputIds(), u_kind = Texts(), u_amount = Int8s(), u_address = Addresses(),
-                u_sender = Addresses(), u_issuer = Addresses(), u_tag = Byteas(),
-                u_state = Addresses(), u_governor = Addresses(), u_return = Addresses(),
-                u_return_amount = Int8s(), u_timelock = Timestamps(), u_expiration = Timestamps(),
-                u_expiration_return = Addresses(), u_tokens = Int2s(), u_chain = Hashes(),
-                u_foundry = FoundryIds(), u_message = Hashes(), u_data = Byteas();
 
     for (const OutputRow &o : rows_.outputs)
     {
         const codec::IndexedFields &f = o.fields;
         const char *table = OutputTable(f.kind);
-        if (!table)
+        if (!table || !tables.Add(o))
             continue;
-        const int16 tokens = static_cast<int16>(f.native_token_count);
-        const char *kind = "basic";
-        std::optional<codec::Hash32> chain_id;
-        switch (f.kind)
-        {
-            case codec::OutputType::kBasic:
-                AddOutputId(b_id, o.output_id);
-                AddAddress(b_address, f.address);
-                AddAddress(b_sender, f.sender);
-                AddSenderType(b_sender_type, f.sender);
-                AddBytes(b_tag, f.tag);
-                b_data.AddBytes(o.data.data(), o.data.size());
-                b_amount.AddInt64(Amount(f.amount));
-                b_message.AddFixed(o.block_id.data());
-                b_tokens.AddInt16(tokens);
-                AddAddress(b_return, f.storage_deposit_return_address);
-                AddOptionalAmount(b_return_amount, f.storage_deposit_return_amount);
-                AddTime(b_timelock, f.timelock);
-                AddTime(b_expiration, f.expiration);
-                AddAddress(b_expiration_return, f.expiration_return_address);
-                break;
-            case codec::OutputType::kAlias:
-                kind = "alias";
-                chain_id = *f.alias_id;
-                a_alias.AddFixed(f.alias_id->data());
-                AddAddress(a_sender, f.sender);
-                AddAddress(a_issuer, f.issuer);
-                AddAddress(a_state, f.state_controller);
-                AddAddress(a_governor, f.governor);
-                a_data.AddBytes(o.data.data(), o.data.size());
-                AddOutputId(a_id, o.output_id);
-                a_amount.AddInt64(Amount(f.amount));
-                a_message.AddFixed(o.block_id.data());
-                a_state_index.AddInt64(std::get<codec::AliasOutput>(o.output).state_index);
-                a_foundry_counter.AddInt64(std::get<codec::AliasOutput>(o.output).foundry_counter);
-                a_tokens.AddInt16(tokens);
-                break;
-            case codec::OutputType::kFoundry:
-                kind = "foundry";
-                if (!f.foundry_id)
-                    throw PgError(ERRCODE_DATA_EXCEPTION,
-                                  "foundry output " + codec::ToHex(codec::ToBytes(o.output_id)) +
-                                      " has no immutable alias address");
-                f_foundry.AddFixed(f.foundry_id->data());
-                AddAddress(f_address, f.address);
-                f_data.AddBytes(o.data.data(), o.data.size());
-                AddOutputId(f_id, o.output_id);
-                f_amount.AddInt64(Amount(f.amount));
-                f_message.AddFixed(o.block_id.data());
-                f_tokens.AddInt16(tokens);
-                foundries.insert({*f.foundry_id, ranges_.Of(table)});
-                break;
-            case codec::OutputType::kNft:
-                kind = "nft";
-                chain_id = *f.nft_id;
-                n_nft.AddFixed(f.nft_id->data());
-                AddAddress(n_address, f.address);
-                AddAddress(n_return, f.storage_deposit_return_address);
-                AddAddress(n_sender, f.sender);
-                AddAddress(n_issuer, f.issuer);
-                AddBytes(n_tag, f.tag);
-                n_data.AddBytes(o.data.data(), o.data.size());
-                AddOutputId(n_id, o.output_id);
-                n_amount.AddInt64(Amount(f.amount));
-                n_message.AddFixed(o.block_id.data());
-                n_tokens.AddInt16(tokens);
-                AddOptionalAmount(n_return_amount, f.storage_deposit_return_amount);
-                AddTime(n_timelock, f.timelock);
-                AddTime(n_expiration, f.expiration);
-                AddAddress(n_expiration_return, f.expiration_return_address);
-                break;
-            default:
-                continue;
-        }
-        created[o.output_id] = ranges_.Of(table);
-        if (chain_id)
-            chains.insert({*chain_id, ranges_.Of(table)});
+        const int32 range = ranges_.Of(table);
+        created[o.output_id] = range;
+        if (f.kind == codec::OutputType::kAlias)
+            chains.insert({*f.alias_id, range});
+        else if (f.kind == codec::OutputType::kNft)
+            chains.insert({*f.nft_id, range});
+        else if (f.kind == codec::OutputType::kFoundry)
+            foundries.insert({*f.foundry_id, range});
         if (spent_here.count(o.output_id))
             continue;
         if (f.address)
             owned.emplace(o.output_id, &o);
-        AddOutputId(u_id, o.output_id);
-        u_kind.AddText(kind);
-        u_amount.AddInt64(Amount(f.amount));
-        AddAddress(u_address, f.address);
-        AddAddress(u_sender, f.sender);
-        AddAddress(u_issuer, f.issuer);
-        AddBytes(u_tag, f.tag);
-        AddAddress(u_state, f.state_controller);
-        AddAddress(u_governor, f.governor);
-        AddAddress(u_return, f.storage_deposit_return_address);
-        AddOptionalAmount(u_return_amount, f.storage_deposit_return_amount);
-        AddTime(u_timelock, f.timelock);
-        AddTime(u_expiration, f.expiration);
-        AddAddress(u_expiration_return, f.expiration_return_address);
-        u_tokens.AddInt16(tokens);
-        if (chain_id)
-            u_chain.AddFixed(chain_id->data());
-        else
-            u_chain.AddNull();
-        if (f.foundry_id)
-            u_foundry.AddFixed(f.foundry_id->data());
-        else
-            u_foundry.AddNull();
-        u_message.AddFixed(o.block_id.data());
-        u_data.AddBytes(o.data.data(), o.data.size());
+        AddUnspentOutput(unspent, o);
     }
 
-    // Each output table: its columns, then ms_range_id, milestone_index and ms_timestamp.
-    auto write = [this](Statement statement, const char *table,
-                        std::initializer_list<const ArrayColumn *> columns)
-    {
-        if ((*columns.begin())->Count() == 0)
-            return;
-        Params params;
-        for (const ArrayColumn *c : columns)
-            params.Add(*c);
-        params.AddInt32(ranges_.Of(table));
-        params.AddInt32(milestone_index_);
-        params.AddTimestamp(ms_timestamp_);
-        Execute(statement, params);
-    };
-    write(Statement::kBasicOutputs, "basic_outputs",
-          {&b_id, &b_address, &b_sender, &b_sender_type, &b_tag, &b_data, &b_amount, &b_message,
-           &b_tokens, &b_return, &b_return_amount, &b_timelock, &b_expiration,
-           &b_expiration_return});
-    write(Statement::kAliasOutputs, "alias_outputs",
-          {&a_alias, &a_sender, &a_issuer, &a_state, &a_governor, &a_data, &a_id, &a_amount,
-           &a_message, &a_state_index, &a_foundry_counter, &a_tokens});
-    write(Statement::kFoundryOutputs, "foundry_outputs",
-          {&f_foundry, &f_address, &f_data, &f_id, &f_amount, &f_message, &f_tokens});
-    write(Statement::kNftOutputs, "nft_outputs",
-          {&n_nft, &n_address, &n_return, &n_sender, &n_issuer, &n_tag, &n_data, &n_id, &n_amount,
-           &n_message, &n_tokens, &n_return_amount, &n_timelock, &n_expiration,
-           &n_expiration_return});
+    // Each output table, in its range (the statement is named after its table).
+    for (const StatementColumns &table : tables.Tables())
+        if (table.Rows() > 0)
+        {
+            Params params = InRange(ranges_.Of(table.Of().name));
+            Execute(table.Of(), table.Bind(params));
+        }
 
-    auto pair = [](Statement statement, const ArrayColumn &keys, const ArrayColumn &ranges)
-    {
-        if (keys.Count() == 0)
-            return;
-        Params params;
-        params.Add(keys);
-        params.Add(ranges);
-        Execute(statement, params);
-    };
-    ArrayColumn l_id = OutputIds(), l_range = Int4s();
+    StatementColumns locate(sql::kLocateCreated, types_), chain(sql::kChainLocator, types_),
+        foundry(sql::kFoundryLocator, types_);
     for (const auto &[output_id, range] : created)
     {
-        AddOutputId(l_id, output_id);
-        l_range.AddInt32(range);
+        AddOutputId(locate["output_id"], output_id);
+        locate["ms_range_id"].AddInt32(range);
     }
-    ArrayColumn c_chain = Hashes(), c_range = Int4s();
-    for (const auto &[chain, range] : chains)
+    for (const auto &[chain_id, range] : chains)
     {
-        c_chain.AddFixed(chain.data());
-        c_range.AddInt32(range);
+        chain["chain_id"].AddFixed(chain_id.data());
+        chain["ms_range_id"].AddInt32(range);
     }
-    ArrayColumn fl_foundry = FoundryIds(), fl_range = Int4s();
-    for (const auto &[foundry, range] : foundries)
+    for (const auto &[foundry_id, range] : foundries)
     {
-        fl_foundry.AddFixed(foundry.data());
-        fl_range.AddInt32(range);
+        foundry["foundry_id"].AddFixed(foundry_id.data());
+        foundry["ms_range_id"].AddInt32(range);
     }
-    pair(Statement::kLocateCreated, l_id, l_range);
-    pair(Statement::kChainLocator, c_chain, c_range);
-    pair(Statement::kFoundryLocator, fl_foundry, fl_range);
+    for (const StatementColumns *locator : {&locate, &chain, &foundry})
+        if (locator->Rows() > 0)
+        {
+            Params params;
+            Execute(locator->Of(), locator->Bind(params));
+        }
 
-    if (u_id.Count() > 0)
+    if (unspent.Rows() > 0)
     {
         Params params;
-        for (const ArrayColumn *c :
-             {&u_id, &u_kind, &u_amount, &u_address, &u_sender, &u_issuer, &u_tag, &u_state,
-              &u_governor, &u_return, &u_return_amount, &u_timelock, &u_expiration,
-              &u_expiration_return, &u_tokens, &u_chain, &u_foundry, &u_message, &u_data})
-            params.Add(*c);
-        params.AddInt32(milestone_index_);
-        params.AddTimestamp(ms_timestamp_);
-        uint64 inserted = Execute(Statement::kUnspentInsert, params);
+        params.SetInt32("milestone_index", milestone_index_)
+            .SetTimestamp("ms_timestamp", ms_timestamp_);
+        uint64 inserted = Execute(sql::kUnspentInsert, unspent.Bind(params));
         // What the insert left out was spent already.
         for (uint64 i = 0; i < inserted; ++i)
             owned.erase(OutputIdAt(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1));
@@ -711,11 +480,9 @@ void MilestoneWriter::BookLateSpends(const std::map<codec::OutputId, const Outpu
         AddAddress(addresses, row->fields.address);
         amounts.AddInt64(Amount(row->fields.amount));
     }
-    Params params;
-    params.Add(ids);
-    params.Add(addresses);
-    params.Add(amounts);
-    uint64 booked = Execute(Statement::kLateSpends, params);
+    uint64 booked =
+        Execute(sql::kLateSpends,
+                Params().Set("output_id", ids).Set("owner", addresses).Set("amount", amounts));
     for (uint64 i = 0; i < booked; ++i)
     {
         HeapTuple tuple = SPI_tuptable->vals[i];
@@ -752,10 +519,8 @@ void MilestoneWriter::WriteHints(const MilestoneAnalytics &analytics)
             hint_ids.AddFixed(parent.data());
         if (hint_ids.Count() > 0)
         {
-            Params hints;
-            hints.Add(hint_ids);
-            hints.AddInt32(parents_range);
-            Execute(Statement::kParentHints, hints);
+            Execute(sql::kParentHints,
+                    Params().Set("parent_id", hint_ids).SetInt32("ms_range_id", parents_range));
         }
     }
     // Address and tag hints: a row per key of this milestone's rows (for the analytics, its
@@ -783,13 +548,13 @@ void MilestoneWriter::WriteHints(const MilestoneAnalytics &analytics)
 void MilestoneWriter::WriteAnalytics(const MilestoneAnalytics &analytics)
 {
     {
-        Params params;
-        params.AddInt32(ranges_.Of("ms_analytics"));
-        params.AddInt32(milestone_index_);
-        params.AddInt32(static_cast<int32>(rows_.messages.size()));
-        params.AddInt32(static_cast<int32>(rows_.included_transactions));
-        params.AddInt64(Amount(rows_.transferred_tokens));
-        Execute(Statement::kMsAnalytics, params);
+        Execute(sql::kMsAnalytics,
+                Params()
+                    .SetInt32("ms_range_id", ranges_.Of("ms_analytics"))
+                    .SetInt32("milestone_index", milestone_index_)
+                    .SetInt32("message_count", static_cast<int32>(rows_.messages.size()))
+                    .SetInt32("transaction_count", static_cast<int32>(rows_.included_transactions))
+                    .SetInt64("transferred_tokens", Amount(rows_.transferred_tokens)));
     }
     if (!analytics.addresses.empty())
     {
@@ -800,13 +565,13 @@ void MilestoneWriter::WriteAnalytics(const MilestoneAnalytics &analytics)
             sent.AddInt64(Amount(flow.sent_tokens));
             received.AddInt64(Amount(flow.recv_tokens));
         }
-        Params params;
-        params.Add(addresses);
-        params.Add(sent);
-        params.Add(received);
-        params.AddInt32(milestone_index_);
-        params.AddInt32(ranges_.Of("address_analytics"));
-        Execute(Statement::kAddressAnalytics, params);
+        Execute(sql::kAddressAnalytics,
+                Params()
+                    .Set("address", addresses)
+                    .Set("sent_tokens", sent)
+                    .Set("recv_tokens", received)
+                    .SetInt32("milestone_index", milestone_index_)
+                    .SetInt32("ms_range_id", ranges_.Of("address_analytics")));
     }
 }
 
@@ -869,25 +634,24 @@ void MilestoneWriter::WriteDailyMetrics(const MilestoneAnalytics &analytics)
             AddBytes(metric_tags, row.tag);
             metric_times.AddInt64(row.at);
         }
-        Params params;
-        for (const ArrayColumn *c :
-             {&metric_variants, &metrics, &metric_addresses, &metric_tags, &metric_times})
-            params.Add(*c);
-        Execute(Statement::kMetrics, params);
+        Execute(sql::kMetrics, Params()
+                                   .Set("variant", metric_variants)
+                                   .Set("metric", metrics)
+                                   .Set("address", metric_addresses)
+                                   .Set("tag", metric_tags)
+                                   .Set("at", metric_times));
     }
 
-    Params date;
-    date.AddInt32(milestone_index_);
-    date.AddTimestamp(ms_timestamp_);
-    Execute(Statement::kDateCache, date);
+    Execute(sql::kDateCache, Params()
+                                 .SetInt32("milestone_index", milestone_index_)
+                                 .SetTimestamp("ms_timestamp", ms_timestamp_));
 }
 
 void MilestoneWriter::WriteSync()
 {
-    Params params;
-    params.AddInt32(ranges_.Of("sync"));
-    params.AddInt32(milestone_index_);
-    Execute(Statement::kSync, params);
+    Execute(sql::kSync, Params()
+                            .SetInt32("ms_range_id", ranges_.Of("sync"))
+                            .SetInt32("milestone_index", milestone_index_));
 }
 
 } // namespace permanode::ledger

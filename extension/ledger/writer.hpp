@@ -2,13 +2,12 @@
  * writer.hpp
  *	  MilestoneWriter: writes one milestone's derived rows through SPI, one set-based statement
  *	  per table. Call inside SPI_connect/SPI_finish; errors are thrown as PgError.
- *	  Include only from .cpp files that include postgres.h (inside extern "C"), after including
- *	  ledger/analytics.hpp before postgres.h (codec headers must not see PostgreSQL's).
  */
 #ifndef PERMANODE_LEDGER_WRITER_HPP
 #define PERMANODE_LEDGER_WRITER_HPP
 
 #include "ledger/analytics.hpp"
+#include "ledger/columns.hpp"
 #include "ledger/derive.hpp"
 #include "ledger/known_hints.hpp"
 #include "ledger/statements.hpp"
@@ -75,10 +74,11 @@ class MilestoneWriter
     };
     // Analytics of spends that committed before the outputs they spent were created.
     void BookLateSpends(const std::map<codec::OutputId, const OutputRow *> &outputs);
+    // Parameters with the milestone's index and timestamp and the range `range`.
+    Params InRange(int32 range) const;
     ArrayColumn Hashes() const;
     ArrayColumn OutputIds() const;
     ArrayColumn Addresses() const;
-    ArrayColumn FoundryIds() const;
 
     const MilestoneRows &rows_;
     const TypeOids &types_;
