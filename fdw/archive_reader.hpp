@@ -2,7 +2,6 @@
  * archive_reader.hpp
  *	  Reading rows out of a sealed archive: a cursor over one column family between two encoded
  *	  keys, forward or backward, that produces rows in a relation's column layout.
- *	  Include after postgres.h.
  */
 #ifndef PERMANODE_FDW_ARCHIVE_READER_HPP
 #define PERMANODE_FDW_ARCHIVE_READER_HPP

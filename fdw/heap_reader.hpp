@@ -1,7 +1,7 @@
 /*
  * heap_reader.hpp
  *	  Reading heap partitions in the archive's column layout, and their digest (row count and
- *	  checksum of the rows as the archive stores them). Include after postgres.h.
+ *	  checksum of the rows as the archive stores them).
  */
 #ifndef PERMANODE_FDW_HEAP_READER_HPP
 #define PERMANODE_FDW_HEAP_READER_HPP

@@ -1,7 +1,7 @@
 /*
  * permanode_fdw.hpp
- *	  Shared declarations of permanode_fdw, grouped by the file that defines them. Include after
- *	  postgres.h (inside extern "C"), from the files of the PostgreSQL side only.
+ *	  Shared declarations of permanode_fdw, grouped by the file that defines them; for the files
+ *	  of the PostgreSQL side only.
  */
 #ifndef PERMANODE_FDW_HPP
 #define PERMANODE_FDW_HPP
@@ -15,6 +15,8 @@
 
 extern "C"
 {
+#include "postgres.h"
+
 #include "access/tupdesc.h"
 #include "commands/explain.h"
 #include "foreign/fdwapi.h"

@@ -1,7 +1,6 @@
 // Stardust addresses (TIP-18): Ed25519, Alias and NFT, each a type byte plus 32 bytes.
 #pragma once
 
-#include "codec/no_postgres.hpp"
 #include "codec/reader.hpp"
 #include "codec/types.hpp"
 #include "codec/writer.hpp"

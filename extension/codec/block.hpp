@@ -1,7 +1,6 @@
 // Stardust block (TIP-24): the unit the tangle stores; the entry point for decoding bytes.
 #pragma once
 
-#include "codec/no_postgres.hpp"
 #include "codec/payload.hpp"
 #include "codec/types.hpp"
 

@@ -1,7 +1,6 @@
 // Block metadata as a node reports it (TIP-25 BlockMetadataResponse); not part of the block bytes.
 #pragma once
 
-#include "codec/no_postgres.hpp"
 #include "codec/types.hpp"
 
 #include <cstdint>

@@ -3,7 +3,6 @@
 // format, defined here for both.
 #pragma once
 
-#include "codec/no_postgres.hpp"
 
 #include <cstddef>
 #include <optional>

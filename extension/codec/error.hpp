@@ -1,7 +1,6 @@
 // Typed errors raised by the codec.
 #pragma once
 
-#include "codec/no_postgres.hpp"
 
 #include <cstddef>
 #include <stdexcept>

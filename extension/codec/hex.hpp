@@ -1,7 +1,6 @@
 // "0x"-prefixed lowercase hex, the text form of IDs and byte fields in the core API (TIP-25).
 #pragma once
 
-#include "codec/no_postgres.hpp"
 #include "codec/types.hpp"
 
 #include <array>

@@ -3,7 +3,6 @@
 
 #include "codec/address.hpp"
 #include "codec/milestone.hpp"
-#include "codec/no_postgres.hpp"
 #include "codec/output.hpp"
 #include "codec/transaction.hpp"
 #include "codec/types.hpp"

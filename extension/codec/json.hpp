@@ -6,7 +6,6 @@
 #include "codec/block.hpp"
 #include "codec/block_metadata.hpp"
 #include "codec/feature.hpp"
-#include "codec/no_postgres.hpp"
 #include "codec/output.hpp"
 #include "codec/payload.hpp"
 #include "codec/protocol_parameters.hpp"

@@ -2,7 +2,6 @@
 #pragma once
 
 #include "codec/address.hpp"
-#include "codec/no_postgres.hpp"
 #include "codec/output.hpp"
 #include "codec/transaction.hpp"
 #include "codec/types.hpp"

@@ -2,7 +2,6 @@
 #pragma once
 
 #include "codec/feature.hpp"
-#include "codec/no_postgres.hpp"
 #include "codec/reader.hpp"
 #include "codec/types.hpp"
 #include "codec/unlock_condition.hpp"

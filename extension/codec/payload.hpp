@@ -2,7 +2,6 @@
 #pragma once
 
 #include "codec/milestone.hpp"
-#include "codec/no_postgres.hpp"
 #include "codec/reader.hpp"
 #include "codec/tagged_data.hpp"
 #include "codec/transaction.hpp"

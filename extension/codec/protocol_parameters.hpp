@@ -11,7 +11,6 @@
 //   token supply     uint64
 #pragma once
 
-#include "codec/no_postgres.hpp"
 #include "codec/reader.hpp"
 #include "codec/types.hpp"
 #include "codec/writer.hpp"

@@ -1,7 +1,6 @@
 // Tagged data payload (TIP-23): an optional tag plus arbitrary data.
 #pragma once
 
-#include "codec/no_postgres.hpp"
 #include "codec/reader.hpp"
 #include "codec/types.hpp"
 #include "codec/writer.hpp"

@@ -1,7 +1,6 @@
 // Transaction payload (TIP-20): essence (inputs, outputs, optional tagged data) plus unlocks.
 #pragma once
 
-#include "codec/no_postgres.hpp"
 #include "codec/output.hpp"
 #include "codec/reader.hpp"
 #include "codec/tagged_data.hpp"

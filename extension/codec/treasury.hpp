@@ -2,7 +2,6 @@
 // one.
 #pragma once
 
-#include "codec/no_postgres.hpp"
 #include "codec/output.hpp"
 #include "codec/reader.hpp"
 #include "codec/types.hpp"

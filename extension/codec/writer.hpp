@@ -2,7 +2,6 @@
 #pragma once
 
 #include "codec/error.hpp"
-#include "codec/no_postgres.hpp"
 #include "codec/types.hpp"
 
 #include <array>

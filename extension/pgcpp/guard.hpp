@@ -8,10 +8,14 @@
  *	    calls ereport() only after the catch block has destroyed the C++ objects;
  *	  - C++ code that calls into PostgreSQL does so through CallPg(), which turns an ereport
  *	    into a PgError exception that keeps the SQLSTATE.
- *	  Include only from .cpp files that include postgres.h (inside extern "C").
  */
 #ifndef PERMANODE_PGCPP_GUARD_HPP
 #define PERMANODE_PGCPP_GUARD_HPP
+
+extern "C"
+{
+#include "postgres.h"
+}
 
 #include <exception>
 #include <optional>

@@ -5,6 +5,13 @@
 #ifndef PERMANODE_TYPES_FIXED_TYPES_HPP
 #define PERMANODE_TYPES_FIXED_TYPES_HPP
 
+extern "C"
+{
+#include "postgres.h"
+
+#include "fmgr.h"
+}
+
 #include <cstddef>
 
 namespace permanode::types
