@@ -68,6 +68,14 @@ ArrayColumn &StatementColumns::operator[](std::string_view name)
 
 Params &StatementColumns::Bind(Params &params) const
 {
+    // unnest() pads shorter arrays with NULLs: a column filled for some rows only would shift
+    // nothing but silently null its values, so unequal lengths are a bug to report.
+    for (const auto &[name, column] : columns_)
+        if (column.Count() != Rows())
+            throw PgError(ERRCODE_INTERNAL_ERROR, std::string("ingest statement ") +
+                                                      statement_.name + ": column :" + name +
+                                                      " has " + std::to_string(column.Count()) +
+                                                      " rows, not " + std::to_string(Rows()));
     for (const auto &[name, column] : columns_)
         params.Set(name, column);
     return params;

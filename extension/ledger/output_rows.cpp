@@ -1,8 +1,7 @@
 /*
  * output_rows.cpp
- *	  See output_rows.hpp. Each function fills the columns its statement names; a column the
- *	  statement lacks is an internal error, and a column left short fails the insert (unnest of
- *	  arrays of different lengths pads with NULL into NOT NULL columns).
+ *	  See output_rows.hpp. Each function fills the columns its statement names, in any order; a
+ *	  column the statement lacks, or one left short, is an internal error (columns.hpp).
  */
 #include "ledger/output_rows.hpp"
 
@@ -16,18 +15,24 @@ namespace
 
 using permanode::pg::PgError;
 
-void AddBasic(StatementColumns &c, const OutputRow &o)
+// The columns every output table and the unspent set have, under the same names.
+void AddShared(StatementColumns &c, const OutputRow &o)
+{
+    AddOutputId(c["output_id"], o.output_id);
+    c["data"].AddBytes(o.data.data(), o.data.size());
+    c["amount"].AddInt64(Amount(o.fields.amount));
+    c["message_id"].AddFixed(o.block_id.data());
+    c["native_token_count"].AddInt16(static_cast<int16>(o.fields.native_token_count));
+}
+
+// The owner, unlock conditions and features of basic and NFT outputs (the unspent set has them
+// for every kind).
+void AddConditions(StatementColumns &c, const OutputRow &o)
 {
     const codec::IndexedFields &f = o.fields;
-    AddOutputId(c["output_id"], o.output_id);
     AddAddress(c["address"], f.address);
     AddAddress(c["sender"], f.sender);
-    AddSenderType(c["sender_type"], f.sender);
     AddBytes(c["tag"], f.tag);
-    c["data"].AddBytes(o.data.data(), o.data.size());
-    c["amount"].AddInt64(Amount(f.amount));
-    c["message_id"].AddFixed(o.block_id.data());
-    c["native_token_count"].AddInt16(static_cast<int16>(f.native_token_count));
     AddAddress(c["dust_return_address"], f.storage_deposit_return_address);
     AddOptionalAmount(c["dust_return_amount"], f.storage_deposit_return_amount);
     AddTime(c["timelock"], f.timelock);
@@ -35,22 +40,25 @@ void AddBasic(StatementColumns &c, const OutputRow &o)
     AddAddress(c["expiration_return_address"], f.expiration_return_address);
 }
 
+void AddBasic(StatementColumns &c, const OutputRow &o)
+{
+    AddShared(c, o);
+    AddConditions(c, o);
+    AddSenderType(c["sender_type"], o.fields.sender);
+}
+
 void AddAlias(StatementColumns &c, const OutputRow &o)
 {
     const codec::IndexedFields &f = o.fields;
     const auto &alias = std::get<codec::AliasOutput>(o.output);
+    AddShared(c, o);
     c["alias_id"].AddFixed(f.alias_id->data());
     AddAddress(c["sender"], f.sender);
     AddAddress(c["issuer"], f.issuer);
     AddAddress(c["state_controller"], f.state_controller);
     AddAddress(c["governor"], f.governor);
-    c["data"].AddBytes(o.data.data(), o.data.size());
-    AddOutputId(c["output_id"], o.output_id);
-    c["amount"].AddInt64(Amount(f.amount));
-    c["message_id"].AddFixed(o.block_id.data());
     c["state_index"].AddInt64(alias.state_index);
     c["foundry_counter"].AddInt64(alias.foundry_counter);
-    c["native_token_count"].AddInt16(static_cast<int16>(f.native_token_count));
 }
 
 void AddFoundry(StatementColumns &c, const OutputRow &o)
@@ -60,33 +68,17 @@ void AddFoundry(StatementColumns &c, const OutputRow &o)
         throw PgError(ERRCODE_DATA_EXCEPTION, "foundry output " +
                                                   codec::ToHex(codec::ToBytes(o.output_id)) +
                                                   " has no immutable alias address");
+    AddShared(c, o);
     c["foundry_id"].AddFixed(f.foundry_id->data());
     AddAddress(c["address"], f.address);
-    c["data"].AddBytes(o.data.data(), o.data.size());
-    AddOutputId(c["output_id"], o.output_id);
-    c["amount"].AddInt64(Amount(f.amount));
-    c["message_id"].AddFixed(o.block_id.data());
-    c["native_token_count"].AddInt16(static_cast<int16>(f.native_token_count));
 }
 
 void AddNft(StatementColumns &c, const OutputRow &o)
 {
-    const codec::IndexedFields &f = o.fields;
-    c["nft_id"].AddFixed(f.nft_id->data());
-    AddAddress(c["address"], f.address);
-    AddAddress(c["dust_return_address"], f.storage_deposit_return_address);
-    AddAddress(c["sender"], f.sender);
-    AddAddress(c["issuer"], f.issuer);
-    AddBytes(c["tag"], f.tag);
-    c["data"].AddBytes(o.data.data(), o.data.size());
-    AddOutputId(c["output_id"], o.output_id);
-    c["amount"].AddInt64(Amount(f.amount));
-    c["message_id"].AddFixed(o.block_id.data());
-    c["native_token_count"].AddInt16(static_cast<int16>(f.native_token_count));
-    AddOptionalAmount(c["dust_return_amount"], f.storage_deposit_return_amount);
-    AddTime(c["timelock"], f.timelock);
-    AddTime(c["expiration"], f.expiration);
-    AddAddress(c["expiration_return_address"], f.expiration_return_address);
+    AddShared(c, o);
+    AddConditions(c, o);
+    c["nft_id"].AddFixed(o.fields.nft_id->data());
+    AddAddress(c["issuer"], o.fields.issuer);
 }
 
 // The unspent set's output_kind.
@@ -138,21 +130,12 @@ bool OutputTableColumns::Add(const OutputRow &output)
 void AddUnspentOutput(StatementColumns &c, const OutputRow &o)
 {
     const codec::IndexedFields &f = o.fields;
-    AddOutputId(c["output_id"], o.output_id);
+    AddShared(c, o);
+    AddConditions(c, o);
     c["output_kind"].AddText(UnspentKind(f.kind));
-    c["amount"].AddInt64(Amount(f.amount));
-    AddAddress(c["address"], f.address);
-    AddAddress(c["sender"], f.sender);
     AddAddress(c["issuer"], f.issuer);
-    AddBytes(c["tag"], f.tag);
     AddAddress(c["state_controller"], f.state_controller);
     AddAddress(c["governor"], f.governor);
-    AddAddress(c["dust_return_address"], f.storage_deposit_return_address);
-    AddOptionalAmount(c["dust_return_amount"], f.storage_deposit_return_amount);
-    AddTime(c["timelock"], f.timelock);
-    AddTime(c["expiration"], f.expiration);
-    AddAddress(c["expiration_return_address"], f.expiration_return_address);
-    c["native_token_count"].AddInt16(static_cast<int16>(f.native_token_count));
     if (f.kind == codec::OutputType::kAlias)
         c["chain_id"].AddFixed(f.alias_id->data());
     else if (f.kind == codec::OutputType::kNft)
@@ -163,8 +146,6 @@ void AddUnspentOutput(StatementColumns &c, const OutputRow &o)
         c["foundry_id"].AddFixed(f.foundry_id->data());
     else
         c["foundry_id"].AddNull();
-    c["message_id"].AddFixed(o.block_id.data());
-    c["data"].AddBytes(o.data.data(), o.data.size());
 }
 
 } // namespace permanode::ledger
