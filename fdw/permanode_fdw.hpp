@@ -217,7 +217,8 @@ enum FdwConditionIndex
     FdwConditionAttnum,    /* attnum of the column */
     FdwConditionStrategy,  /* btree strategy, as "column OP value" */
     FdwConditionVarOnLeft, /* 1 if the column is the left operand of the clause */
-    FdwConditionValueType, /* type of the value operand */
+    FdwConditionValueType, /* type of the value operand (an array's: its element type) */
+    FdwConditionArray,     /* 1 for "column = ANY (array)": one key range per element */
 };
 
 /* in scan.cpp */

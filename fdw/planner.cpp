@@ -4,12 +4,13 @@
  *
  *	  Every archived family (the rows, keyed by the row key, and each index) is a sorted key
  *	  space. For each family we take the equality quals on its leading key columns and the range
- *	  quals on the next one: they bound the iteration. A family whose key order is useful to the
- *	  query (ORDER BY, merge joins, MergeAppend over partitions) also yields ordered paths,
- *	  forward and backward. A join clause "column = outer expression" on a family's first column
- *	  yields a parameterized path for nested-loop joins. Quals on the partition key prune inside
- *	  the archive (rows whose row key holds an ms_range_id outside the quals are skipped before
- *	  their value is read).
+ *	  quals on the next one: they bound the iteration. One equality may be an IN list
+ *	  ("column = ANY (array)"): the scan then reads one key range per element, in key order. A
+ *family whose key order is useful to the query (ORDER BY, merge joins, MergeAppend over partitions)
+ *also yields ordered paths, forward and backward. A join clause "column = outer expression" on a
+ *family's first column yields a parameterized path for nested-loop joins. Quals on the partition
+ *key prune inside the archive (rows whose row key holds an ms_range_id outside the quals are
+ *skipped before their value is read).
  *
  *	  Pushed quals stay in the plan's qual list as well, so the executor rechecks every row:
  *	  pushdown only narrows what is read, it never decides what is returned.
@@ -66,7 +67,8 @@ struct KeyQual
     AttrNumber attnum;
     int strategy; /* BTLessStrategyNumber..BTGreaterStrategyNumber, as "column OP value" */
     bool var_on_left;
-    Oid value_type;
+    Oid value_type; /* for an IN list, the element type */
+    bool array;     /* "column = ANY (array)" */
 };
 
 bool IsIntegerType(Oid typid)
@@ -100,13 +102,27 @@ bool OrderIsBytewise(Oid typid, Oid collation)
 bool MatchKeyQual(PlannerInfo *root, RelOptInfo *baserel, RestrictInfo *rinfo, bool join,
                   KeyQual *out)
 {
-    if (!IsA(rinfo->clause, OpExpr))
+    List *args;
+    Oid opno, inputcollid;
+    bool array = false;
+    if (IsA(rinfo->clause, OpExpr))
+    {
+        OpExpr *op = (OpExpr *)rinfo->clause;
+        args = op->args, opno = op->opno, inputcollid = op->inputcollid;
+    }
+    else if (IsA(rinfo->clause, ScalarArrayOpExpr) && ((ScalarArrayOpExpr *)rinfo->clause)->useOr)
+    {
+        /* "column = ANY (array)", the form IN (...) takes */
+        ScalarArrayOpExpr *op = (ScalarArrayOpExpr *)rinfo->clause;
+        args = op->args, opno = op->opno, inputcollid = op->inputcollid;
+        array = true;
+    }
+    else
         return false;
-    OpExpr *op = (OpExpr *)rinfo->clause;
-    if (list_length(op->args) != 2)
+    if (list_length(args) != 2)
         return false;
-    Node *left = (Node *)linitial(op->args);
-    Node *right = (Node *)lsecond(op->args);
+    Node *left = (Node *)linitial(args);
+    Node *right = (Node *)lsecond(args);
     while (left && IsA(left, RelabelType))
         left = (Node *)((RelabelType *)left)->arg;
     while (right && IsA(right, RelabelType))
@@ -125,7 +141,7 @@ bool MatchKeyQual(PlannerInfo *root, RelOptInfo *baserel, RestrictInfo *rinfo, b
         value = right;
         var_on_left = true;
     }
-    else if (is_our_var(right))
+    else if (is_our_var(right) && !array)
     {
         var = (Var *)right;
         value = left;
@@ -146,12 +162,19 @@ bool MatchKeyQual(PlannerInfo *root, RelOptInfo *baserel, RestrictInfo *rinfo, b
     if (kind == KeyKind::kNone)
         return false;
     Oid family = DefaultBtreeFamily(typid);
-    if (!OidIsValid(family) || !op_in_opfamily(op->opno, family))
+    if (!OidIsValid(family) || !op_in_opfamily(opno, family))
         return false;
     int strategy;
     Oid lefttype, righttype;
-    get_op_opfamily_properties(op->opno, family, false, &strategy, &lefttype, &righttype);
-    Oid value_type = getBaseType(exprType(value));
+    get_op_opfamily_properties(opno, family, false, &strategy, &lefttype, &righttype);
+    Oid value_type = exprType(value);
+    if (array)
+    {
+        value_type = get_element_type(getBaseType(value_type));
+        if (!OidIsValid(value_type) || strategy != BTEqualStrategyNumber)
+            return false;
+    }
+    value_type = getBaseType(value_type);
     bool same_type = value_type == typid;
     bool integers = IsIntegerType(typid) && IsIntegerType(value_type);
     if (!same_type && !integers)
@@ -164,8 +187,8 @@ bool MatchKeyQual(PlannerInfo *root, RelOptInfo *baserel, RestrictInfo *rinfo, b
     if (typid == TEXTOID || typid == VARCHAROID)
     {
         if (strategy == BTEqualStrategyNumber
-                ? (OidIsValid(op->inputcollid) && !get_collation_isdeterministic(op->inputcollid))
-                : !lc_collate_is_c(op->inputcollid))
+                ? (OidIsValid(inputcollid) && !get_collation_isdeterministic(inputcollid))
+                : !lc_collate_is_c(inputcollid))
             return false;
     }
     out->rinfo = rinfo;
@@ -173,6 +196,7 @@ bool MatchKeyQual(PlannerInfo *root, RelOptInfo *baserel, RestrictInfo *rinfo, b
     out->strategy = strategy;
     out->var_on_left = var_on_left;
     out->value_type = value_type;
+    out->array = array;
     return true;
 }
 
@@ -198,8 +222,9 @@ List *CandidateQuals(PlannerInfo *root, RelOptInfo *baserel)
 void PushQual(List **clauses, List **conditions, const KeyQual *q, int column)
 {
     *clauses = lappend(*clauses, q->rinfo);
-    *conditions = lappend(*conditions, list_make5_int(column, q->attnum, q->strategy,
-                                                      q->var_on_left ? 1 : 0, (int)q->value_type));
+    List *condition =
+        list_make5_int(column, q->attnum, q->strategy, q->var_on_left ? 1 : 0, (int)q->value_type);
+    *conditions = lappend(*conditions, lappend_int(condition, q->array ? 1 : 0));
 }
 
 /*
@@ -235,6 +260,7 @@ int ChooseKeyQuals(const ArchiveOptions *opts, int index, List *quals, int first
     const ArchivedIndex *family = &opts->indexes[index];
     int bound = 0;
     int column = first;
+    bool has_array = false; /* the scan reads one range per element of one IN list at most */
     for (; column < family->ncolumns; column++)
     {
         KeyQual *eq = nullptr;
@@ -242,14 +268,13 @@ int ChooseKeyQuals(const ArchiveOptions *opts, int index, List *quals, int first
         foreach (lc, quals)
         {
             KeyQual *q = (KeyQual *)lfirst(lc);
-            if (q->attnum == family->attnums[column] && q->strategy == BTEqualStrategyNumber)
-            {
-                eq = q;
-                break;
-            }
+            if (q->attnum == family->attnums[column] && q->strategy == BTEqualStrategyNumber &&
+                !(q->array && has_array) && (eq == nullptr || (eq->array && !q->array)))
+                eq = q; /* a single value rather than a list */
         }
         if (eq == nullptr)
             break;
+        has_array = has_array || eq->array;
         PushQual(clauses, conditions, eq, column);
         bound++;
     }
@@ -271,7 +296,8 @@ int ChooseKeyQuals(const ArchiveOptions *opts, int index, List *quals, int first
     foreach (lc, quals)
     {
         KeyQual *q = (KeyQual *)lfirst(lc);
-        if (q->attnum == opts->partition_attnum && !list_member_ptr(*clauses, q->rinfo))
+        if (q->attnum == opts->partition_attnum && !q->array &&
+            !list_member_ptr(*clauses, q->rinfo))
             PushQual(clauses, conditions, q, -1);
     }
     return bound;
@@ -443,7 +469,7 @@ void AddParameterizedPaths(PlannerInfo *root, RelOptInfo *baserel, const Archive
         foreach (lc, join_quals)
         {
             KeyQual *q = (KeyQual *)lfirst(lc);
-            if (q->attnum != first || q->strategy != BTEqualStrategyNumber)
+            if (q->attnum != first || q->strategy != BTEqualStrategyNumber || q->array)
                 continue;
             Relids required_outer = OuterRelids(baserel, q);
             List *usable = list_copy(quals);

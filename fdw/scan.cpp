@@ -20,6 +20,7 @@ extern "C"
 #include "foreign/fdwapi.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -28,6 +29,7 @@ extern "C"
 }
 
 #include <algorithm>
+#include <iterator>
 
 #include "archive_reader.hpp"
 
@@ -43,7 +45,8 @@ struct ScanCondition
     int column;        /* key column position in the family, or -1 (pruning only) */
     AttrNumber attnum; /* the column's attnum */
     int strategy;      /* btree strategy as "column OP value" */
-    Oid value_type;    /* type of the value */
+    Oid value_type;    /* type of the value (an IN list's: of its elements) */
+    bool array;        /* "column = ANY (array)": a key range per element */
     ExprState *value;  /* the value operand */
 };
 
@@ -61,8 +64,12 @@ struct ArchiveScanState
     bool empty = false;                    /* the conditions select nothing */
     MemoryContext row_context = nullptr;   /* holds the current row's decoded values */
     ExprContext *econtext = nullptr;       /* evaluates condition values */
-    std::string key_lower;                 /* key range of the current scan, for EXPLAIN */
-    std::string key_upper;
+    /* the key ranges to read, in key order ([lower, upper), empty strings unbounded): one,
+     * or one per element of an IN list; read from the last when backward */
+    std::vector<std::pair<std::string, std::string>> ranges;
+    size_t next_range = 0; /* ranges started so far */
+    int64 prune_lo = 0;    /* partition key bounds of every range */
+    int64 prune_hi = 0;
 };
 
 /* Deletes the scan state when the executor's memory goes away (end of query or abort). */
@@ -104,20 +111,87 @@ int EncodedStrategy(int strategy, bool desc)
 }
 
 /*
- * Computes the key range and pruning bounds from the conditions' values. Sets s->empty when
- * nothing can match. Returns the range as [lower, upper), empty strings unbounded.
+ * Encodes a condition's value as a segment of key column kc. False when the value lies outside
+ * the column's values; *never then says whether the condition holds for no row at all.
  */
-void ComputeRange(ArchiveScanState *s, std::string *lower, std::string *upper, int64 *prune_lo,
-                  int64 *prune_hi)
+bool EncodeSegment(const KeyColumn &kc, const ScanCondition &c, int strategy, Datum value,
+                   std::string *segment, bool *never)
+{
+    segment->clear();
+    if (kc.kind == KeyKind::kFixed)
+    {
+        EncodeBytes(*segment, kc, DatumGetPointer(value), kc.fixed_len);
+        return true;
+    }
+    if (kc.kind == KeyKind::kBytes)
+    {
+        EncodeBytes(*segment, kc, VARDATA_ANY(DatumGetPointer(value)),
+                    VARSIZE_ANY_EXHDR(DatumGetPointer(value)));
+        return true;
+    }
+    int64 v = IntegerValue(value, c.value_type);
+    bool below = v < IntMin(kc.kind);
+    bool above = v > IntMax(kc.kind);
+    if (below || above)
+    {
+        /* out of the column's range: always or never true */
+        *never =
+            strategy == BTEqualStrategyNumber ||
+            (above &&
+             (strategy == BTGreaterStrategyNumber || strategy == BTGreaterEqualStrategyNumber)) ||
+            (below && (strategy == BTLessStrategyNumber || strategy == BTLessEqualStrategyNumber));
+        return false;
+    }
+    EncodeInt(*segment, kc, v);
+    return true;
+}
+
+/* The elements of an IN list's array, detoasted, without NULLs (which equal nothing). (pg) */
+pg_noinline std::vector<Datum> ArrayElements(const ScanCondition &c, Datum array)
+{
+    int16 typlen;
+    bool typbyval;
+    char typalign;
+    get_typlenbyvalalign(c.value_type, &typlen, &typbyval, &typalign);
+    Datum *elements;
+    bool *nulls;
+    int n;
+    deconstruct_array(DatumGetArrayTypeP(array), c.value_type, typlen, typbyval, typalign,
+                      &elements, &nulls, &n);
+    std::vector<Datum> values;
+    for (int i = 0; i < n; i++)
+        if (!nulls[i])
+            values.push_back(typlen == -1 ? PointerGetDatum(pg_detoast_datum_packed(
+                                                (struct varlena *)DatumGetPointer(elements[i])))
+                                          : elements[i]);
+    return values;
+}
+
+/* Keeps in *kept the segments also in `other` (both sorted). */
+void Intersect(std::vector<std::string> *kept, const std::vector<std::string> &other)
+{
+    std::vector<std::string> both;
+    std::set_intersection(kept->begin(), kept->end(), other.begin(), other.end(),
+                          std::back_inserter(both));
+    *kept = std::move(both);
+}
+
+/*
+ * Computes the key ranges and pruning bounds from the conditions' values, into s->ranges (in key
+ * order) and s->prune_lo/hi. Sets s->empty when nothing can match.
+ */
+void ComputeRanges(ArchiveScanState *s)
 {
     const Manifest &m = s->cursor->manifest();
     const ManifestFamily &family = s->family == 0 ? m.rows : m.indexes[s->family - 1];
     std::vector<KeyColumn> columns = FamilyKeyColumns(m, family);
-    *prune_lo = s->opts->range_from;
-    *prune_hi = s->opts->range_to - 1;
+    s->ranges.clear();
+    s->prune_lo = s->opts->range_from;
+    s->prune_hi = s->opts->range_to - 1;
 
-    /* encoded equality segment per key column, and the ranged column's bounds */
-    std::vector<std::string> eq(columns.size());
+    /* per key column, the encoded values an equality (or an IN list) allows, sorted; and the
+     * ranged column's bounds */
+    std::vector<std::vector<std::string>> eq(columns.size());
     std::vector<bool> has_eq(columns.size(), false);
     int range_column = -1;
     std::string start, end;
@@ -137,28 +211,28 @@ void ComputeRange(ArchiveScanState *s, std::string *lower, std::string *upper, i
                        c.value_type == INT8OID || c.value_type == DATEOID ||
                        c.value_type == TIMESTAMPOID || c.value_type == TIMESTAMPTZOID ||
                        c.value_type == TIMEOID || c.value_type == BOOLOID;
-        if (c.attnum == s->opts->partition_attnum && integer)
+        if (c.attnum == s->opts->partition_attnum && integer && !c.array)
         {
             int64 v = IntegerValue(value, c.value_type);
             switch (c.strategy)
             {
                 case BTLessStrategyNumber:
-                    *prune_hi = std::min(*prune_hi, v == INT64_MIN ? v : v - 1);
+                    s->prune_hi = std::min(s->prune_hi, v == INT64_MIN ? v : v - 1);
                     if (v == INT64_MIN)
                         s->empty = true;
                     break;
                 case BTLessEqualStrategyNumber:
-                    *prune_hi = std::min(*prune_hi, v);
+                    s->prune_hi = std::min(s->prune_hi, v);
                     break;
                 case BTEqualStrategyNumber:
-                    *prune_lo = std::max(*prune_lo, v);
-                    *prune_hi = std::min(*prune_hi, v);
+                    s->prune_lo = std::max(s->prune_lo, v);
+                    s->prune_hi = std::min(s->prune_hi, v);
                     break;
                 case BTGreaterEqualStrategyNumber:
-                    *prune_lo = std::max(*prune_lo, v);
+                    s->prune_lo = std::max(s->prune_lo, v);
                     break;
                 case BTGreaterStrategyNumber:
-                    *prune_lo = std::max(*prune_lo, v == INT64_MAX ? v : v + 1);
+                    s->prune_lo = std::max(s->prune_lo, v == INT64_MAX ? v : v + 1);
                     if (v == INT64_MAX)
                         s->empty = true;
                     break;
@@ -167,40 +241,36 @@ void ComputeRange(ArchiveScanState *s, std::string *lower, std::string *upper, i
         if (c.column < 0)
             continue;
         const KeyColumn &kc = columns[c.column];
-        segment.clear();
-        if (kc.kind == KeyKind::kFixed || kc.kind == KeyKind::kBytes)
-        {
-            if (kc.kind == KeyKind::kFixed)
-                EncodeBytes(segment, kc, DatumGetPointer(value), kc.fixed_len);
-            else
-                EncodeBytes(segment, kc, VARDATA_ANY(DatumGetPointer(value)),
-                            VARSIZE_ANY_EXHDR(DatumGetPointer(value)));
-        }
-        else
-        {
-            int64 v = IntegerValue(value, c.value_type);
-            bool below = v < IntMin(kc.kind);
-            bool above = v > IntMax(kc.kind);
-            if (below || above)
-            {
-                /* out of the column's range: always or never true */
-                bool never = c.strategy == BTEqualStrategyNumber ||
-                             (above && (c.strategy == BTGreaterStrategyNumber ||
-                                        c.strategy == BTGreaterEqualStrategyNumber)) ||
-                             (below && (c.strategy == BTLessStrategyNumber ||
-                                        c.strategy == BTLessEqualStrategyNumber));
-                if (never)
-                    s->empty = true;
-                continue;
-            }
-            EncodeInt(segment, kc, v);
-        }
         if (c.strategy == BTEqualStrategyNumber)
         {
-            if (has_eq[c.column] && eq[c.column] != segment)
-                s->empty = true;
-            eq[c.column] = segment;
+            std::vector<Datum> values;
+            if (c.array)
+                values = pg::CallPg([&] { return ArrayElements(c, value); });
+            else
+                values.push_back(value);
+            std::vector<std::string> segments;
+            for (Datum v : values)
+            {
+                bool never = false;
+                if (EncodeSegment(kc, c, c.strategy, v, &segment, &never))
+                    segments.push_back(segment);
+            }
+            std::sort(segments.begin(), segments.end());
+            segments.erase(std::unique(segments.begin(), segments.end()), segments.end());
+            if (has_eq[c.column])
+                Intersect(&eq[c.column], segments);
+            else
+                eq[c.column] = std::move(segments);
             has_eq[c.column] = true;
+            if (eq[c.column].empty())
+                s->empty = true;
+            continue;
+        }
+        bool never = false;
+        if (!EncodeSegment(kc, c, c.strategy, value, &segment, &never))
+        {
+            if (never)
+                s->empty = true;
             continue;
         }
         range_column = c.column;
@@ -223,45 +293,67 @@ void ComputeRange(ArchiveScanState *s, std::string *lower, std::string *upper, i
             has_end = true;
         }
     }
-    if (*prune_lo > *prune_hi)
+    if (s->prune_lo > s->prune_hi)
         s->empty = true;
+    if (s->empty)
+        return;
 
-    std::string prefix;
+    /* The equality prefixes, in key order: the planner lets one column have several values. */
+    std::vector<std::string> prefixes{std::string()};
     size_t neq = 0;
-    while (neq < columns.size() && has_eq[neq])
-        prefix += eq[neq++];
+    for (; neq < columns.size() && has_eq[neq]; neq++)
+    {
+        std::vector<std::string> longer;
+        for (const std::string &prefix : prefixes)
+            for (const std::string &value : eq[neq])
+                longer.push_back(prefix + value);
+        prefixes = std::move(longer);
+    }
     if (range_column >= 0 && static_cast<size_t>(range_column) != neq)
         range_column = -1; /* cannot happen with the planner's choices; rechecked anyway */
-    if (range_column < 0)
-    {
-        *lower = prefix;
-        *upper = prefix.empty() ? std::string() : PrefixSuccessor(prefix);
-        return;
-    }
     /* a ranged column is never NULL: stay within its value marker */
     std::string marker(1, static_cast<char>(kMarkerValue));
-    *lower = prefix + (has_start ? start : marker);
-    *upper = prefix + (has_end ? end : PrefixSuccessor(marker));
-    if (*lower >= *upper)
+    for (const std::string &prefix : prefixes)
+    {
+        if (range_column < 0)
+        {
+            s->ranges.emplace_back(prefix,
+                                   prefix.empty() ? std::string() : PrefixSuccessor(prefix));
+            continue;
+        }
+        std::string lower = prefix + (has_start ? start : marker);
+        std::string upper = prefix + (has_end ? end : PrefixSuccessor(marker));
+        if (lower < upper)
+            s->ranges.emplace_back(std::move(lower), std::move(upper));
+    }
+    if (s->ranges.empty())
         s->empty = true;
+}
+
+/* Starts reading the next key range (from the last one, backward); false when none is left. */
+bool StartNextRange(ArchiveScanState *s)
+{
+    if (s->next_range >= s->ranges.size())
+        return false;
+    size_t i = s->backward ? s->ranges.size() - 1 - s->next_range : s->next_range;
+    s->next_range++;
+    s->cursor->Start(s->family, s->backward, s->ranges[i].first, s->ranges[i].second, s->prune_lo,
+                     s->prune_hi, s->index_only);
+    return true;
 }
 
 /* Starts (or restarts) the scan for the current parameter values. */
 void StartScan(ArchiveScanState *s)
 {
-    std::string lower, upper;
-    int64 prune_lo, prune_hi;
     s->empty = false;
-    ComputeRange(s, &lower, &upper, &prune_lo, &prune_hi);
-    s->key_lower = lower;
-    s->key_upper = upper;
+    s->next_range = 0;
+    ComputeRanges(s);
     s->started = true;
-    if (s->empty)
+    if (s->empty || !StartNextRange(s))
     {
+        s->empty = true;
         s->cursor->Close();
-        return;
     }
-    s->cursor->Start(s->family, s->backward, lower, upper, prune_lo, prune_hi, s->index_only);
 }
 
 } // namespace
@@ -301,14 +393,17 @@ void BeginForeignScan(ForeignScanState *node, int eflags)
     forboth (lc_expr, plan->fdw_exprs, lc_cond, conditions)
     {
         List *cond = (List *)lfirst(lc_cond);
-        OpExpr *clause = (OpExpr *)lfirst(lc_expr);
+        /* "column OP value", "value OP column" or "column = ANY (array)" */
+        List *args = IsA(lfirst(lc_expr), OpExpr) ? ((OpExpr *)lfirst(lc_expr))->args
+                                                  : ((ScalarArrayOpExpr *)lfirst(lc_expr))->args;
         bool var_on_left = list_nth_int(cond, FdwConditionVarOnLeft) != 0;
-        Expr *value = (Expr *)(var_on_left ? lsecond(clause->args) : linitial(clause->args));
+        Expr *value = (Expr *)(var_on_left ? lsecond(args) : linitial(args));
         ScanCondition c;
         c.column = list_nth_int(cond, FdwConditionColumn);
         c.attnum = static_cast<AttrNumber>(list_nth_int(cond, FdwConditionAttnum));
         c.strategy = list_nth_int(cond, FdwConditionStrategy);
         c.value_type = static_cast<Oid>(list_nth_int(cond, FdwConditionValueType));
+        c.array = list_nth_int(cond, FdwConditionArray) != 0;
         c.value = pg::CallPg([&] { return ExecInitExpr(value, (PlanState *)node); });
         s->conditions.push_back(c);
     }
@@ -337,8 +432,11 @@ TupleTableSlot *IterateForeignScan(ForeignScanState *node)
     ExecClearTuple(slot);
     if (!s->started)
         StartScan(s);
-    if (s->empty || !s->cursor->Next())
+    if (s->empty)
         return slot;
+    while (!s->cursor->Next())
+        if (!StartNextRange(s))
+            return slot;
     pg::CallPg(
         [&]
         {

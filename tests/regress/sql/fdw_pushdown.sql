@@ -96,3 +96,35 @@ END $$;
 SELECT analyze_counters($$SELECT count(*) FROM outputs_archive_0_4 WHERE tag = 'tag3'$$);
 SELECT analyze_counters($$SELECT * FROM outputs_archive_0_4 WHERE output_id = decode(md5('5') || md5('35'), 'hex')$$);
 SELECT analyze_counters($$SELECT count(*) FROM outputs_archive_0_4 WHERE ms_range_id = 3$$);
+
+-- IN lists: one key range per distinct element, in key order; NULLs and duplicates read nothing
+-- more. (The reference query compares an expression, which stays local: every row is read.)
+SELECT explain($$SELECT * FROM outputs_archive_0_4 WHERE output_id IN ('\x01', '\x02')$$);
+SELECT ARRAY[decode(md5('5') || md5('35'), 'hex'), decode(md5('7') || md5('49'), 'hex'),
+             decode(md5('7') || md5('49'), 'hex'), decode(md5('1999') || md5('13993'), 'hex'),
+             '\x00', NULL]::text AS ids \gset
+SELECT analyze_counters(format('SELECT * FROM outputs_archive_0_4 WHERE output_id = ANY (%L::bytea[])', :'ids'));
+SELECT (SELECT array_agg(output_id ORDER BY output_id) FROM outputs_archive_0_4 WHERE output_id = ANY (:'ids'::bytea[]))
+     = (SELECT array_agg(output_id ORDER BY output_id) FROM outputs_archive_0_4 WHERE output_id || '' = ANY (:'ids'::bytea[]))
+       AS in_list_matches,
+       (SELECT count(*) FROM outputs_archive_0_4 WHERE output_id = ANY (:'ids'::bytea[])) AS rows;
+-- With a bound on the row key's next column, and on an index with a range on its next column.
+SELECT analyze_counters(format('SELECT * FROM outputs_archive_0_4 WHERE output_id = ANY (%L::bytea[]) AND ms_range_id = 0', :'ids'));
+SELECT analyze_counters($$SELECT * FROM outputs_archive_0_4 WHERE day IN ('2023-01-02', '2023-01-04') AND amount > 1500000$$);
+SELECT (SELECT count(*) FROM outputs_archive_0_4 WHERE day IN ('2023-01-02', '2023-01-04') AND amount > 1500000)
+     = (SELECT count(*) FROM outputs_archive_0_4 WHERE day + 0 IN ('2023-01-02', '2023-01-04') AND amount > 1500000)
+       AS ranged_in_list_matches;
+-- The ranges come in key order, so the family's order still serves ORDER BY, both ways.
+SELECT explain($$SELECT output_id FROM outputs_archive_0_4 WHERE tag IN ('tag3', 'tag1', 'tag2') ORDER BY tag DESC LIMIT 5$$);
+SELECT (SELECT array_agg(tag ORDER BY n) FROM (SELECT tag, row_number() OVER () n FROM
+          (SELECT tag FROM outputs_archive_0_4 WHERE tag IN ('tag3', 'tag1', 'tag2') ORDER BY tag DESC) s) t)
+     = (SELECT array_agg(tag ORDER BY tag DESC) FROM outputs_archive_0_4 WHERE tag || '' IN ('tag3', 'tag1', 'tag2'))
+       AS ordered_in_list_matches;
+-- An empty list, and a list of NULLs, select nothing.
+SELECT count(*) FROM outputs_archive_0_4 WHERE output_id = ANY ('{}'::bytea[]);
+SELECT count(*) FROM outputs_archive_0_4 WHERE output_id = ANY (ARRAY[NULL]::bytea[]);
+-- A parameter list: planned once, read per execution.
+PREPARE by_ids(bytea[]) AS SELECT count(*) FROM outputs_archive_0_4 WHERE output_id = ANY ($1);
+EXECUTE by_ids(ARRAY[decode(md5('5') || md5('35'), 'hex'), decode(md5('9') || md5('63'), 'hex')]);
+EXECUTE by_ids(NULL);
+DEALLOCATE by_ids;

@@ -156,6 +156,11 @@ SELECT archive_test.entries_read(format(
     :'cold_outputs', :'addr')) AS first_page;
 -- The same through a parameter of the domain's type in a generic plan, as the HTTP API asks.
 SELECT archive_test.cold_partition('messages') AS cold_messages \gset
+-- An IN list of block IDs (a domain) reads one entry per ID it finds.
+SELECT archive_test.entries_read(format(
+    'SELECT message_id FROM %s WHERE message_id IN (%L, %L, %L)', :'cold_messages', :'msg',
+    (SELECT max(message_id) FROM permanode.messages WHERE ms_range_id = 17),
+    '0x0000000000000000000000000000000000000000000000000000000000000000')) AS in_list;
 PREPARE cold_block(block_id) AS SELECT * FROM :cold_messages WHERE message_id = $1;
 SET plan_cache_mode = force_generic_plan;
 SELECT archive_test.entries_read(format('EXECUTE cold_block(%L)', :'msg')) AS generic_plan;
