@@ -37,6 +37,7 @@ typedef enum RangeScanSetting
     RS_PARENT_INDEX, /* partitioned index (key, ms_range_id, ...), or InvalidOid */
     RS_BACKWARD,     /* read oldest first (the index backward) */
     RS_KEYED,        /* 0: no key was found, read every partition */
+    RS_KEY_ARRAY,    /* the key is an IN list (an array): its ranges all, unordered */
     RS_NSETTINGS
 } RangeScanSetting;
 

@@ -41,6 +41,7 @@
 #include "partitioning/partbounds.h"
 #include "partitioning/partdesc.h"
 #include "rewrite/rewriteManip.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
 #include "utils/fmgroids.h"
@@ -67,9 +68,11 @@ typedef struct RangeScanState
     Oid parent_index;
     bool backward;
     bool keyed;
+    bool key_array; /* the key is an IN list: an array of keys */
     ExprState *key_state;
-    Oid key_type; /* the key column's type */
-    int16 key_typlen;
+    Oid key_type;       /* the key column's type */
+    Oid key_value_type; /* the key value's: the column's, or an array of it for an IN list */
+    int16 key_typlen;   /* of key_value_type */
     bool key_typbyval;
     List *bound_states;
     List *bound_strategies;
@@ -145,6 +148,7 @@ static void RangeScanBegin(CustomScanState *node, EState *estate, int eflags)
     state->parent_index = (Oid)list_nth_int(settings, RS_PARENT_INDEX);
     state->backward = list_nth_int(settings, RS_BACKWARD) != 0;
     state->keyed = list_nth_int(settings, RS_KEYED) != 0;
+    state->key_array = list_nth_int(settings, RS_KEY_ARRAY) != 0;
     state->bound_strategies = lsecond(cscan->custom_private);
     state->key_state = ExecInitExpr(linitial(cscan->custom_exprs), &node->ss.ps);
     for_each_from (lc, cscan->custom_exprs, 1)
@@ -152,7 +156,9 @@ static void RangeScanBegin(CustomScanState *node, EState *estate, int eflags)
         state->bound_states = lappend(state->bound_states, ExecInitExpr(lfirst(lc), &node->ss.ps));
     }
     state->key_type = TupleDescAttr(RelationGetDescr(parent), state->key_attnum - 1)->atttypid;
-    get_typlenbyval(state->key_type, &state->key_typlen, &state->key_typbyval);
+    state->key_value_type =
+        state->key_array ? exprType(linitial(cscan->custom_exprs)) : state->key_type;
+    get_typlenbyval(state->key_value_type, &state->key_typlen, &state->key_typbyval);
 
     if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
         return;
@@ -283,6 +289,52 @@ static bool FetchHintedRanges(RangeScanState *state)
     return n > 0;
 }
 
+/*
+ * Appends the partitions of every range that holds a key of the IN list. The rows of several
+ * keys interleave in each partition, so there is no order to keep and no page to stop at: every
+ * range of every key is fetched at once.
+ */
+static void AddListRanges(RangeScanState *state)
+{
+    Oid relid = RelationGetRelid(state->css.ss.ss_currentRelation);
+    Oid element_type = get_element_type(state->key_value_type);
+    int16 typlen;
+    bool typbyval;
+    char typalign;
+    Datum *keys;
+    bool *nulls;
+    int nkeys;
+
+    get_typlenbyvalalign(element_type, &typlen, &typbyval, &typalign);
+    deconstruct_array(DatumGetArrayTypeP(state->key_value), element_type, typlen, typbyval,
+                      typalign, &keys, &nulls, &nkeys);
+    for (int k = 0; k < nkeys; k++)
+    {
+        int64 after = (int64)PG_INT32_MIN - 1;
+        int n = 0;
+
+        if (nulls[k])
+            continue; /* NULL equals nothing */
+        do
+        {
+            int32 *ranges = permanode_hint_ranges_page(relid, state->key_attnum, keys[k], false,
+                                                       after, 65536, &n);
+
+            if (n < 0)
+            {
+                /* The column is no longer hinted: every partition. */
+                AddAllPartitions(state);
+                return;
+            }
+            state->ranges_hinted += n;
+            for (int r = 0; r < n; r++)
+                AddRange(state, ranges[r]);
+            if (n > 0)
+                after = ranges[n - 1];
+        } while (n == 65536);
+    }
+}
+
 static void StartScan(RangeScanState *state)
 {
     ExprContext *econtext = state->css.ss.ps.ps_ExprContext;
@@ -316,6 +368,12 @@ static void StartScan(RangeScanState *state)
             state->bounds[i] =
                 ExecEvalExprSwitchContext(lfirst(lc), econtext, &state->bound_nulls[i]);
             i++;
+        }
+        if (state->key_array)
+        {
+            AddListRanges(state);
+            MemoryContextSwitchTo(old);
+            return;
         }
         /* Ranges are int4: start beyond either end, or at a bound on the range column. */
         state->hints_open = true;
@@ -521,7 +579,7 @@ static void ReadThroughSPI(RangeScanState *state, Relation part)
                                                 RelationGetRelationName(part)));
     if (state->keyed)
         appendStringInfo(
-            &sql, " WHERE %s = $1",
+            &sql, state->key_array ? " WHERE %s = ANY ($1)" : " WHERE %s = $1",
             quote_identifier(NameStr(TupleDescAttr(desc, state->key_attnum - 1)->attname)));
     if (OidIsValid(state->parent_index))
     {
@@ -552,8 +610,8 @@ static void ReadThroughSPI(RangeScanState *state, Relation part)
     GetUserIdAndSecContext(&save_userid, &save_sec_context);
     SetUserIdAndSecContext(part->rd_rel->relowner,
                            save_sec_context | SECURITY_LOCAL_USERID_CHANGE | SECURITY_NOFORCE_RLS);
-    ret = SPI_execute_with_args(sql.data, state->keyed ? 1 : 0, &state->key_type, &state->key_value,
-                                NULL, true, 0);
+    ret = SPI_execute_with_args(sql.data, state->keyed ? 1 : 0, &state->key_value_type,
+                                &state->key_value, NULL, true, 0);
     SetUserIdAndSecContext(save_userid, save_sec_context);
     if (ret != SPI_OK_SELECT)
         elog(ERROR, "cannot read partition \"%s\": %s", RelationGetRelationName(part),
@@ -630,7 +688,9 @@ static void OpenPartition(RangeScanState *state, int index)
         if (!OidIsValid(opno))
             elog(ERROR, "missing equality operator for index \"%s\"",
                  RelationGetRelationName(index));
-        ScanKeyEntryInitialize(&key, 0, 1, BTEqualStrategyNumber, index->rd_opcintype[0],
+        /* An IN list is one array key: the btree reads each of its keys in turn. */
+        ScanKeyEntryInitialize(&key, state->key_array ? SK_SEARCHARRAY : 0, 1,
+                               BTEqualStrategyNumber, index->rd_opcintype[0],
                                index->rd_indcollation[0], get_opcode(opno), state->key_value);
         state->index_scan = index_beginscan(part, index, estate->es_snapshot, 1, 0);
         index_rescan(state->index_scan, &key, 1, NULL, 0);
@@ -752,7 +812,10 @@ static void RangeScanExplain(CustomScanState *node, List *ancestors, ExplainStat
         List *context = set_deparse_context_plan(es->deparse_cxt, (Plan *)cscan, ancestors);
         char *value = deparse_expression(linitial(cscan->custom_exprs), context, false, false);
 
-        ExplainPropertyText("Key", psprintf("%s = %s", quote_identifier(column), value), es);
+        ExplainPropertyText("Key",
+                            psprintf(state->key_array ? "%s = ANY (%s)" : "%s = %s",
+                                     quote_identifier(column), value),
+                            es);
     }
     else
         ExplainPropertyText("Key", "none: every partition", es);

@@ -11,6 +11,8 @@
  *	  (newest first, or oldest first), and reads them one at a time through each partition's
  *	  index on the key, opening a partition only when the previous one is exhausted, so a LIMIT
  *	  above stops early. The plan does not depend on the key, so it can be a cached generic plan.
+ *	  An IN list (`key = ANY (array)`) is read the same way, from the ranges of all its keys, in
+ *	  no particular order.
  *
  *	  This file plans the node (range_scan_exec.c runs it). Rules that keep results exact:
  *	  - every restriction of the query (the key too) is re-checked on each row;
@@ -115,26 +117,37 @@ static bool IsScanConstant(Node *node)
     return node != NULL && (IsA(node, Const) || IsA(node, Param));
 }
 
-/* For `Var(rel) = value`, the Var and the value; false for any other clause. */
-static bool SplitEquality(Node *clause, Index relid, Var **var, Node **value)
+/*
+ * For `Var(rel) = value`, or `Var(rel) = ANY (array)` (an IN list; *is_array set), the Var and
+ * the value, when the value is of the column's type (domains compare as their base types);
+ * false for any other clause.
+ */
+static bool SplitKeyClause(Node *clause, Index relid, Var **var, Node **value, bool *is_array)
 {
-    OpExpr *op;
-    Node *left, *right;
+    List *args;
+    Oid opno;
+    Oid value_type;
 
-    if (!IsA(clause, OpExpr) || list_length(((OpExpr *)clause)->args) != 2)
-        return false;
-    op = (OpExpr *)clause;
-    if (get_oprrest(op->opno) != F_EQSEL)
-        return false;
-    left = linitial(op->args);
-    right = lsecond(op->args);
-    if ((*var = RelVar(left, relid)) != NULL && IsScanConstant(right))
-        *value = right;
-    else if ((*var = RelVar(right, relid)) != NULL && IsScanConstant(left))
-        *value = left;
+    if (IsA(clause, OpExpr))
+        args = ((OpExpr *)clause)->args, opno = ((OpExpr *)clause)->opno, *is_array = false;
+    else if (IsA(clause, ScalarArrayOpExpr) && ((ScalarArrayOpExpr *)clause)->useOr)
+        args = ((ScalarArrayOpExpr *)clause)->args, opno = ((ScalarArrayOpExpr *)clause)->opno,
+        *is_array = true;
     else
         return false;
-    return true;
+    if (list_length(args) != 2 || get_oprrest(opno) != F_EQSEL)
+        return false;
+    if ((*var = RelVar(linitial(args), relid)) != NULL && IsScanConstant(lsecond(args)))
+        *value = lsecond(args);
+    else if (!*is_array && (*var = RelVar(lsecond(args), relid)) != NULL &&
+             IsScanConstant(linitial(args)))
+        *value = linitial(args);
+    else
+        return false;
+    value_type = getBaseType(exprType(*value));
+    if (*is_array)
+        value_type = getBaseType(get_element_type(value_type));
+    return value_type == getBaseType((*var)->vartype) && !contain_volatile_functions(*value);
 }
 
 /* The conjuncts of a qual: preprocessed quals are implicit-AND lists already. */
@@ -234,20 +247,23 @@ static void RangeScanGetRelationInfo(PlannerInfo *root, Oid relid, bool inhparen
         return;
 
     CollectConjuncts((Node *)parse->jointree, &conjuncts);
-    foreach (lc, conjuncts)
-    {
-        Var *var;
-        Node *value;
-        AttrNumber r;
-
-        if (SplitEquality(lfirst(lc), rel->relid, &var, &value) &&
-            key_attnum == InvalidAttrNumber && permanode_hint_lookup(relid, var->varattno, &r) &&
-            getBaseType(exprType(value)) == getBaseType(var->vartype))
+    /* A key equality; else an IN list on a keyed column. */
+    for (int want_array = 0; want_array <= 1 && key_attnum == InvalidAttrNumber; want_array++)
+        foreach (lc, conjuncts)
         {
-            key_attnum = var->varattno;
-            range_attnum = r;
+            Var *var;
+            Node *value;
+            bool is_array;
+            AttrNumber r;
+
+            if (SplitKeyClause(lfirst(lc), rel->relid, &var, &value, &is_array) &&
+                is_array == (want_array != 0) && key_attnum == InvalidAttrNumber &&
+                permanode_hint_lookup(relid, var->varattno, &r))
+            {
+                key_attnum = var->varattno;
+                range_attnum = r;
+            }
         }
-    }
     if (key_attnum == InvalidAttrNumber)
         return;
     foreach (lc, conjuncts)
@@ -414,6 +430,7 @@ static void RangeScanSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rt
 {
     RangeScanRel *mark;
     Node *key_expr = NULL;
+    bool key_array = false;
     List *bound_exprs = NIL;
     List *bound_strategies = NIL;
     List *clauses = NIL;
@@ -432,16 +449,19 @@ static void RangeScanSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rt
         RestrictInfo *rinfo = lfirst(lc);
         Var *var;
         Node *value;
+        bool is_array;
         int strategy;
 
         if (rinfo->pseudoconstant)
             continue;
         clauses = lappend(clauses, rinfo->clause);
-        if (key_expr == NULL && SplitEquality((Node *)rinfo->clause, rel->relid, &var, &value) &&
-            var->varattno == mark->key_attnum &&
-            getBaseType(exprType(value)) == getBaseType(var->vartype) &&
-            !contain_volatile_functions(value))
-            key_expr = value;
+        if (SplitKeyClause((Node *)rinfo->clause, rel->relid, &var, &value, &is_array) &&
+            var->varattno == mark->key_attnum)
+        {
+            /* a single key rather than a list */
+            if (key_expr == NULL || (key_array && !is_array))
+                key_expr = value, key_array = is_array;
+        }
         else if (RangeBoundOf((Node *)rinfo->clause, rel->relid, mark->range_attnum, &strategy,
                               &value))
         {
@@ -451,7 +471,8 @@ static void RangeScanSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rt
     }
 
     parent = table_open(rte->relid, NoLock);
-    if (key_expr != NULL)
+    /* The rows of several keys interleave in each partition: a list reads in no useful order. */
+    if (key_expr != NULL && !key_array)
         parent_index = FindParentIndex(parent, rel, mark->key_attnum, mark->range_attnum, clauses);
 
     /* Sizes: the parent's statistics are the inherited ones. */
@@ -480,6 +501,7 @@ static void RangeScanSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rt
         list_nth_cell(settings, RS_PARENT_INDEX)->int_value = (int)parent_index;
         list_nth_cell(settings, RS_BACKWARD)->int_value = backward;
         list_nth_cell(settings, RS_KEYED)->int_value = key_expr != NULL;
+        list_nth_cell(settings, RS_KEY_ARRAY)->int_value = key_array;
 
         path->path.pathtype = T_CustomScan;
         path->path.parent = rel;

@@ -27,6 +27,8 @@ SELECT transaction_id AS tx FROM transactions WHERE message_id = :'msg' LIMIT 1 
 SELECT output_id AS out FROM basic_outputs WHERE ms_range_id = 17 ORDER BY output_id LIMIT 1 \gset
 SELECT output_id AS spent FROM spent_outputs WHERE ms_range_id = 17 ORDER BY output_id LIMIT 1 \gset
 SELECT parent_id AS parent FROM parents WHERE ms_range_id = 17 ORDER BY parent_id LIMIT 1 \gset
+-- A block of the range that stays hot, for lookups of several IDs across the tiers.
+SELECT message_id AS hot_msg FROM messages WHERE ms_range_id <> 17 ORDER BY message_id LIMIT 1 \gset
 -- an address with outputs in both ranges, so its lookup spans both tiers
 SELECT address AS addr FROM basic_outputs WHERE address IS NOT NULL
 GROUP BY address ORDER BY count(DISTINCT ms_range_id) DESC, count(*) DESC, address LIMIT 1 \gset
@@ -48,6 +50,7 @@ INSERT INTO archive_test.queries VALUES
     ('point transaction', format('SELECT * FROM transactions WHERE transaction_id = %L', :'tx')),
     ('point output', format('SELECT * FROM basic_outputs WHERE output_id = %L', :'out')),
     ('point spent output', format('SELECT * FROM spent_outputs WHERE output_id = %L', :'spent')),
+    ('list of blocks', format('SELECT message_id, milestone_index FROM messages WHERE message_id IN (%L, %L, %L) ORDER BY 1', :'msg', :'hot_msg', '0x0000000000000000000000000000000000000000000000000000000000000000')),
     ('join messages transactions', 'SELECT m.message_id, m.milestone_index, t.transaction_id, t.idx, t.variant FROM messages m JOIN transactions t USING (message_id) WHERE m.milestone_index = 17340'),
     ('join outputs spent', 'SELECT b.output_id, b.amount, s.milestone_index FROM basic_outputs b JOIN spent_outputs s USING (output_id)'),
     ('aggregate per table', 'SELECT (SELECT count(*) FROM messages), (SELECT count(*) FROM transactions), (SELECT count(*) FROM milestones), (SELECT count(*) FROM basic_outputs), (SELECT count(*) FROM alias_outputs), (SELECT count(*) FROM foundry_outputs), (SELECT count(*) FROM nft_outputs), (SELECT count(*) FROM legacy_outputs), (SELECT count(*) FROM tags), (SELECT count(*) FROM parents), (SELECT count(*) FROM spent_outputs), (SELECT count(*) FROM ms_analytics), (SELECT count(*) FROM address_analytics)'),

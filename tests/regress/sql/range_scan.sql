@@ -82,6 +82,21 @@ SELECT pg_temp.same('SELECT output_id FROM basic_outputs_by_address WHERE addres
        pg_temp.same('SELECT count(*), sum(amount) FROM basic_outputs WHERE tag = ''tag5''') AS aggregate;
 SELECT * FROM pg_temp.plan('SELECT output_id FROM basic_outputs_by_address WHERE address = ' || :'a1' || ' AND ms_range_id < 13 AND ms_range_id >= 11 ' || :'newest');
 
+-- IN lists: the ranges of every key, read in no particular order (a sort above orders them).
+\set ids 'ARRAY[''0x00000000000000000000000000000000000000000000000000000000000000070000'', ''0x00000000000000000000000000000000000000000000000000000000000000640000'', ''0x00000000000000000000000000000000000000000000000000000000000000070000'', ''0x00000000000000000000000000000000000000000000000000000000000fffff0000'', NULL]::output_id[]'
+SELECT pg_temp.same('SELECT * FROM basic_outputs WHERE output_id = ANY (' || :'ids' || ') ORDER BY output_id') AS id_list,
+       pg_temp.same('SELECT output_id FROM basic_outputs WHERE address IN (' || :'a1' || ', ' || :'s2' || ') ORDER BY output_id') AS address_list,
+       pg_temp.same('SELECT output_id FROM basic_outputs WHERE address IN (' || :'a1' || ', ' || :'s2' || ') AND ms_range_id >= 12 ORDER BY output_id') AS bounded_list,
+       pg_temp.same('SELECT output_id FROM basic_outputs WHERE tag = ANY (ARRAY[''tag1'', ''tag2'']::bytea[]) ORDER BY output_id LIMIT 7') AS tag_list;
+SELECT * FROM pg_temp.plan('SELECT output_id FROM basic_outputs WHERE output_id = ANY (' || :'ids' || ')');
+SELECT count(*) AS none FROM basic_outputs WHERE output_id = ANY ('{}'::output_id[]);
+PREPARE by_ids(output_id[]) AS SELECT count(*) FROM basic_outputs WHERE output_id = ANY ($1);
+SET plan_cache_mode = force_generic_plan;
+EXECUTE by_ids(ARRAY['0x00000000000000000000000000000000000000000000000000000000000000070000', '0x00000000000000000000000000000000000000000000000000000000000000080000']::output_id[]);
+EXECUTE by_ids(NULL);
+RESET plan_cache_mode;
+DEALLOCATE by_ids;
+
 -- A query naming its ranges is left to plan-time pruning; one that locks rows is planned by
 -- PostgreSQL over every partition (the Range Scan reads, it does not lock).
 SELECT * FROM pg_temp.plan('SELECT output_id FROM basic_outputs_by_address WHERE address = ' || :'a1' || ' AND ms_range_id = 12 LIMIT 1');
