@@ -22,23 +22,6 @@ template <typename T> void SortUnique(std::vector<T> &items)
     items.erase(std::unique(items.begin(), items.end()), items.end());
 }
 
-const char *OutputKindName(codec::OutputType kind)
-{
-    switch (kind)
-    {
-        case codec::OutputType::kBasic:
-            return "extended"; // the seed's name for basic outputs
-        case codec::OutputType::kAlias:
-            return "alias";
-        case codec::OutputType::kFoundry:
-            return "foundry";
-        case codec::OutputType::kNft:
-            return "nft";
-        default:
-            return nullptr;
-    }
-}
-
 } // namespace
 
 bool AddressHint::operator<(const AddressHint &o) const
@@ -68,21 +51,26 @@ bool TagHint::operator==(const TagHint &o) const
     return tag == o.tag && Compare(table_kind, o.table_kind) == 0;
 }
 
-const char *OutputTable(codec::OutputType kind)
+OutputKindNames NamesOf(codec::OutputType kind)
 {
     switch (kind)
     {
         case codec::OutputType::kBasic:
-            return "basic_outputs";
+            return {"basic_outputs", "extended", "basic"}; // "extended": the seed's name
         case codec::OutputType::kAlias:
-            return "alias_outputs";
+            return {"alias_outputs", "alias", "alias"};
         case codec::OutputType::kFoundry:
-            return "foundry_outputs";
+            return {"foundry_outputs", "foundry", "foundry"};
         case codec::OutputType::kNft:
-            return "nft_outputs";
+            return {"nft_outputs", "nft", "nft"};
         default:
-            return nullptr;
+            return {};
     }
+}
+
+const char *OutputTable(codec::OutputType kind)
+{
+    return NamesOf(kind).table;
 }
 
 std::vector<AddressHint> OutputAddressHints(const MilestoneRows &rows)
@@ -91,7 +79,7 @@ std::vector<AddressHint> OutputAddressHints(const MilestoneRows &rows)
     for (const OutputRow &row : rows.outputs)
     {
         const codec::IndexedFields &f = row.fields;
-        const char *kind = OutputKindName(f.kind);
+        const char *kind = NamesOf(f.kind).hint_kind;
         const char *table = OutputTable(f.kind);
         if (!kind)
             continue;

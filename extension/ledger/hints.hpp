@@ -34,6 +34,15 @@ struct TagHint
     bool operator==(const TagHint &o) const;
 };
 
+// The names of an output kind in the ledger: its table, its output_kind in addresses_hints and
+// in the unspent set; all nullptr for a kind without a table (a treasury output).
+struct OutputKindNames
+{
+    const char *table = nullptr;
+    const char *hint_kind = nullptr;
+    const char *unspent_kind = nullptr;
+};
+OutputKindNames NamesOf(codec::OutputType kind);
 // The ledger table an output of this kind is stored in (nullptr for a treasury output).
 const char *OutputTable(codec::OutputType kind);
 

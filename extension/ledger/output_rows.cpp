@@ -6,6 +6,7 @@
 #include "ledger/output_rows.hpp"
 
 #include "codec/hex.hpp"
+#include "ledger/hints.hpp"
 #include "pgcpp/guard.hpp"
 
 namespace permanode::ledger
@@ -81,22 +82,6 @@ void AddNft(StatementColumns &c, const OutputRow &o)
     AddAddress(c["issuer"], o.fields.issuer);
 }
 
-// The unspent set's output_kind.
-const char *UnspentKind(codec::OutputType kind)
-{
-    switch (kind)
-    {
-        case codec::OutputType::kAlias:
-            return "alias";
-        case codec::OutputType::kFoundry:
-            return "foundry";
-        case codec::OutputType::kNft:
-            return "nft";
-        default:
-            return "basic";
-    }
-}
-
 } // namespace
 
 OutputTableColumns::OutputTableColumns(const TypeOids &types)
@@ -132,7 +117,7 @@ void AddUnspentOutput(StatementColumns &c, const OutputRow &o)
     const codec::IndexedFields &f = o.fields;
     AddShared(c, o);
     AddConditions(c, o);
-    c["output_kind"].AddText(UnspentKind(f.kind));
+    c["output_kind"].AddText(NamesOf(f.kind).unspent_kind);
     AddAddress(c["issuer"], f.issuer);
     AddAddress(c["state_controller"], f.state_controller);
     AddAddress(c["governor"], f.governor);
