@@ -385,8 +385,10 @@ int main()
                blocks / indexed_seconds, floor_blocks_per_s, "-");
     PrintRatio(fmt::format("the same indexed COPY on {} connections at once vs floor", jobs),
                blocks / indexed_parallel_seconds, floor_blocks_per_s, "-");
+    // Reported, not held: filling each table whole keeps its index pages in cache, which no
+    // ingest that keeps milestones atomic can do (see the batched COPY below, and issue 20).
     PrintRatio("ingest blocks/s vs that indexed COPY", blocks_per_s,
-               blocks / indexed_parallel_seconds, ">=0.5");
+               blocks / indexed_parallel_seconds, "report");
     // Where the time goes: the server's CPU per block, ingest against the indexed COPY.
     PrintRatio("server CPU us per block: ingest vs that indexed COPY",
                full.server_seconds / blocks * 1e6, indexed_server_seconds / blocks * 1e6, "report");
