@@ -61,6 +61,7 @@ extern "C"
 
 #include <fmt/format.h>
 
+#include "archive_wal.hpp"
 #include "archive_writer.hpp"
 #include "heap_reader.hpp"
 
@@ -391,6 +392,10 @@ Oid ArchivePartitions(Oid parent, int64 from, int64 to)
             if (from >= to)
                 ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                                 errmsg("empty range [%ld, %ld)", (long)from, (long)to)));
+        });
+    CheckArchiveWal();
+    pg::CallPg(
+        [] {
             DirectFunctionCall1(pg_advisory_xact_lock_shared_int8, Int64GetDatum(kArchiveLockKey));
         });
 
@@ -659,9 +664,13 @@ Oid ArchivePartitions(Oid parent, int64 from, int64 to)
                                       "(checksum {:x}).",
                                       heap.rows, heap.checksum, archived.rows, archived.checksum));
     phase("verifying");
+
+    /* 5. into the WAL, for standbys and backups: before the swap's commit, which names it */
+    LogArchive(name, dir);
+    phase("logging");
     pg::CallPg([] { CrashPoint("before_swap"); });
 
-    /* 5. swap, in the caller's transaction */
+    /* 6. swap, in the caller's transaction */
     std::string ftname = SafeName(m.table_name) + fmt::format("_archive_{}_{}", from, to);
     std::vector<std::string> statements;
     for (const auto &p : part_qualified)

@@ -26,6 +26,7 @@ extern "C"
 #include <fmt/format.h>
 
 #include "archive_reader.hpp"
+#include "archive_wal.hpp"
 
 namespace permanode::fdw
 {
@@ -109,6 +110,7 @@ extern "C" Datum permanode_archive_gc(PG_FUNCTION_ARGS)
         [&]() -> Datum
         {
             std::set<std::string> referenced;
+            fdw::CheckNotInRecovery();
             pg::CallPg(
                 [&]
                 {
@@ -151,6 +153,7 @@ extern "C" Datum permanode_archive_gc(PG_FUNCTION_ARGS)
                                                             "\": " + rm.message());
                 removed.push_back(name);
             }
+            fdw::LogKeptArchives(referenced);
             std::sort(removed.begin(), removed.end());
             for (const auto &name : removed)
                 pg::CallPg(

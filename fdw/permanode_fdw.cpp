@@ -21,6 +21,7 @@ extern "C"
     void _PG_init(void);
 }
 
+#include "archive_wal.hpp"
 #include "permanode_fdw.hpp"
 
 namespace permanode::fdw
@@ -70,7 +71,7 @@ void CloseArchivesAtExit(int, Datum)
 
 } // namespace permanode::fdw
 
-/* Registers the wrapper's settings. */
+/* Registers the wrapper's settings and, when preloaded, its WAL resource manager. */
 extern "C" void _PG_init(void)
 {
     using namespace permanode::fdw;
@@ -91,5 +92,7 @@ extern "C" void _PG_init(void)
         "notice), and lookups it would serve read the whole archived range.",
         &skip_unarchivable_indexes_setting, false, PGC_SUSET, 0, nullptr, nullptr, nullptr);
     MarkGUCPrefixReserved("permanode_fdw");
+    if (process_shared_preload_libraries_in_progress)
+        RegisterArchiveRmgr();
     on_proc_exit(CloseArchivesAtExit, 0);
 }

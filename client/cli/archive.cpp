@@ -49,6 +49,15 @@ void RestoreRanges(pqxx::connection &conn, int from_range, int to_range)
 void PrintLedgerStatus(pqxx::connection &conn)
 {
     pqxx::read_transaction tx(conn);
+    // A standby answers from what it has replayed: say so, and how far behind it is.
+    auto role = tx.exec1("SELECT pg_is_in_recovery(), "
+                         "coalesce(extract(epoch FROM now() - pg_last_xact_replay_timestamp())"
+                         "::numeric(12, 1)::text, 'unknown')");
+    if (role[0].as<bool>())
+        fmt::print("server: standby (read-only; last replayed transaction {} s ago)\n\n",
+                   role[1].c_str());
+    else
+        fmt::print("server: primary\n\n");
     // The pending tier's ranges show as "pending"; empty hot partitions made ahead are left out.
     PrintTable(tx.exec("SELECT table_name, "
                        "CASE WHEN to_range IS NULL THEN 'pending' "

@@ -48,7 +48,7 @@ constexpr const char *kConfig = R"(
 # --- permanode embedded cluster ---
 listen_addresses = '127.0.0.1'
 unix_socket_directories = ''
-shared_preload_libraries = 'permanode'
+shared_preload_libraries = 'permanode, permanode_fdw'
 max_connections = 100
 # queries and maintenance over many partitions lock each of them
 max_locks_per_transaction = 256
