@@ -9,6 +9,7 @@ extern "C"
 #include "access/tupdesc.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
+#include "utils/array.h"
 #include "utils/lsyscache.h"
 }
 
@@ -25,6 +26,52 @@ extern "C"
 namespace permanode::fdw
 {
 
+namespace
+{
+
+/* A type's name without its schema, as format_type_be spells it. (pg) */
+std::string UnqualifiedTypeName(const std::string &name)
+{
+    size_t dot = name.rfind('.');
+    return dot == std::string::npos ? name : name.substr(dot + 1);
+}
+
+/*
+ * Type OIDs are the database's own: an archive made in another database (a restored dump) names
+ * the types of the extension (address, block_id, ...) by other OIDs. A column whose recorded OID
+ * is not the table's takes the table's type when both have the same name; any other difference
+ * stays, for Bind to report. The handle is this backend's, and a backend serves one database.
+ * (pg)
+ */
+void AdoptColumnTypes(Manifest *m, TupleDesc reldesc, std::vector<std::pair<int, Oid>> *arrays)
+{
+    for (auto &column : m->columns)
+        for (int i = 0; i < reldesc->natts; i++)
+        {
+            Form_pg_attribute att = TupleDescAttr(reldesc, i);
+            if (att->attisdropped || column.name != NameStr(att->attname) ||
+                column.type_oid == att->atttypid)
+                continue;
+            if (UnqualifiedTypeName(column.type_name) ==
+                UnqualifiedTypeName(format_type_be(att->atttypid)))
+                column.type_oid = att->atttypid;
+        }
+    /* an array value holds its element type's OID: those made elsewhere are relabeled on read */
+    for (int i = 0; i < reldesc->natts; i++)
+    {
+        Form_pg_attribute att = TupleDescAttr(reldesc, i);
+        Oid element = att->attisdropped ? InvalidOid : get_element_type(att->atttypid);
+        if (element == InvalidOid)
+            continue;
+        for (const auto &column : m->columns)
+            if (column.name == NameStr(att->attname) && column.archived_type_oid != 0 &&
+                column.archived_type_oid != att->atttypid)
+                arrays->emplace_back(i, element);
+    }
+}
+
+} // namespace
+
 ArchiveCursor::ArchiveCursor(const std::string &dir) : handle_(OpenArchive(dir)) {}
 
 ArchiveCursor::~ArchiveCursor()
@@ -34,6 +81,8 @@ ArchiveCursor::~ArchiveCursor()
 
 void ArchiveCursor::Bind(TupleDesc reldesc, List *needed)
 {
+    retyped_arrays_.clear();
+    AdoptColumnTypes(&handle_->manifest, reldesc, &retyped_arrays_);
     const Manifest &m = handle_->manifest;
     codec_ = std::make_unique<RowCodec>(m);
     if (handle_->dictionary != nullptr)
@@ -230,6 +279,18 @@ bool ArchiveCursor::NextPrefetched()
 }
 
 void ArchiveCursor::Store(Datum *values, bool *isnull)
+{
+    StoreColumns(values, isnull);
+    for (const auto &[attribute, element] : retyped_arrays_)
+        if (!isnull[attribute])
+        {
+            ArrayType *array = DatumGetArrayTypePCopy(values[attribute]);
+            ARR_ELEMTYPE(array) = element;
+            values[attribute] = PointerGetDatum(array);
+        }
+}
+
+void ArchiveCursor::StoreColumns(Datum *values, bool *isnull)
 {
     size_t ncolumns = handle_->manifest.columns.size();
     if (same_layout_ && !index_only_)

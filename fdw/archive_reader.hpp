@@ -80,12 +80,16 @@ class ArchiveCursor
     std::string_view rowkey_view_;     /* row key of the current row (in rowkey_ or the entry) */
     rocksdb::PinnableSlice row_value_; /* value of the current row (index scans) */
     std::string_view value_view_;      /* value of the current row */
-    std::vector<int> attmap_;          /* per relation attribute: archive column or -1 */
-    bool same_layout_ = false;         /* attmap_ maps every attribute to itself */
-    std::vector<bool> needed_;         /* per archive column: the caller reads it */
-    int deform_natts_ = -1;            /* stored columns to deform: up to the last needed */
-    bool prune_active_ = false;        /* the prune range excludes part of the archive */
-    Datum *archive_values_ = nullptr;  /* decoded row in archive layout (palloc'd) */
+    void StoreColumns(Datum *values, bool *isnull); /* Store, before relabeling arrays */
+    std::vector<int> attmap_;  /* per relation attribute: archive column or -1 */
+    bool same_layout_ = false; /* attmap_ maps every attribute to itself */
+    /* relation attributes whose arrays name their element type by another database's OID (an
+     * archive made elsewhere), with this database's element type */
+    std::vector<std::pair<int, Oid>> retyped_arrays_;
+    std::vector<bool> needed_;        /* per archive column: the caller reads it */
+    int deform_natts_ = -1;           /* stored columns to deform: up to the last needed */
+    bool prune_active_ = false;       /* the prune range excludes part of the archive */
+    Datum *archive_values_ = nullptr; /* decoded row in archive layout (palloc'd) */
     bool *archive_nulls_ = nullptr;
     uint64 entries_read_ = 0;  /* keys visited */
     uint64 rows_returned_ = 0; /* rows produced */

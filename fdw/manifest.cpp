@@ -137,6 +137,7 @@ Manifest ManifestFromJson(const std::string &text)
             ManifestColumn col;
             col.name = c.at("name").get<std::string>();
             col.type_oid = c.at("type_oid").get<uint32_t>();
+            col.archived_type_oid = col.type_oid;
             col.type_name = c.at("type_name").get<std::string>();
             col.typmod = c.at("typmod").get<int32_t>();
             col.kind = static_cast<KeyKind>(c.at("kind").get<int>());

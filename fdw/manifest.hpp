@@ -27,6 +27,7 @@ struct ManifestColumn
 {
     std::string name;
     uint32_t type_oid = 0;
+    uint32_t archived_type_oid = 0; /* type_oid as read from the file (not written back) */
     std::string type_name;
     int32_t typmod = -1;
     KeyKind kind = KeyKind::kNone; /* key encoding, kNone when not encodable */

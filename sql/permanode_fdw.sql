@@ -67,3 +67,20 @@ LEFT JOIN pg_inherits i ON i.inhrelid = c.oid
 CROSS JOIN LATERAL (SELECT jsonb_object_agg(option_name, option_value) AS opts
                     FROM pg_options_to_table(t.ftoptions)) o;
 COMMENT ON VIEW @extschema@.archive_status IS 'archived partitions: parent, range, rows and bytes on disk';
+
+-- Archives in logical dumps (README, "Backups"): copied beside a pg_dump, and into the database
+-- pg_restore made, where each is checked against its manifest before queries read it.
+CREATE FUNCTION @extschema@.export_archives(target_dir text)
+    RETURNS TABLE (foreign_table regclass, archive text, bytes bigint)
+    AS 'MODULE_PATHNAME', 'permanode_export_archives'
+    LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION @extschema@.export_archives(text) IS
+    'copy the archives this database''s foreign tables name into target_dir/<archive> (superuser)';
+CREATE FUNCTION @extschema@.import_archives(source_dir text)
+    RETURNS TABLE (foreign_table regclass, archive text, rows bigint)
+    AS 'MODULE_PATHNAME', 'permanode_import_archives'
+    LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION @extschema@.import_archives(text) IS
+    'copy the archives this database''s foreign tables name but lacks from source_dir, check each against its manifest (superuser)';
+REVOKE ALL ON FUNCTION @extschema@.export_archives(text), @extschema@.import_archives(text)
+    FROM PUBLIC;

@@ -2,6 +2,7 @@
 #include "commands.hpp"
 
 #include "archive.hpp"
+#include "dump.hpp"
 #include "bundle.hpp"
 #include "chronicle_import.hpp"
 #include "demo.hpp"
@@ -154,6 +155,31 @@ void RegisterStatusCommand(CLI::App &app, CommonOptions &common)
             pqxx::connection conn(dsn);
             PrintLedgerStatus(conn);
         });
+}
+
+void RegisterDumpCommands(CLI::App &app, CommonOptions &common)
+{
+    static std::string dump_dir, archives_dir;
+    auto add_common = [&](CLI::App *cmd)
+    {
+        cmd->add_option("--dsn", common.dsn, "libpq connection string (default: embedded cluster)");
+        cmd->add_option("--dir", common.dir, "Embedded cluster directory");
+        cmd->add_option("DUMP", dump_dir, "Dump directory (pg_dump's directory format)")
+            ->required();
+        cmd->add_option("--archives", archives_dir,
+                        "Directory of the archives, written and read by the server "
+                        "(default DUMP/permanode_archives)");
+    };
+    auto *dump = app.add_subcommand(
+        "dump", "Logical backup: pg_dump of the database (directory format) and a copy of its "
+                "archives (superuser)");
+    add_common(dump);
+    dump->callback([&] { DumpDatabase(DsnFor(common), dump_dir, archives_dir); });
+    auto *restore = app.add_subcommand(
+        "restore-dump", "Restore a `permanode dump` into a new, empty database: pg_restore, "
+                        "then the archives, each checked against its manifest (superuser)");
+    add_common(restore);
+    restore->callback([&] { RestoreDump(DsnFor(common), dump_dir, archives_dir); });
 }
 
 void RegisterArchiveCommands(CLI::App &app, CommonOptions &common)

@@ -20,14 +20,15 @@ namespace fs = std::filesystem;
 
 namespace permanode::cli
 {
-namespace
-{
 
 std::string PgBinary(const std::string &name)
 {
     const char *bindir = std::getenv("PERMANODE_PG_BINDIR");
     return fs::path(bindir ? bindir : PERMANODE_PG_BINDIR) / name;
 }
+
+namespace
+{
 
 bool PortIsFree(int port)
 {

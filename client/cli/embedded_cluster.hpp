@@ -16,6 +16,10 @@ class EnvironmentError : public std::runtime_error
     using std::runtime_error::runtime_error;
 };
 
+// The path of a PostgreSQL program (initdb, pg_dump, ...): $PERMANODE_PG_BINDIR, else the
+// bindir of the PostgreSQL the CLI was built for.
+std::string PgBinary(const std::string &name);
+
 class EmbeddedCluster
 {
   public:

@@ -26,6 +26,7 @@ int main(int argc, char **argv)
     RegisterGenerateCommand(app);
     RegisterIngestCommand(app, common);
     RegisterArchiveCommands(app, common);
+    RegisterDumpCommands(app, common);
     RegisterDemoCommand(app, common);
     RegisterServeCommand(app, common);
 

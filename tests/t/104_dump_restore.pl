@@ -1,0 +1,86 @@
+# Logical backups: `permanode dump` (pg_dump, plus the archives) restored by
+# `permanode restore-dump` (pg_restore, then the archives checked against their manifests) into a
+# new database of the same cluster and of another cluster, without errors, answering the ledger's
+# query suite as the original, with range 17 cold.
+use strict;
+use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use IPC::Run;
+use ledger_suite;
+
+my $cli = $ENV{PERMANODE_CLI} || "$FindBin::RealBin/../../build/permanode";
+
+my $node = PostgreSQL::Test::Cluster->new('source');
+$node->init;
+$node->append_conf('postgresql.conf', preload_conf());
+$node->start;
+load_ledger($node, 'ledger');
+my $hot = answers($node, 'ledger');
+ok($node->safe_psql('ledger', 'SELECT count(*) FROM permanode.archive(0, 2418)') > 0,
+    'range 17 archived');
+my $tiers = tiers($node, 'ledger');
+like($tiers, qr/\|cold\|/, 'the source shows cold ranges');
+is(answers($node, 'ledger'), $hot, 'the source answers the same cold');
+
+my $dump = "$PostgreSQL::Test::Utils::tmp_check/ledger.dump";
+command_ok([ $cli, 'dump', '--dsn', $node->connstr('ledger'), $dump ], 'permanode dump');
+ok(-f "$dump/toc.dat", 'the dump is pg_dump\'s directory format');
+
+# The restored database has no search_path setting of its own (pg_dump keeps none without
+# --create); the suite's queries name the ledger's tables unqualified.
+sub restored_answers
+{
+    my ($target, $db) = @_;
+    $target->safe_psql($db, "ALTER DATABASE $db SET search_path = public, permanode");
+    return answers($target, $db);
+}
+
+sub check_restore
+{
+    my ($label, $target, $db) = @_;
+    $target->safe_psql('postgres', "CREATE DATABASE $db");
+    my ($out, $err) = ('', '');
+    my $ok = IPC::Run::run([ $cli, 'restore-dump', '--dsn', $target->connstr($db), $dump ],
+        '>', \$out, '2>', \$err);
+    ok($ok, "$label: permanode restore-dump succeeds") or diag($err);
+    unlike("$out$err", qr/error|already exists/i, "$label: no error is reported");
+    is(restored_answers($target, $db), $hot, "$label: the suite gives the original answers");
+    is(tiers($target, $db), $tiers, "$label: the same ranges are cold");
+    is($target->safe_psql($db,
+            q{SELECT count(*) > 0 AND bool_and(permanode.verify_archive(foreign_table) > 0)
+              FROM permanode.archive_status}),
+        't', "$label: every archive verifies");
+    is($target->safe_psql($db,
+            q{SELECT (SELECT count(*) FROM permanode.block_locator) = 200
+                 AND (SELECT count(*) FROM permanode.unspent_outputs) > 0}),
+        't', "$label: the extension's own tables hold their rows");
+    return;
+}
+
+check_restore('same cluster', $node, 'restored');
+
+my $other = PostgreSQL::Test::Cluster->new('other');
+$other->init;
+$other->append_conf('postgresql.conf', preload_conf());
+$other->start;
+check_restore('another cluster', $other, 'copy');
+
+# Known gap: bringing an imported archive back hot fails its row checksum, because array values
+# (messages.parents) hold their element type's OID, which differs in the new database. The error
+# is clear and nothing changes: the range stays cold and answers as before.
+my ($rc, $out, $err) = $other->psql('copy', 'SELECT count(*) FROM permanode.restore(0, 2418)');
+like($err, qr/restored rows do not match the archive/,
+    'restoring an imported archive is refused by its checksum check');
+is(answers($other, 'copy'), $hot, 'the copy still answers the same, cold');
+
+# Restoring into a database that holds a ledger is refused before anything is written.
+($rc, $out, $err) = $other->psql('copy', 'SELECT permanode.prepare_restore()');
+like($err, qr/already holds a ledger/, 'prepare_restore refuses a database with a ledger');
+
+$other->stop;
+$node->stop;
+done_testing();
