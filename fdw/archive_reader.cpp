@@ -43,7 +43,8 @@ std::string UnqualifiedTypeName(const std::string &name)
  * stays, for Bind to report. The handle is this backend's, and a backend serves one database.
  * (pg)
  */
-void AdoptColumnTypes(Manifest *m, TupleDesc reldesc, std::vector<std::pair<int, Oid>> *arrays)
+template <typename Retyped>
+void AdoptColumnTypes(Manifest *m, TupleDesc reldesc, std::vector<Retyped> *arrays)
 {
     for (auto &column : m->columns)
         for (int i = 0; i < reldesc->natts; i++)
@@ -63,10 +64,11 @@ void AdoptColumnTypes(Manifest *m, TupleDesc reldesc, std::vector<std::pair<int,
         Oid element = att->attisdropped ? InvalidOid : get_element_type(att->atttypid);
         if (element == InvalidOid)
             continue;
-        for (const auto &column : m->columns)
-            if (column.name == NameStr(att->attname) && column.archived_type_oid != 0 &&
-                column.archived_type_oid != att->atttypid)
-                arrays->emplace_back(i, element);
+        for (size_t j = 0; j < m->columns.size(); j++)
+            if (m->columns[j].name == NameStr(att->attname) &&
+                m->columns[j].archived_type_oid != 0 &&
+                m->columns[j].archived_type_oid != att->atttypid)
+                arrays->push_back(Retyped{i, static_cast<int>(j), element});
     }
 }
 
@@ -281,12 +283,14 @@ bool ArchiveCursor::NextPrefetched()
 void ArchiveCursor::Store(Datum *values, bool *isnull)
 {
     StoreColumns(values, isnull);
-    for (const auto &[attribute, element] : retyped_arrays_)
-        if (!isnull[attribute])
+    for (const auto &r : retyped_arrays_)
+        if (!isnull[r.attribute])
         {
-            ArrayType *array = DatumGetArrayTypePCopy(values[attribute]);
-            ARR_ELEMTYPE(array) = element;
-            values[attribute] = PointerGetDatum(array);
+            ArrayType *array = DatumGetArrayTypePCopy(values[r.attribute]);
+            /* kept, so that restore encodes the heap's arrays as archived (row checksum) */
+            handle_->manifest.columns[r.column].archived_element_oid = ARR_ELEMTYPE(array);
+            ARR_ELEMTYPE(array) = r.element;
+            values[r.attribute] = PointerGetDatum(array);
         }
 }
 

@@ -84,8 +84,14 @@ class ArchiveCursor
     std::vector<int> attmap_;  /* per relation attribute: archive column or -1 */
     bool same_layout_ = false; /* attmap_ maps every attribute to itself */
     /* relation attributes whose arrays name their element type by another database's OID (an
-     * archive made elsewhere), with this database's element type */
-    std::vector<std::pair<int, Oid>> retyped_arrays_;
+     * archive made elsewhere): the attribute, its archive column and this database's type */
+    struct RetypedArray
+    {
+        int attribute;
+        int column;
+        Oid element;
+    };
+    std::vector<RetypedArray> retyped_arrays_;
     std::vector<bool> needed_;        /* per archive column: the caller reads it */
     int deform_natts_ = -1;           /* stored columns to deform: up to the last needed */
     bool prune_active_ = false;       /* the prune range excludes part of the archive */

@@ -28,6 +28,9 @@ struct ManifestColumn
     std::string name;
     uint32_t type_oid = 0;
     uint32_t archived_type_oid = 0; /* type_oid as read from the file (not written back) */
+    /* the element type OID of the archive's array values, when they were made in another
+     * database (seen by a reader; not written back) */
+    uint32_t archived_element_oid = 0;
     std::string type_name;
     int32_t typmod = -1;
     KeyKind kind = KeyKind::kNone; /* key encoding, kNone when not encodable */

@@ -17,6 +17,7 @@ extern "C"
 #include "commands/extension.h"
 #include "common/hashfn.h"
 #include "fmgr.h"
+#include "utils/array.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/uuid.h"
@@ -299,9 +300,28 @@ void RowCodec::EncodeValue(const Datum *values, const bool *isnull, std::string 
         }
         values = encode_values_.data();
     }
+    /* arrays of an archive made in another database name their element type as archived */
+    std::vector<ArrayType *> relabeled;
+    for (int c = 0; c < n; c++)
+    {
+        Oid element = manifest_.columns[c].archived_element_oid;
+        if (element == InvalidOid || nulls[c])
+            continue;
+        if (values != encode_values_.data())
+        {
+            encode_values_.assign(values, values + n);
+            values = encode_values_.data();
+        }
+        ArrayType *array = DatumGetArrayTypePCopy(values[c]);
+        ARR_ELEMTYPE(array) = element;
+        encode_values_[c] = PointerGetDatum(array);
+        relabeled.push_back(array);
+    }
     MinimalTuple tuple = heap_form_minimal_tuple(desc_, const_cast<Datum *>(values), nulls);
     out.assign(reinterpret_cast<const char *>(tuple), tuple->t_len);
     pfree(tuple);
+    for (ArrayType *array : relabeled)
+        pfree(array);
     pfree(nulls);
 }
 

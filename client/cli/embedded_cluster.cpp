@@ -167,7 +167,10 @@ void EmbeddedCluster::Start(bool fast)
             std::ofstream out(root_ / "port", std::ios::trunc);
             out << port << "\n";
         }
-        std::string options = fmt::format("-p {}", port);
+        // The modules the extensions need at start, also in clusters made by older versions
+        // (permanode_fdw's WAL resource manager came in 0.4.0).
+        std::string options =
+            fmt::format("-p {} -c shared_preload_libraries=permanode,permanode_fdw", port);
         if (fast)
             options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off";
         int rc = RunProgram({PgBinary("pg_ctl"), "start", "-w", "-t", "120", "-D", data_.string(),

@@ -81,7 +81,7 @@ SELECT 'updated'::text AS install, p.oid::regprocedure::text AS function, upgrad
        p.prosecdef, p.proconfig, p.proacl::text AS rights
 FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'permanode';
--- So do its tables' and views' columns, and the hint catalog.
+-- So do its tables' and views' columns, the hint catalog, and the tables pg_dump dumps.
 CREATE FUNCTION upgrade_test.shape() RETURNS TABLE (relation text, shape text)
 LANGUAGE sql AS $$
     SELECT c.relname::text, format('%s %s%s', a.attname, format_type(a.atttypid, a.atttypmod),
@@ -91,6 +91,9 @@ LANGUAGE sql AS $$
     UNION ALL
     SELECT 'partition_hints', format('%s.%s: %s', table_name, column_name, hint_query)
     FROM permanode.partition_hints
+    UNION ALL
+    SELECT 'dumped', cfg::regclass::text
+    FROM pg_extension e CROSS JOIN LATERAL unnest(e.extconfig) cfg WHERE e.extname = 'permanode'
 $$;
 CREATE TABLE upgrade_test.shapes AS SELECT 'updated'::text AS install, * FROM upgrade_test.shape();
 SET client_min_messages = warning;
@@ -120,7 +123,8 @@ UNION ALL
 (SELECT relation, shape FROM upgrade_test.shapes WHERE install = 'updated'
  EXCEPT SELECT relation, shape FROM upgrade_test.shapes WHERE install = 'fresh');
 SELECT count(*) FILTER (WHERE install = 'fresh' AND relation = 'partition_hints') AS hint_queries,
-       count(*) FILTER (WHERE install = 'fresh' AND relation = 'addresses_hints') AS addresses_hints_columns
+       count(*) FILTER (WHERE install = 'fresh' AND relation = 'addresses_hints') AS addresses_hints_columns,
+       count(*) FILTER (WHERE install = 'fresh' AND relation = 'dumped') AS dumped_tables
 FROM upgrade_test.shapes;
 
 DROP SCHEMA ingest_test, upgrade_test CASCADE;
