@@ -2,7 +2,7 @@
 // against hot (heap partitions), on the same ledger in the same run.
 //
 // Data: `permanode generate` piped into `permanode ingest` (ledger_bench's transaction-heavy
-// mix, ~460 outputs per milestone), 250 milestones per range, so each range holds >= 100k
+// mix, 370-690 outputs per milestone), 300 milestones per range, so each range holds >= 100k
 // outputs and the ledger >= 5M. Every query is timed on the heap partitions, then every range
 // but the newest is archived with permanode.archive(), and the very same queries with the same
 // keys are timed again, on new connections. The queries are the client library's, which the
@@ -33,8 +33,8 @@ namespace client = permanode::client;
 namespace
 {
 
-constexpr int kChunkSize = 250;  // milestones per range: ~115k outputs in this mix
-constexpr int kRanges = 47;      // ranges 0..46; 46 of them are archived
+constexpr int kChunkSize = 300;  // milestones per range: >= 110k outputs in this mix
+constexpr int kRanges = 40;      // ranges 0..39; 39 of them are archived
 constexpr int kPointKeys = 2000; // timed keys per point lookup (as many again to warm up)
 constexpr int kPageKeys = 300;   // timed keys per first page
 constexpr int kDeepKeys = 10;    // addresses whose 50th page is timed
@@ -171,6 +171,8 @@ Keys PickKeys(pqxx::connection &conn, client::Client &hot, int newest)
             continue;
         k.deep_addresses.push_back(address);
         k.deep_cursors.push_back(*cursor);
+        if (k.deep_addresses.size() == kDeepKeys)
+            break;
     }
     if (k.deep_addresses.size() < 2)
         throw std::runtime_error("too few addresses with 50 pages in the archived ranges");
@@ -307,7 +309,7 @@ int main()
             "ms_range_id FROM permanode.basic_outputs UNION ALL SELECT ms_range_id FROM "
             "permanode.alias_outputs UNION ALL SELECT ms_range_id FROM permanode.foundry_outputs "
             "UNION ALL SELECT ms_range_id FROM permanode.nft_outputs) o GROUP BY 1) r");
-        long outputs = 0;
+        long outputs = 0, smallest = counts[1].as<long>();
         for (auto row : pqxx::nontransaction(conn).exec(
                  "SELECT (SELECT count(*) FROM permanode.basic_outputs) + (SELECT count(*) FROM "
                  "permanode.alias_outputs) + (SELECT count(*) FROM permanode.foundry_outputs) + "
@@ -337,8 +339,8 @@ int main()
         Log("measuring the cold tier");
         cold = Measure(db, keys);
 
-        std::string what = fmt::format("{:.1f}M outputs, {} of {} ranges archived",
-                                       outputs / 100000 / 10.0, newest, ranges);
+        std::string what = fmt::format("{:.1f}M outputs, {} ranges of >= {}k, {} archived",
+                                       outputs / 100000 / 10.0, ranges, smallest / 1000, newest);
         auto row = [&](const std::string &metric, double c, double h)
         { PrintRatio(fmt::format("cold ledger: {} (us) vs hot", metric), c, h, "<=2"); };
         row("output by ID, " + what, cold.output, hot.output);
