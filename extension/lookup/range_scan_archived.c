@@ -64,13 +64,17 @@ typedef struct ArchivedPlanEntry
 
 struct ArchivedRead
 {
-    char *portal_name;      /* the cursor's; NULL once drained and closed. By name: when the
-                             * statement above ends at commit, the cursor may be gone first */
-    Oid owner;              /* the partition's owner, who runs the query */
-    TupleDesc desc;         /* the parent's: rows come out as parent rows */
-    ArchivedPlanKey shape;  /* which columns the query returns */
+    Relation parent, part;   /* open for the read */
+    AttrNumber key_attnum;   /* of the parent */
+    AttrNumber range_attnum; /* of the parent */
+    ArchivedPlanKey shape;   /* the statement, and which columns it returns */
+    Datum params[1 + AR_MAX_BOUNDS];
+    char param_nulls[1 + AR_MAX_BOUNDS];
+    MemoryContext cxt;      /* the caller's, which holds this */
+    char *portal_name;      /* the cursor's; NULL once drained. By name: see FetchBatch */
     Tuplestorestate *batch; /* the rows fetched and not returned yet */
     int batch_size;         /* rows to fetch next */
+    uint64 fetched;         /* rows fetched so far */
     bool drained;           /* the cursor returned fewer rows than asked */
 };
 
@@ -211,6 +215,42 @@ static SPIPlanPtr ArchivedPlan(const ArchivedPlanKey *shape, Relation parent, Re
     return plan;
 }
 
+/* Runs `call` as the partition's owner (see OpenCursor). */
+#define AS_OWNER(read, call)                                                                       \
+    do                                                                                             \
+    {                                                                                              \
+        Oid save_userid;                                                                           \
+        int save_sec_context;                                                                      \
+                                                                                                   \
+        GetUserIdAndSecContext(&save_userid, &save_sec_context);                                   \
+        SetUserIdAndSecContext((read)->part->rd_rel->relowner, save_sec_context |                  \
+                                                                   SECURITY_LOCAL_USERID_CHANGE |  \
+                                                                   SECURITY_NOFORCE_RLS);          \
+        call;                                                                                      \
+        SetUserIdAndSecContext(save_userid, save_sec_context);                                     \
+    } while (0)
+
+/*
+ * Opens the cursor of the read's statement; runs inside SPI_connect. The executor checked the
+ * user's right to read the parent. A partition read through its parent needs no right of its own
+ * (PostgreSQL's own scans of partitions check none), so the query on the partition runs as its
+ * owner: a reader of the ledger reads its cold ranges too. An error on the way restores the user
+ * with the (sub)transaction's abort.
+ */
+static Portal OpenCursor(ArchivedRead *read)
+{
+    SPIPlanPtr plan =
+        ArchivedPlan(&read->shape, read->parent, read->part, read->key_attnum, read->range_attnum);
+    Portal portal;
+
+    AS_OWNER(read, portal = SPI_cursor_open(NULL, plan, read->params, read->param_nulls, true));
+    if (portal == NULL)
+        elog(ERROR, "cannot read partition \"%s\": %s", RelationGetRelationName(read->part),
+             SPI_result_code_string(SPI_result));
+    read->portal_name = MemoryContextStrdup(read->cxt, portal->name);
+    return portal;
+}
+
 /*
  * Starts reading `part` for the key: the columns in `needed` (parent attnums; NULL or a
  * whole-row reference: all), the rows in the order of parent_index, within the bounds given.
@@ -220,15 +260,9 @@ ArchivedRead *permanode_archived_open(Relation parent, Relation part, const Arch
 {
     ArchivedRead *read = palloc0(sizeof(ArchivedRead));
     ArchivedPlanKey *shape = &read->shape;
-    Datum values[1 + AR_MAX_BOUNDS];
-    char nulls[1 + AR_MAX_BOUNDS];
-    int nvalues = 0;
+    int nparams = 0;
     int b = 0;
     ListCell *lc;
-    SPIPlanPtr plan;
-    Portal portal;
-    Oid save_userid;
-    int save_sec_context;
 
     memset(shape, 0, sizeof(*shape)); /* padding too: the key is hashed as bytes */
     shape->partition = RelationGetRelid(part);
@@ -242,63 +276,55 @@ ArchivedRead *permanode_archived_open(Relation parent, Relation part, const Arch
             shape->columns[(i - 1) / 64] |= UINT64CONST(1) << ((i - 1) % 64);
     if (spec->keyed)
     {
-        values[nvalues] = key;
-        nulls[nvalues++] = ' ';
+        read->params[nparams] = key;
+        read->param_nulls[nparams++] = ' ';
         foreach (lc, spec->bound_strategies)
         {
             if (b == AR_MAX_BOUNDS)
                 break;
             shape->strategies[b] = (int8)lfirst_int(lc);
-            values[nvalues] = bounds[b];
-            nulls[nvalues++] = bound_nulls[b] ? 'n' : ' ';
+            read->params[nparams] = bounds[b];
+            read->param_nulls[nparams++] = bound_nulls[b] ? 'n' : ' ';
             b++;
         }
     }
-    read->owner = part->rd_rel->relowner;
-    read->desc = RelationGetDescr(parent);
+    read->parent = parent;
+    read->part = part;
+    read->key_attnum = spec->key_attnum;
+    read->range_attnum = spec->range_attnum;
+    read->cxt = CurrentMemoryContext;
     read->batch = tuplestore_begin_heap(false, false, work_mem);
     read->batch_size = AR_FIRST_BATCH;
-
     SPI_connect();
-    plan = ArchivedPlan(shape, parent, part, spec->key_attnum, spec->range_attnum);
-    /*
-     * The executor checked the user's right to read the parent. A partition read through its
-     * parent needs no right of its own (PostgreSQL's own scans of partitions check none), so the
-     * query on the partition runs as its owner: a reader of the ledger reads its cold ranges too.
-     * An error on the way restores the user with the (sub)transaction's abort.
-     */
-    GetUserIdAndSecContext(&save_userid, &save_sec_context);
-    SetUserIdAndSecContext(read->owner,
-                           save_sec_context | SECURITY_LOCAL_USERID_CHANGE | SECURITY_NOFORCE_RLS);
-    portal = SPI_cursor_open(NULL, plan, values, nulls, true);
-    SetUserIdAndSecContext(save_userid, save_sec_context);
-    if (portal == NULL)
-        elog(ERROR, "cannot read partition \"%s\": %s", RelationGetRelationName(part),
-             SPI_result_code_string(SPI_result));
+    OpenCursor(read);
     SPI_finish();
-    read->portal_name = pstrdup(portal->name); /* in the caller's context, not SPI's */
     return read;
 }
 
 /* Fetches the next batch of rows into read->batch, as parent rows (unread columns NULL). */
 static void FetchBatch(ArchivedRead *read)
 {
-    TupleDesc desc = read->desc;
+    TupleDesc desc = RelationGetDescr(read->parent);
     Datum *values = palloc(sizeof(Datum) * desc->natts);
     bool *nulls = palloc(sizeof(bool) * desc->natts);
-    Portal portal = SPI_cursor_find(read->portal_name);
-    Oid save_userid;
-    int save_sec_context;
+    Portal portal;
 
-    if (portal == NULL)
-        elog(ERROR, "cursor \"%s\" of a Range Scan is gone", read->portal_name);
     tuplestore_clear(read->batch);
     SPI_connect();
-    GetUserIdAndSecContext(&save_userid, &save_sec_context);
-    SetUserIdAndSecContext(read->owner,
-                           save_sec_context | SECURITY_LOCAL_USERID_CHANGE | SECURITY_NOFORCE_RLS);
-    SPI_cursor_fetch(portal, true, read->batch_size);
-    SetUserIdAndSecContext(save_userid, save_sec_context);
+    portal = SPI_cursor_find(read->portal_name);
+    if (portal == NULL)
+    {
+        /*
+         * The cursor was dropped before the statement above was done with it: at commit, a
+         * cursor WITH HOLD above is run to its end after the transaction's other cursors are
+         * gone. An archive never changes and the statement reads in a fixed order, so the same
+         * statement again, past the rows read already, goes on where this one stopped.
+         */
+        portal = OpenCursor(read);
+        AS_OWNER(read, SPI_cursor_move(portal, true, read->fetched));
+    }
+    AS_OWNER(read, SPI_cursor_fetch(portal, true, read->batch_size));
+    read->fetched += SPI_processed;
     read->drained = SPI_processed < (uint64)read->batch_size;
     read->batch_size = Min(read->batch_size * 4, AR_MAX_BATCH);
     for (uint64 r = 0; r < SPI_processed; r++)
