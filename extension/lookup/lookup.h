@@ -5,6 +5,7 @@
  *	  hint_catalog.c     which columns are keyed, and the query naming the ranges that hold a key
  *	  range_scan_plan.c  the planner side: a keyed SELECT keeps the parent, with one CustomPath
  *	  range_scan_exec.c  the executor side: the key's ranges, read one partition at a time
+ *	  range_scan_archived.c  the read of an archived (foreign) partition: a kept SPI statement
  *
  *	  Statements the Range Scan leaves alone (a locking SELECT, UPDATE, DELETE, a query naming
  *	  its ranges) are planned by PostgreSQL over every partition: slower, and exact.
@@ -15,7 +16,10 @@
 #include "postgres.h"
 
 #include "access/attnum.h"
+#include "executor/tuptable.h"
+#include "nodes/bitmapset.h"
 #include "nodes/extensible.h"
+#include "utils/relcache.h"
 
 /* in hint_catalog.c */
 extern void permanode_install_hint_catalog(void);
@@ -48,5 +52,27 @@ extern void permanode_install_range_scan(void);
 
 /* in range_scan_exec.c */
 extern Node *permanode_range_scan_create_state(CustomScan *cscan);
+
+/* in range_scan_archived.c: what a Range Scan reads of a partition it cannot index-scan */
+typedef struct ArchivedReadSpec
+{
+    AttrNumber key_attnum;   /* of the parent */
+    AttrNumber range_attnum; /* of the parent */
+    Oid parent_index;        /* the order to read in; InvalidOid: none */
+    Oid key_value_type;      /* the key's type, or its array type for an IN list */
+    bool keyed;              /* false: every row */
+    bool key_array;
+    bool backward;
+    List *bound_strategies; /* one per bound on the range column (int4 values) */
+    Bitmapset *needed;      /* parent attnums the plan reads; NULL: every column */
+} ArchivedReadSpec;
+
+typedef struct ArchivedRead ArchivedRead;
+
+extern ArchivedRead *permanode_archived_open(Relation parent, Relation part,
+                                             const ArchivedReadSpec *spec, Datum key,
+                                             const Datum *bounds, const bool *bound_nulls);
+extern bool permanode_archived_next(ArchivedRead *read, TupleTableSlot *slot);
+extern void permanode_archived_close(ArchivedRead *read);
 
 #endif /* PERMANODE_LOOKUP_H */

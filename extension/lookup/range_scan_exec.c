@@ -3,8 +3,9 @@
  *	  Permanode Range Scan, execution: evaluates the key and the bounds on ms_range_id, fetches
  *	  the key's ranges from the hint catalog a page at a time (newest or oldest first), and reads
  *	  the partitions holding them one after another: a partition's index on the key when it has
- *	  one, SPI for a foreign (archived) partition, a sequential scan otherwise. See
- *	  range_scan_plan.c for the plan it runs and the rules that keep results exact.
+ *	  one, a kept SPI statement for a foreign (archived) partition (range_scan_archived.c), a
+ *	  sequential scan otherwise. See range_scan_plan.c for the plan it runs and the rules that
+ *	  keep results exact.
  */
 #include "postgres.h"
 
@@ -24,7 +25,6 @@
 #include "catalog/pg_type.h"
 #include "commands/explain.h"
 #include "executor/executor.h"
-#include "executor/spi.h"
 #include "executor/tuptable.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
@@ -52,7 +52,6 @@
 #include "utils/partcache.h"
 #include "utils/rel.h"
 #include "utils/ruleutils.h"
-#include "utils/tuplestore.h"
 
 #include "lookup/lookup.h"
 
@@ -76,6 +75,7 @@ typedef struct RangeScanState
     bool key_typbyval;
     List *bound_states;
     List *bound_strategies;
+    Bitmapset *needed; /* the parent's columns the plan reads; NULL: all (a whole-row Var) */
 
     /* the partitions, fixed for the query */
     PartitionDesc partdesc;
@@ -100,7 +100,7 @@ typedef struct RangeScanState
     Relation part_index;
     IndexScanDesc index_scan;
     TableScanDesc table_scan;
-    Tuplestorestate *rows; /* a foreign partition's rows, from SPI */
+    ArchivedRead *archived; /* a foreign partition's read, through SPI */
     TupleTableSlot *part_slot;
     AttrMap *map; /* partition to parent columns; NULL when the same */
 
@@ -135,6 +135,27 @@ Node *permanode_range_scan_create_state(CustomScan *cscan)
     return (Node *)state;
 }
 
+/* The parent's columns the plan's output and quals read; NULL when it reads whole rows. */
+static Bitmapset *NeededColumns(CustomScan *cscan)
+{
+    Bitmapset *offsets = NULL;
+    Bitmapset *needed = NULL;
+    int offset = -1;
+
+    pull_varattnos((Node *)cscan->scan.plan.targetlist, cscan->scan.scanrelid, &offsets);
+    pull_varattnos((Node *)cscan->scan.plan.qual, cscan->scan.scanrelid, &offsets);
+    while ((offset = bms_next_member(offsets, offset)) >= 0)
+    {
+        AttrNumber attnum = offset + FirstLowInvalidHeapAttributeNumber;
+
+        if (attnum == InvalidAttrNumber)
+            return NULL;
+        if (attnum > 0)
+            needed = bms_add_member(needed, attnum);
+    }
+    return needed;
+}
+
 static void RangeScanBegin(CustomScanState *node, EState *estate, int eflags)
 {
     RangeScanState *state = (RangeScanState *)node;
@@ -159,6 +180,7 @@ static void RangeScanBegin(CustomScanState *node, EState *estate, int eflags)
     state->key_value_type =
         state->key_array ? exprType(linitial(cscan->custom_exprs)) : state->key_type;
     get_typlenbyval(state->key_value_type, &state->key_typlen, &state->key_typbyval);
+    state->needed = NeededColumns(cscan);
 
     if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
         return;
@@ -417,8 +439,8 @@ static void ClosePartition(RangeScanState *state)
         index_close(state->part_index, NoLock);
     if (state->part_slot != NULL)
         ExecDropSingleTupleTableSlot(state->part_slot);
-    if (state->rows != NULL)
-        tuplestore_end(state->rows);
+    if (state->archived != NULL)
+        permanode_archived_close(state->archived);
     if (state->part_rel != NULL)
         table_close(state->part_rel, NoLock);
     if (state->map != NULL)
@@ -427,7 +449,7 @@ static void ClosePartition(RangeScanState *state)
     state->table_scan = NULL;
     state->part_index = NULL;
     state->part_slot = NULL;
-    state->rows = NULL;
+    state->archived = NULL;
     state->part_rel = NULL;
     state->map = NULL;
 }
@@ -549,93 +571,24 @@ static Relation OpenPartitionIndex(RangeScanState *state, Relation part, AttrNum
     return found;
 }
 
-/* Reads a foreign (or otherwise unindexable) partition's rows for the key through SPI. */
-static void ReadThroughSPI(RangeScanState *state, Relation part)
+/* Starts reading a foreign (or otherwise unindexable) partition's rows for the key. */
+static void ReadArchived(RangeScanState *state, Relation part)
 {
     Relation parent = state->css.ss.ss_currentRelation;
-    TupleDesc desc = RelationGetDescr(parent);
-    StringInfoData sql;
-    bool first = true;
-    int ret;
-    Datum *values = palloc(sizeof(Datum) * desc->natts);
-    bool *nulls = palloc(sizeof(bool) * desc->natts);
-    Oid save_userid;
-    int save_sec_context;
+    ArchivedReadSpec spec;
 
-    initStringInfo(&sql);
-    appendStringInfoString(&sql, "SELECT ");
-    for (int i = 0; i < desc->natts; i++)
-    {
-        if (TupleDescAttr(desc, i)->attisdropped)
-            continue;
-        appendStringInfo(&sql, "%s%s", first ? "" : ", ",
-                         quote_identifier(NameStr(TupleDescAttr(desc, i)->attname)));
-        first = false;
-    }
-    /* ONLY keeps inheritance children of a foreign table out; a partitioned one needs its own. */
-    appendStringInfo(&sql, " FROM %s%s",
-                     part->rd_rel->relkind == RELKIND_PARTITIONED_TABLE ? "" : "ONLY ",
-                     quote_qualified_identifier(get_namespace_name(RelationGetNamespace(part)),
-                                                RelationGetRelationName(part)));
-    if (state->keyed)
-        appendStringInfo(
-            &sql, state->key_array ? " WHERE %s = ANY ($1)" : " WHERE %s = $1",
-            quote_identifier(NameStr(TupleDescAttr(desc, state->key_attnum - 1)->attname)));
-    if (OidIsValid(state->parent_index))
-    {
-        Relation index = index_open(state->parent_index, AccessShareLock);
-
-        for (int i = 1; i < index->rd_index->indnkeyatts; i++)
-        {
-            AttrNumber attnum = index->rd_index->indkey.values[i];
-            bool desc_col = (index->rd_indoption[i] & INDOPTION_DESC) != 0;
-
-            if (attnum == 0)
-                break;
-            appendStringInfo(&sql, "%s%s %s", i == 1 ? " ORDER BY " : ", ",
-                             quote_identifier(NameStr(TupleDescAttr(desc, attnum - 1)->attname)),
-                             desc_col != state->backward ? "DESC NULLS FIRST" : "ASC NULLS LAST");
-        }
-        index_close(index, NoLock);
-    }
-
-    state->rows = tuplestore_begin_heap(false, false, work_mem);
-    SPI_connect();
-    /*
-     * The executor checked the user's right to read the parent. A partition read through its
-     * parent needs no right of its own (PostgreSQL's own scans of partitions check none), so the
-     * query on the partition runs as its owner: a reader of the ledger reads its cold ranges too.
-     * An error on the way restores the user with the (sub)transaction's abort.
-     */
-    GetUserIdAndSecContext(&save_userid, &save_sec_context);
-    SetUserIdAndSecContext(part->rd_rel->relowner,
-                           save_sec_context | SECURITY_LOCAL_USERID_CHANGE | SECURITY_NOFORCE_RLS);
-    ret = SPI_execute_with_args(sql.data, state->keyed ? 1 : 0, &state->key_value_type,
-                                &state->key_value, NULL, true, 0);
-    SetUserIdAndSecContext(save_userid, save_sec_context);
-    if (ret != SPI_OK_SELECT)
-        elog(ERROR, "cannot read partition \"%s\": %s", RelationGetRelationName(part),
-             SPI_result_code_string(ret));
-    for (uint64 r = 0; r < SPI_processed; r++)
-    {
-        int column = 1;
-
-        CHECK_FOR_INTERRUPTS();
-        for (int i = 0; i < desc->natts; i++)
-        {
-            if (TupleDescAttr(desc, i)->attisdropped)
-            {
-                values[i] = (Datum)0;
-                nulls[i] = true;
-                continue;
-            }
-            values[i] =
-                SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, column++, &nulls[i]);
-        }
-        tuplestore_putvalues(state->rows, desc, values, nulls);
-    }
-    SPI_finish();
-    state->part_slot = MakeSingleTupleTableSlot(desc, &TTSOpsMinimalTuple);
+    spec.key_attnum = state->key_attnum;
+    spec.range_attnum = state->range_attnum;
+    spec.parent_index = state->parent_index;
+    spec.key_value_type = state->key_value_type;
+    spec.keyed = state->keyed;
+    spec.key_array = state->key_array;
+    spec.backward = state->backward;
+    spec.bound_strategies = state->bound_strategies;
+    spec.needed = state->needed;
+    state->archived = permanode_archived_open(parent, part, &spec, state->key_value, state->bounds,
+                                              state->bound_nulls);
+    state->part_slot = MakeSingleTupleTableSlot(RelationGetDescr(parent), &TTSOpsMinimalTuple);
 }
 
 /* Opens the partition at parts[next_part] and starts reading it. */
@@ -669,7 +622,7 @@ static void OpenPartition(RangeScanState *state, int index)
     state->part_rel = part;
     if (part->rd_rel->relkind != RELKIND_RELATION && part->rd_rel->relkind != RELKIND_MATVIEW)
     {
-        ReadThroughSPI(state, part);
+        ReadArchived(state, part);
         MemoryContextSwitchTo(old);
         return;
     }
@@ -716,7 +669,7 @@ static bool FetchRow(RangeScanState *state)
     else if (state->table_scan != NULL)
         found = table_scan_getnextslot(state->table_scan, ForwardScanDirection, in);
     else
-        found = tuplestore_gettupleslot(state->rows, true, false, in);
+        found = permanode_archived_next(state->archived, in);
     if (!found)
         return false;
 
