@@ -110,6 +110,24 @@ RESET plan_cache_mode;
 DEALLOCATE cold_block;
 -- Ordered by an ID column (a domain): read in the archive's order, backwards, with no sort.
 EXPLAIN (COSTS OFF) SELECT message_id FROM :cold_messages ORDER BY message_id DESC LIMIT 3;
+-- A cursor WITH HOLD over a lookup of the cold range goes on after its transaction commits (the
+-- Range Scan's cursor on the archive is gone then, and is opened again past the rows read): the
+-- two fetches (the first reaching into the cold range) give the query's rows once each, in order.
+CREATE TEMP TABLE held_reference AS
+SELECT row_number() OVER () AS n, output_id FROM (
+    SELECT output_id FROM basic_outputs_by_address WHERE address = :'addr'
+    ORDER BY ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, output_id DESC) q;
+SELECT count(*) AS reference_rows FROM held_reference;
+BEGIN;
+DECLARE held CURSOR WITH HOLD FOR
+    SELECT output_id FROM basic_outputs_by_address WHERE address = :'addr'
+    ORDER BY ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, output_id DESC;
+FETCH 4 FROM held;
+COMMIT;
+FETCH ALL FROM held;
+CLOSE held;
+SELECT n, output_id FROM held_reference ORDER BY n;
+DROP TABLE held_reference;
 -- The same queries as a reader (the HTTP API's role): a cold partition read through its parent
 -- needs no rights of its own, as a hot one does not.
 GRANT USAGE ON SCHEMA archive_test TO permanode_reader;
