@@ -24,6 +24,7 @@
 #include <pqxx/pqxx>
 
 #include "bench_common.hpp"
+#include "generated_ledger.hpp"
 #include "permanode/client.hpp"
 #include "permanode/queries.hpp"
 
@@ -46,41 +47,6 @@ constexpr int kPlans = 200; // planning time: median of this many plans
 void Log(const std::string &what)
 {
     fmt::print(stderr, "cold_ledger_bench: {}\n", what);
-}
-
-// A fresh database with the extension, every ledger table at kChunkSize milestones per range.
-std::string CreateDatabase(const std::string &dsn, const std::string &name)
-{
-    {
-        pqxx::connection admin(dsn);
-        pqxx::nontransaction tx(admin);
-        tx.exec0(fmt::format("DROP DATABASE IF EXISTS {}", tx.quote_name(name)));
-        tx.exec0(fmt::format("CREATE DATABASE {}", tx.quote_name(name)));
-    }
-    std::string db_dsn = dsn + " dbname=" + name;
-    pqxx::connection conn(db_dsn);
-    pqxx::nontransaction tx(conn);
-    tx.exec0("CREATE EXTENSION permanode CASCADE");
-    tx.exec("SELECT permanode.init('shimmer')");
-    tx.exec(fmt::format("SELECT count(permanode.set_chunk_size(table_name, {})) "
-                        "FROM permanode.ledger_tables",
-                        kChunkSize));
-    return db_dsn;
-}
-
-// Generates milestones 1..`milestones` and ingests them through the CLI.
-void GenerateAndIngest(const std::string &db_dsn, int milestones)
-{
-    std::string command =
-        fmt::format("'{0}' generate --milestones {1} --tx-share 0.9 --outputs-per-transaction 8-16 "
-                    "--blocks-per-milestone 80-90 --seed 5 | "
-                    "'{0}' ingest --jobs 2 --dsn '{2}' - >/dev/null",
-                    PERMANODE_CLI_PATH, milestones, db_dsn);
-    auto start = std::chrono::steady_clock::now();
-    if (std::system(command.c_str()) != 0)
-        throw std::runtime_error("generate | ingest failed");
-    Log(fmt::format("generated and ingested {} milestones in {:.0f} s", milestones,
-                    SecondsSince(start)));
 }
 
 std::vector<std::string> Column(pqxx::connection &conn, const std::string &sql)
@@ -298,8 +264,8 @@ int main()
         int ranges = std::max(3, static_cast<int>(kRanges * scale + 0.5));
         // Milestones 1..ranges * kChunkSize - 1: the newest range is a full one.
         int milestones = ranges * kChunkSize - 1;
-        std::string db = CreateDatabase(dsn, "bench_cold_ledger");
-        GenerateAndIngest(db, milestones);
+        std::string db = CreateLedgerDatabase(dsn, "bench_cold_ledger", kChunkSize);
+        GenerateAndIngest(PERMANODE_CLI_PATH, db, milestones);
 
         pqxx::connection conn(db);
         pqxx::nontransaction(conn).exec0("VACUUM ANALYZE");

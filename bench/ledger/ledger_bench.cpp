@@ -19,51 +19,12 @@
 
 #include "bench_common.hpp"
 #include "bench_copy.hpp"
+#include "generated_ledger.hpp"
 
 using namespace permanode::bench;
 
 namespace
 {
-
-std::string WithDatabase(const std::string &dsn, const std::string &database)
-{
-    return dsn + " dbname=" + database;
-}
-
-// A fresh database with the extension, every ledger table at `chunk_size` milestones per range.
-std::string CreateDatabase(const std::string &dsn, const std::string &name, int chunk_size)
-{
-    {
-        pqxx::connection admin(dsn);
-        pqxx::nontransaction tx(admin);
-        tx.exec0(fmt::format("DROP DATABASE IF EXISTS {}", tx.quote_name(name)));
-        tx.exec0(fmt::format("CREATE DATABASE {}", tx.quote_name(name)));
-    }
-    std::string db_dsn = WithDatabase(dsn, name);
-    pqxx::connection conn(db_dsn);
-    pqxx::nontransaction tx(conn);
-    tx.exec0("CREATE EXTENSION permanode CASCADE");
-    tx.exec("SELECT permanode.init('shimmer')");
-    tx.exec(fmt::format("SELECT count(permanode.set_chunk_size(table_name, {})) "
-                        "FROM permanode.ledger_tables",
-                        chunk_size));
-    return db_dsn;
-}
-
-// Generates `milestones` milestones and ingests them through the CLI.
-void GenerateAndIngest(const std::string &db_dsn, int milestones)
-{
-    std::string command =
-        fmt::format("'{0}' generate --milestones {1} --tx-share 0.9 --outputs-per-transaction 8-16 "
-                    "--blocks-per-milestone 80-90 --seed 5 | "
-                    "'{0}' ingest --jobs 2 --dsn '{2}' - >/dev/null",
-                    PERMANODE_CLI_PATH, milestones, db_dsn);
-    auto start = std::chrono::steady_clock::now();
-    if (std::system(command.c_str()) != 0)
-        throw std::runtime_error("ledger_bench: generate | ingest failed");
-    fmt::print(stderr, "ledger: generated and ingested {} milestones in {:.0f} s\n", milestones,
-               SecondsSince(start));
-}
 
 // The select list of basic_outputs with ms_range_id recomputed for another chunk size.
 std::string RechunkedColumns(pqxx::connection &conn, int chunk_size)
@@ -152,9 +113,10 @@ int main()
                        : 1.0;
     // ~460 outputs per milestone in this mix: 11,500 milestones give >5M outputs.
     int milestones = std::max(1000, static_cast<int>(11500 * scale));
-    std::string dsn500 = CreateDatabase(dsn, "bench_ledger_500", std::max(1, milestones / 500));
-    std::string dsn50 = CreateDatabase(dsn, "bench_ledger_50", std::max(1, milestones / 50));
-    GenerateAndIngest(dsn500, milestones);
+    std::string dsn500 =
+        CreateLedgerDatabase(dsn, "bench_ledger_500", std::max(1, milestones / 500));
+    std::string dsn50 = CreateLedgerDatabase(dsn, "bench_ledger_50", std::max(1, milestones / 50));
+    GenerateAndIngest(PERMANODE_CLI_PATH, dsn500, milestones);
     CopyBasicOutputs(dsn500, dsn50, std::max(1, milestones / 50));
 
     pqxx::connection c500(dsn500);
