@@ -2,6 +2,7 @@
 #include "commands.hpp"
 
 #include "archive.hpp"
+#include "decode.hpp"
 #include "dump.hpp"
 #include "bundle.hpp"
 #include "chronicle_import.hpp"
@@ -154,6 +155,31 @@ void RegisterStatusCommand(CLI::App &app, CommonOptions &common)
             fmt::print("\n");
             pqxx::connection conn(dsn);
             PrintLedgerStatus(conn);
+        });
+}
+
+void RegisterDecodeCommand(CLI::App &app)
+{
+    static std::vector<std::string> inputs;
+    static std::string protocol = "stardust";
+    auto *decode = app.add_subcommand(
+        "decode", "Print raw blocks (hex) as JSON in the shape the node API serves, with the IDs "
+                  "computed from their bytes\n\nExit codes: 0 ok, 4 bad input (which argument or "
+                  "stdin line, the field and the byte offset on stderr)");
+    decode
+        ->add_option("HEX", inputs,
+                     "Raw blocks as hex (0x optional), or - for one per line of "
+                     "standard input")
+        ->required();
+    decode->add_option("--protocol", protocol, "stardust (blocks) or chrysalis (messages)")
+        ->check(CLI::IsMember({"stardust", "chrysalis"}));
+    decode->callback(
+        [&]
+        {
+            int rc = RunDecode(inputs, protocol == "chrysalis" ? Protocol::kChrysalis
+                                                               : Protocol::kStardust);
+            if (rc != kOk)
+                throw CLI::RuntimeError(rc);
         });
 }
 

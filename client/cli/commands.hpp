@@ -36,6 +36,7 @@ EmbeddedCluster StartedEmbeddedCluster(const CommonOptions &common);
 void RegisterClusterCommands(CLI::App &app, CommonOptions &common);
 void RegisterStatusCommand(CLI::App &app, CommonOptions &common);
 void RegisterDumpCommands(CLI::App &app, CommonOptions &common);
+void RegisterDecodeCommand(CLI::App &app);
 void RegisterDemoCommand(CLI::App &app, CommonOptions &common);
 void RegisterInitCommand(CLI::App &app, CommonOptions &common);
 void RegisterIngestCommand(CLI::App &app, CommonOptions &common);

@@ -24,6 +24,7 @@ int main(int argc, char **argv)
     RegisterInitCommand(app, common);
     RegisterImportChronicleCommand(app);
     RegisterGenerateCommand(app);
+    RegisterDecodeCommand(app);
     RegisterIngestCommand(app, common);
     RegisterArchiveCommands(app, common);
     RegisterDumpCommands(app, common);
