@@ -6,21 +6,6 @@
 
 namespace permanode::codec::chrysalis
 {
-namespace
-{
-
-constexpr std::uint32_t Bit(std::uint32_t type)
-{
-    return 1u << type;
-}
-
-// A message may carry any of the five payloads: an archive keeps what the nodes gossiped.
-constexpr std::uint32_t kMessagePayloads =
-    Bit(payload_type::kTransaction) | Bit(payload_type::kMilestone) |
-    Bit(payload_type::kIndexation) | Bit(payload_type::kReceipt) |
-    Bit(payload_type::kTreasuryTransaction);
-
-} // namespace
 
 std::vector<Hash32> DecodeParents(ByteReader &reader, const char *field)
 {
@@ -45,11 +30,12 @@ void EncodeParents(ByteWriter &writer, const char *field, const std::vector<Hash
         writer.WriteArray(parent);
 }
 
-Payload DecodePayload(ByteReader &reader, std::uint32_t allowed)
+// A message may carry any of the five payloads: an archive keeps what the nodes gossiped.
+Payload DecodePayload(ByteReader &reader)
 {
     std::size_t start = reader.Offset();
     std::uint32_t type = reader.ReadU32("payload.type");
-    if (type > payload_type::kTreasuryTransaction || !(allowed & Bit(type)))
+    if (type > payload_type::kTreasuryTransaction)
         reader.Fail("payload.type", start, "unknown payload type " + std::to_string(type));
     switch (type)
     {
@@ -101,7 +87,7 @@ Message DecodeMessage(ByteSpan bytes)
     if (length > 0)
     {
         std::size_t start = reader.Offset();
-        message.payload = DecodePayload(reader, kMessagePayloads);
+        message.payload = DecodePayload(reader);
         if (reader.Offset() - start != length)
             reader.Fail("message.payload_length", length_at,
                         "declares " + std::to_string(length) + " bytes, payload has " +

@@ -19,8 +19,8 @@ constexpr std::uint32_t kReceipt = 3;
 constexpr std::uint32_t kTreasuryTransaction = 4;
 } // namespace payload_type
 
-// Reads a u32 type then that payload's body; `allowed` is a bit mask of the accepted types.
-Payload DecodePayload(ByteReader &reader, std::uint32_t allowed);
+// Reads a u32 type then that payload's body.
+Payload DecodePayload(ByteReader &reader);
 // Writes the u32 type and body.
 void EncodePayload(ByteWriter &writer, const Payload &payload);
 // A u8-counted list of 32-byte IDs, 1..8 long, strictly ascending.
