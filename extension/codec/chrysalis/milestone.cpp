@@ -106,7 +106,14 @@ ReceiptPayload DecodeReceiptBody(ByteReader &reader)
     for (std::size_t i = 0; i < fund_count; ++i)
     {
         MigratedFundsEntry entry;
+        std::size_t start = reader.Offset();
         entry.tail_transaction_hash = reader.ReadArray<49>("migrated_funds.tail_transaction_hash");
+        // TIP-17: entries in lexical order of their bytes with unique tails; the tail leads the
+        // entry, so both hold exactly when the tails strictly ascend.
+        if (!receipt.funds.empty() &&
+            !(receipt.funds.back().tail_transaction_hash < entry.tail_transaction_hash))
+            reader.Fail("migrated_funds.tail_transaction_hash", start,
+                        "entries are not sorted or a tail repeats");
         entry.address = DecodeAddress(reader, "migrated_funds.address");
         entry.deposit = reader.ReadU64("migrated_funds.deposit");
         receipt.funds.push_back(entry);

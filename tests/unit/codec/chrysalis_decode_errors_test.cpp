@@ -196,6 +196,28 @@ TEST(ChrysalisDecodeErrors, ReceiptFinalFlagIsABoolean)
     EXPECT_EQ(error.Offset(), final_at);
 }
 
+TEST(ChrysalisDecodeErrors, ReceiptFundsAreSortedWithUniqueTails)
+{
+    ReceiptPayload receipt = Receipt();
+    MigratedFundsEntry second = receipt.funds[0];
+    second.tail_transaction_hash[48] = 0x56;
+    receipt.funds.push_back(second);
+    // The second entry starts after type, migrated at, final, count and one 90-byte entry.
+    std::size_t second_at = kPayloadAt + 4 + 4 + 1 + 2 + 90;
+    EXPECT_EQ(DecodeMessage(EncodeMessage(MessageWith(receipt))), MessageWith(receipt));
+
+    std::swap(receipt.funds[0], receipt.funds[1]);
+    DecodeError unsorted = ErrorOf(EncodeMessage(MessageWith(receipt)));
+    EXPECT_EQ(unsorted.Field(), "migrated_funds.tail_transaction_hash");
+    EXPECT_EQ(unsorted.Offset(), second_at);
+
+    receipt.funds[0] = receipt.funds[1];
+    receipt.funds[1].deposit += 1; // same tail, larger entry: sorted but not unique
+    DecodeError repeated = ErrorOf(EncodeMessage(MessageWith(receipt)));
+    EXPECT_EQ(repeated.Field(), "migrated_funds.tail_transaction_hash");
+    EXPECT_EQ(repeated.Offset(), second_at);
+}
+
 TEST(ChrysalisDecodeErrors, UnsortedMilestoneKeys)
 {
     MilestonePayload milestone;
