@@ -1,0 +1,117 @@
+// The TIP-6 message frame and the payload dispatch on its u32 type.
+#include "codec/chrysalis/message.hpp"
+#include "codec/chrysalis/wire.hpp"
+
+#include <string>
+
+namespace permanode::codec::chrysalis
+{
+
+std::vector<Hash32> DecodeParents(ByteReader &reader, const char *field)
+{
+    std::size_t count = reader.ReadCountU8(field, limits::kMinParents, limits::kMaxParents);
+    std::vector<Hash32> parents;
+    parents.reserve(count);
+    for (std::size_t i = 0; i < count; ++i)
+    {
+        std::size_t start = reader.Offset();
+        Hash32 parent = reader.ReadArray<32>(field);
+        if (!parents.empty() && !(parents.back() < parent))
+            reader.Fail(field, start, "parents are not sorted and unique");
+        parents.push_back(parent);
+    }
+    return parents;
+}
+
+void EncodeParents(ByteWriter &writer, const char *field, const std::vector<Hash32> &parents)
+{
+    writer.WriteCountU8(field, parents.size());
+    for (const Hash32 &parent : parents)
+        writer.WriteArray(parent);
+}
+
+// A message may carry any of the five payloads: an archive keeps what the nodes gossiped.
+Payload DecodePayload(ByteReader &reader)
+{
+    std::size_t start = reader.Offset();
+    std::uint32_t type = reader.ReadU32("payload.type");
+    if (type > payload_type::kTreasuryTransaction)
+        reader.Fail("payload.type", start, "unknown payload type " + std::to_string(type));
+    switch (type)
+    {
+        case payload_type::kTransaction:
+            return DecodeTransactionBody(reader);
+        case payload_type::kMilestone:
+            return DecodeMilestoneBody(reader);
+        case payload_type::kIndexation:
+            return DecodeIndexationBody(reader);
+        case payload_type::kReceipt:
+            return DecodeReceiptBody(reader);
+        default:
+            return DecodeTreasuryTransactionBody(reader);
+    }
+}
+
+void EncodePayload(ByteWriter &writer, const Payload &payload)
+{
+    // The variant index is the wire type.
+    writer.WriteU32(static_cast<std::uint32_t>(payload.index()));
+    if (const auto *transaction = std::get_if<TransactionPayload>(&payload))
+        EncodeTransactionBody(writer, *transaction);
+    else if (const auto *milestone = std::get_if<MilestonePayload>(&payload))
+        EncodeMilestoneBody(writer, *milestone);
+    else if (const auto *indexation = std::get_if<IndexationPayload>(&payload))
+        EncodeIndexationBody(writer, *indexation);
+    else if (const auto *receipt = std::get_if<ReceiptPayload>(&payload))
+        EncodeReceiptBody(writer, *receipt);
+    else
+        EncodeTreasuryTransactionBody(writer, std::get<TreasuryTransactionPayload>(payload));
+}
+
+Message DecodeMessage(ByteSpan bytes)
+{
+    ByteReader reader(bytes);
+    if (bytes.size > limits::kMaxMessageLength)
+        reader.Fail("message", 0,
+                    "length " + std::to_string(bytes.size) + " exceeds " +
+                        std::to_string(limits::kMaxMessageLength));
+    Message message;
+    message.network_id = reader.ReadU64("message.network_id");
+    message.parents = DecodeParents(reader, "message.parents");
+    std::size_t length_at = reader.Offset();
+    std::uint32_t length = reader.ReadU32("message.payload_length");
+    if (length > reader.Remaining())
+        reader.Fail("message.payload_length", length_at,
+                    "declares " + std::to_string(length) + " bytes, " +
+                        std::to_string(reader.Remaining()) + " left");
+    if (length > 0)
+    {
+        std::size_t start = reader.Offset();
+        message.payload = DecodePayload(reader);
+        if (reader.Offset() - start != length)
+            reader.Fail("message.payload_length", length_at,
+                        "declares " + std::to_string(length) + " bytes, payload has " +
+                            std::to_string(reader.Offset() - start));
+    }
+    message.nonce = reader.ReadU64("message.nonce");
+    if (reader.Remaining() != 0)
+        reader.Fail("message", reader.Offset(),
+                    std::to_string(reader.Remaining()) + " trailing bytes after the nonce");
+    return message;
+}
+
+Bytes EncodeMessage(const Message &message)
+{
+    Bytes bytes;
+    ByteWriter writer(bytes);
+    writer.WriteU64(message.network_id);
+    EncodeParents(writer, "message.parents.count", message.parents);
+    std::size_t length_at = writer.ReserveU32();
+    if (message.payload)
+        EncodePayload(writer, *message.payload);
+    writer.PatchU32(length_at, static_cast<std::uint32_t>(writer.Size() - length_at - 4));
+    writer.WriteU64(message.nonce);
+    return bytes;
+}
+
+} // namespace permanode::codec::chrysalis

@@ -1,0 +1,275 @@
+// Wire layout of the TIP-7 transaction payload, its parts, and the TIP-6 indexation payload.
+#include "codec/chrysalis/wire.hpp"
+
+#include <string>
+
+namespace permanode::codec::chrysalis
+{
+namespace
+{
+
+constexpr std::uint8_t kEssenceType = 0;
+constexpr std::uint8_t kEd25519AddressType = 0;
+constexpr std::uint8_t kEd25519SignatureType = 0;
+
+constexpr std::uint8_t kUtxoInputType = 0;
+constexpr std::uint8_t kTreasuryInputType = 1;
+constexpr std::uint8_t kSingleOutputType = 0;
+constexpr std::uint8_t kDustAllowanceOutputType = 1;
+constexpr std::uint8_t kTreasuryOutputType = 2;
+constexpr std::uint8_t kSignatureUnlockType = 0;
+constexpr std::uint8_t kReferenceUnlockType = 1;
+
+void ExpectType(ByteReader &reader, const char *field, std::uint8_t expected)
+{
+    std::size_t start = reader.Offset();
+    std::uint8_t type = reader.ReadU8(field);
+    if (type != expected)
+        reader.Fail(field, start,
+                    "expected type " + std::to_string(expected) + ", got " + std::to_string(type));
+}
+
+// A transaction spends UTXOs only; the treasury input belongs to treasury transactions.
+UtxoInput DecodeUtxoInput(ByteReader &reader)
+{
+    std::size_t start = reader.Offset();
+    std::uint8_t type = reader.ReadU8("input.type");
+    if (type != kUtxoInputType)
+        reader.Fail("input.type", start,
+                    "a transaction takes only UTXO inputs (0), got " + std::to_string(type));
+    UtxoInput input;
+    input.transaction_id = reader.ReadArray<32>("utxo_input.transaction_id");
+    std::size_t index_at = reader.Offset();
+    input.index = reader.ReadU16("utxo_input.transaction_output_index");
+    if (input.index >= limits::kMaxOutputs)
+        reader.Fail("utxo_input.transaction_output_index", index_at,
+                    "index " + std::to_string(input.index) + " exceeds the maximum output index");
+    return input;
+}
+
+// A transaction creates signature-locked outputs; the treasury output is the treasury's own.
+Output DecodeTransactionOutput(ByteReader &reader)
+{
+    std::size_t start = reader.Offset();
+    std::uint8_t type = reader.ReadU8("output.type");
+    if (type == kSingleOutputType)
+    {
+        SigLockedSingleOutput output;
+        output.address = DecodeAddress(reader, "sig_locked_single_output.address");
+        output.amount = reader.ReadU64("sig_locked_single_output.amount");
+        return output;
+    }
+    if (type == kDustAllowanceOutputType)
+    {
+        SigLockedDustAllowanceOutput output;
+        output.address = DecodeAddress(reader, "sig_locked_dust_allowance_output.address");
+        output.amount = reader.ReadU64("sig_locked_dust_allowance_output.amount");
+        return output;
+    }
+    reader.Fail("output.type", start,
+                "a transaction creates only outputs of type 0 or 1, got " + std::to_string(type));
+}
+
+std::optional<IndexationPayload> DecodeEssencePayload(ByteReader &reader)
+{
+    std::size_t length_at = reader.Offset();
+    std::uint32_t length = reader.ReadU32("transaction_essence.payload_length");
+    if (length == 0)
+        return std::nullopt;
+    if (length > reader.Remaining())
+        reader.Fail("transaction_essence.payload_length", length_at,
+                    "declares " + std::to_string(length) + " bytes, " +
+                        std::to_string(reader.Remaining()) + " left");
+    std::size_t start = reader.Offset();
+    std::uint32_t type = reader.ReadU32("transaction_essence.payload.type");
+    if (type != payload_type::kIndexation)
+        reader.Fail("transaction_essence.payload.type", start,
+                    "only indexation (2) is allowed, got " + std::to_string(type));
+    IndexationPayload payload = DecodeIndexationBody(reader);
+    if (reader.Offset() - start != length)
+        reader.Fail("transaction_essence.payload_length", length_at,
+                    "declares " + std::to_string(length) + " bytes, payload has " +
+                        std::to_string(reader.Offset() - start));
+    return payload;
+}
+
+TransactionEssence DecodeEssence(ByteReader &reader)
+{
+    ExpectType(reader, "transaction_essence.type", kEssenceType);
+    TransactionEssence essence;
+    std::size_t input_count =
+        reader.ReadCountU16("transaction_essence.inputs.count", 1, limits::kMaxInputs);
+    for (std::size_t i = 0; i < input_count; ++i)
+        essence.inputs.push_back(DecodeUtxoInput(reader));
+    std::size_t output_count =
+        reader.ReadCountU16("transaction_essence.outputs.count", 1, limits::kMaxOutputs);
+    for (std::size_t i = 0; i < output_count; ++i)
+        essence.outputs.push_back(DecodeTransactionOutput(reader));
+    essence.payload = DecodeEssencePayload(reader);
+    return essence;
+}
+
+// A reference unlock must point at an earlier signature unlock (TIP-7 syntactic rule).
+Unlock DecodeUnlock(ByteReader &reader, const std::vector<Unlock> &earlier)
+{
+    std::size_t start = reader.Offset();
+    std::uint8_t type = reader.ReadU8("unlock.type");
+    if (type == kSignatureUnlockType)
+    {
+        ExpectType(reader, "signature.type", kEd25519SignatureType);
+        SignatureUnlock unlock;
+        unlock.public_key = reader.ReadArray<32>("ed25519_signature.public_key");
+        unlock.signature = reader.ReadArray<64>("ed25519_signature.signature");
+        return unlock;
+    }
+    if (type == kReferenceUnlockType)
+    {
+        std::size_t reference_at = reader.Offset();
+        ReferenceUnlock unlock;
+        unlock.reference = reader.ReadU16("reference_unlock.reference");
+        if (unlock.reference >= earlier.size() ||
+            !std::holds_alternative<SignatureUnlock>(earlier[unlock.reference]))
+            reader.Fail("reference_unlock.reference", reference_at,
+                        "unlock " + std::to_string(unlock.reference) +
+                            " is not an earlier signature unlock");
+        return unlock;
+    }
+    reader.Fail("unlock.type", start, "unknown unlock type " + std::to_string(type));
+}
+
+} // namespace
+
+Ed25519Address DecodeAddress(ByteReader &reader, const char *field)
+{
+    ExpectType(reader, field, kEd25519AddressType);
+    Ed25519Address address;
+    address.hash = reader.ReadArray<32>(field);
+    return address;
+}
+
+TreasuryInput DecodeTreasuryInput(ByteReader &reader)
+{
+    ExpectType(reader, "treasury_input.type", kTreasuryInputType);
+    TreasuryInput input;
+    input.milestone_id = reader.ReadArray<32>("treasury_input.milestone_id");
+    return input;
+}
+
+TreasuryOutput DecodeTreasuryOutput(ByteReader &reader)
+{
+    ExpectType(reader, "treasury_output.type", kTreasuryOutputType);
+    TreasuryOutput output;
+    output.amount = reader.ReadU64("treasury_output.amount");
+    return output;
+}
+
+TransactionPayload DecodeTransactionBody(ByteReader &reader)
+{
+    TransactionPayload payload;
+    payload.essence = DecodeEssence(reader);
+    std::size_t count_at = reader.Offset();
+    std::size_t unlock_count =
+        reader.ReadCountU16("transaction.unlocks.count", 1, limits::kMaxInputs);
+    if (unlock_count != payload.essence.inputs.size())
+        reader.Fail("transaction.unlocks.count", count_at,
+                    std::to_string(unlock_count) + " unlocks for " +
+                        std::to_string(payload.essence.inputs.size()) + " inputs");
+    for (std::size_t i = 0; i < unlock_count; ++i)
+        payload.unlocks.push_back(DecodeUnlock(reader, payload.unlocks));
+    return payload;
+}
+
+IndexationPayload DecodeIndexationBody(ByteReader &reader)
+{
+    IndexationPayload payload;
+    reader.ReadPrefixedU16("indexation.index", 1, limits::kMaxIndexLength, payload.index);
+    reader.ReadPrefixedU32("indexation.data", 0, limits::kMaxMessageLength, payload.data);
+    return payload;
+}
+
+void EncodeAddress(ByteWriter &writer, const Ed25519Address &address)
+{
+    writer.WriteU8(kEd25519AddressType);
+    writer.WriteArray(address.hash);
+}
+
+void EncodeInput(ByteWriter &writer, const Input &input)
+{
+    if (const auto *utxo = std::get_if<UtxoInput>(&input))
+    {
+        writer.WriteU8(kUtxoInputType);
+        writer.WriteArray(utxo->transaction_id);
+        writer.WriteU16(utxo->index);
+        return;
+    }
+    writer.WriteU8(kTreasuryInputType);
+    writer.WriteArray(std::get<TreasuryInput>(input).milestone_id);
+}
+
+void EncodeOutput(ByteWriter &writer, const Output &output)
+{
+    if (const auto *single = std::get_if<SigLockedSingleOutput>(&output))
+    {
+        writer.WriteU8(kSingleOutputType);
+        EncodeAddress(writer, single->address);
+        writer.WriteU64(single->amount);
+    }
+    else if (const auto *dust = std::get_if<SigLockedDustAllowanceOutput>(&output))
+    {
+        writer.WriteU8(kDustAllowanceOutputType);
+        EncodeAddress(writer, dust->address);
+        writer.WriteU64(dust->amount);
+    }
+    else
+    {
+        writer.WriteU8(kTreasuryOutputType);
+        writer.WriteU64(std::get<TreasuryOutput>(output).amount);
+    }
+}
+
+void EncodeTransactionEssence(ByteWriter &writer, const TransactionEssence &essence)
+{
+    writer.WriteU8(kEssenceType);
+    writer.WriteCountU16("transaction_essence.inputs.count", essence.inputs.size());
+    for (const Input &input : essence.inputs)
+        EncodeInput(writer, input);
+    writer.WriteCountU16("transaction_essence.outputs.count", essence.outputs.size());
+    for (const Output &output : essence.outputs)
+        EncodeOutput(writer, output);
+    std::size_t length_at = writer.ReserveU32();
+    if (essence.payload)
+    {
+        writer.WriteU32(payload_type::kIndexation);
+        EncodeIndexationBody(writer, *essence.payload);
+    }
+    writer.PatchU32(length_at, static_cast<std::uint32_t>(writer.Size() - length_at - 4));
+}
+
+void EncodeTransactionBody(ByteWriter &writer, const TransactionPayload &payload)
+{
+    EncodeTransactionEssence(writer, payload.essence);
+    writer.WriteCountU16("transaction.unlocks.count", payload.unlocks.size());
+    for (const Unlock &unlock : payload.unlocks)
+    {
+        if (const auto *signature = std::get_if<SignatureUnlock>(&unlock))
+        {
+            writer.WriteU8(kSignatureUnlockType);
+            writer.WriteU8(kEd25519SignatureType);
+            writer.WriteArray(signature->public_key);
+            writer.WriteArray(signature->signature);
+        }
+        else
+        {
+            writer.WriteU8(kReferenceUnlockType);
+            writer.WriteU16(std::get<ReferenceUnlock>(unlock).reference);
+        }
+    }
+}
+
+void EncodeIndexationBody(ByteWriter &writer, const IndexationPayload &payload)
+{
+    writer.WritePrefixedU16("indexation.index", payload.index);
+    writer.WritePrefixedU32("indexation.data", payload.data);
+}
+
+} // namespace permanode::codec::chrysalis
