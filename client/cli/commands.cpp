@@ -163,8 +163,9 @@ void RegisterDecodeCommand(CLI::App &app)
     static std::vector<std::string> inputs;
     static std::string protocol = "stardust";
     auto *decode = app.add_subcommand(
-        "decode", "Print raw blocks (hex) as JSON in the shape the node API serves, with the IDs "
-                  "computed from their bytes\n\nExit codes: 0 ok, 4 bad input (which argument or "
+        "decode", "Print raw blocks or messages (hex) as JSON in the shape their node API serves, "
+                  "with the IDs computed from their bytes\n\nExit codes: 0 ok, 4 bad input (which "
+                  "argument or "
                   "stdin line, the field and the byte offset on stderr)");
     decode
         ->add_option("HEX", inputs,

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "codec/block.hpp"
+#include "codec/chrysalis/message.hpp"
 #include "codec/error.hpp"
 #include "codec/hex.hpp"
 #include "codec/json.hpp"
@@ -40,13 +41,33 @@ codec::Bytes BytesOf(std::string_view hex)
     return *bytes;
 }
 
+// A Chrysalis message as its node's REST API v1 served it, with its IDs (hex without 0x, as
+// that API wrote them).
+nlohmann::json ChrysalisJson(const codec::Bytes &bytes)
+{
+    namespace v1 = codec::chrysalis;
+    auto hex = [](const auto &id) { return codec::ToHex(id).substr(2); };
+    v1::Message message = v1::DecodeMessage(bytes);
+    nlohmann::json out = nlohmann::json::object();
+    out["messageId"] = hex(v1::ComputeMessageId(bytes));
+    if (message.payload)
+    {
+        if (const auto *tx = std::get_if<v1::TransactionPayload>(&*message.payload))
+            out["transactionId"] = hex(v1::ComputeTransactionId(*tx));
+        if (const auto *ms = std::get_if<v1::MilestonePayload>(&*message.payload))
+            out["milestoneId"] = hex(v1::ComputeMilestoneId(ms->essence));
+    }
+    out["message"] = v1::ToJson(message);
+    return out;
+}
+
 } // namespace
 
 nlohmann::json DecodeToJson(std::string_view hex, Protocol protocol)
 {
     codec::Bytes bytes = BytesOf(hex);
     if (protocol == Protocol::kChrysalis)
-        throw std::invalid_argument("the Chrysalis (protocol v1) codec is not built yet");
+        return ChrysalisJson(bytes);
     codec::DecodedBlock decoded = codec::DecodeBlockWithIds(bytes);
     nlohmann::json out = nlohmann::json::object();
     out["blockId"] = codec::ToHex(decoded.block_id);

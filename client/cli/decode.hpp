@@ -1,5 +1,5 @@
-// `permanode decode`: a raw block (Stardust) as JSON in the shape its node API serves, with the
-// IDs computed from its bytes: what a user needs to see what a node sent.
+// `permanode decode`: a raw block (Stardust) or message (Chrysalis) as JSON in the shape its node
+// API serves, with the IDs computed from its bytes: what a user needs to see what a node sent.
 #pragma once
 
 #include <string>
@@ -19,7 +19,7 @@ enum class Protocol
 };
 
 // The JSON of one raw block given as hex (with or without 0x): {"blockId", ["transactionId"],
-// ["milestoneId"], "block"}. Throws std::invalid_argument (bad hex, unsupported protocol) or
+// ["milestoneId"], "block"}; of a Chrysalis message {"messageId", ..., "message"}. Throws std::invalid_argument (bad hex, unsupported protocol) or
 // codec::DecodeError (naming the field and byte offset).
 nlohmann::json DecodeToJson(std::string_view hex, Protocol protocol);
 

@@ -1,5 +1,5 @@
-// `permanode decode` on the real Shimmer blocks of the fixtures: every block's ID as the network
-// computed it, and bad input rejected with its line, field and byte offset.
+// `permanode decode` on the real Shimmer blocks and Chrysalis messages of the fixtures: every ID as
+// the network computed it, and bad input rejected with its line, field and byte offset.
 #include <unistd.h>
 
 #include <cstdlib>
@@ -128,6 +128,41 @@ TEST(CliDecodeTest, TruncatedBlockNamesItsLineFieldAndOffset)
     EXPECT_NE(r.output.find("stdin:2: block."), std::string::npos) << r.output;
     EXPECT_NE(r.output.find(" at byte "), std::string::npos) << r.output;
     EXPECT_EQ(r.output.find(blocks[2].id_hex), std::string::npos) << "stops at the bad line";
+}
+
+TEST(CliDecodeTest, EveryChrysalisFixtureMessageDecodesToItsId)
+{
+    std::ifstream in(Fixtures() + "/../chrysalis/chrysalis_messages.json");
+    nlohmann::json messages = nlohmann::json::parse(in).at("messages");
+    ASSERT_EQ(messages.size(), 11u);
+    std::vector<std::string> lines;
+    for (const auto &m : messages)
+        lines.push_back(m.at("message_hex").get<std::string>());
+    std::string file = WriteLines(lines);
+    auto r = RunCli(fmt::format("decode --protocol chrysalis - < '{}'", file));
+    std::filesystem::remove(file);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    std::istringstream out(r.output);
+    std::string line;
+    size_t i = 0;
+    while (std::getline(out, line))
+    {
+        ASSERT_LT(i, messages.size());
+        nlohmann::json json = nlohmann::json::parse(line);
+        std::string id = messages[i].at("message_id_computed").get<std::string>();
+        EXPECT_EQ("0x" + json.at("messageId").get<std::string>(),
+                  id.rfind("0x", 0) == 0 ? id : "0x" + id)
+            << messages[i].at("label");
+        EXPECT_TRUE(json.at("message").contains("parentMessageIds"));
+        i++;
+    }
+    EXPECT_EQ(i, messages.size());
+    // A Stardust block is not a Chrysalis message: read as one, its bytes after the first eight
+    // (taken for the network ID) give an impossible parent count.
+    auto stardust = RunCli("decode --protocol chrysalis " + FixtureBlocks().front().raw_hex);
+    EXPECT_EQ(stardust.exit_code, 4) << stardust.output;
+    EXPECT_NE(stardust.output.find("message.parents at byte 8"), std::string::npos)
+        << stardust.output;
 }
 
 TEST(CliDecodeTest, NotHexIsBadInput)
