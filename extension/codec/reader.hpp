@@ -28,6 +28,16 @@ class ByteReader
         return data_[offset_++];
     }
 
+    // Reads a type byte that must be `expected`.
+    void ExpectType(const char *field, std::uint8_t expected)
+    {
+        std::size_t start = offset_;
+        std::uint8_t type = ReadU8(field);
+        if (type != expected)
+            Fail(field, start,
+                 "expected type " + std::to_string(expected) + ", got " + std::to_string(type));
+    }
+
     std::uint16_t ReadU16(const char *field) { return ReadLe<std::uint16_t>(field); }
     std::uint32_t ReadU32(const char *field) { return ReadLe<std::uint32_t>(field); }
     std::uint64_t ReadU64(const char *field) { return ReadLe<std::uint64_t>(field); }

@@ -11,18 +11,9 @@ constexpr std::uint8_t kTransactionEssenceType = 1;
 constexpr std::uint8_t kUtxoInputType = 0;
 constexpr std::uint8_t kEd25519SignatureType = 0;
 
-void ExpectType(ByteReader &reader, const char *field, std::uint8_t expected)
-{
-    std::size_t start = reader.Offset();
-    std::uint8_t type = reader.ReadU8(field);
-    if (type != expected)
-        reader.Fail(field, start,
-                    "expected type " + std::to_string(expected) + ", got " + std::to_string(type));
-}
-
 UtxoInput DecodeUtxoInput(ByteReader &reader)
 {
-    ExpectType(reader, "input.type", kUtxoInputType);
+    reader.ExpectType("input.type", kUtxoInputType);
     UtxoInput input;
     input.transaction_id = reader.ReadArray<32>("utxo_input.transaction_id");
     std::size_t start = reader.Offset();
@@ -57,7 +48,7 @@ std::optional<TaggedDataPayload> DecodeEssencePayload(ByteReader &reader)
 
 TransactionEssence DecodeEssence(ByteReader &reader)
 {
-    ExpectType(reader, "transaction_essence.type", kTransactionEssenceType);
+    reader.ExpectType("transaction_essence.type", kTransactionEssenceType);
     TransactionEssence essence;
     essence.network_id = reader.ReadU64("transaction_essence.network_id");
     std::size_t input_count =
@@ -98,7 +89,7 @@ Unlock DecodeUnlock(ByteReader &reader)
 
 Ed25519Signature DecodeEd25519Signature(ByteReader &reader, const char *field)
 {
-    ExpectType(reader, field, kEd25519SignatureType);
+    reader.ExpectType(field, kEd25519SignatureType);
     Ed25519Signature signature;
     signature.public_key = reader.ReadArray<32>("ed25519_signature.public_key");
     signature.signature = reader.ReadArray<64>("ed25519_signature.signature");

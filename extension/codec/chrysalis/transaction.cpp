@@ -20,15 +20,6 @@ constexpr std::uint8_t kTreasuryOutputType = 2;
 constexpr std::uint8_t kSignatureUnlockType = 0;
 constexpr std::uint8_t kReferenceUnlockType = 1;
 
-void ExpectType(ByteReader &reader, const char *field, std::uint8_t expected)
-{
-    std::size_t start = reader.Offset();
-    std::uint8_t type = reader.ReadU8(field);
-    if (type != expected)
-        reader.Fail(field, start,
-                    "expected type " + std::to_string(expected) + ", got " + std::to_string(type));
-}
-
 // A transaction spends UTXOs only; the treasury input belongs to treasury transactions.
 UtxoInput DecodeUtxoInput(ByteReader &reader)
 {
@@ -95,7 +86,7 @@ std::optional<IndexationPayload> DecodeEssencePayload(ByteReader &reader)
 
 TransactionEssence DecodeEssence(ByteReader &reader)
 {
-    ExpectType(reader, "transaction_essence.type", kEssenceType);
+    reader.ExpectType("transaction_essence.type", kEssenceType);
     TransactionEssence essence;
     std::size_t input_count =
         reader.ReadCountU16("transaction_essence.inputs.count", 1, limits::kMaxInputs);
@@ -116,7 +107,7 @@ Unlock DecodeUnlock(ByteReader &reader, const std::vector<Unlock> &earlier)
     std::uint8_t type = reader.ReadU8("unlock.type");
     if (type == kSignatureUnlockType)
     {
-        ExpectType(reader, "signature.type", kEd25519SignatureType);
+        reader.ExpectType("signature.type", kEd25519SignatureType);
         SignatureUnlock unlock;
         unlock.public_key = reader.ReadArray<32>("ed25519_signature.public_key");
         unlock.signature = reader.ReadArray<64>("ed25519_signature.signature");
@@ -141,7 +132,7 @@ Unlock DecodeUnlock(ByteReader &reader, const std::vector<Unlock> &earlier)
 
 Ed25519Address DecodeAddress(ByteReader &reader, const char *field)
 {
-    ExpectType(reader, field, kEd25519AddressType);
+    reader.ExpectType(field, kEd25519AddressType);
     Ed25519Address address;
     address.hash = reader.ReadArray<32>(field);
     return address;
@@ -149,7 +140,7 @@ Ed25519Address DecodeAddress(ByteReader &reader, const char *field)
 
 TreasuryInput DecodeTreasuryInput(ByteReader &reader)
 {
-    ExpectType(reader, "treasury_input.type", kTreasuryInputType);
+    reader.ExpectType("treasury_input.type", kTreasuryInputType);
     TreasuryInput input;
     input.milestone_id = reader.ReadArray<32>("treasury_input.milestone_id");
     return input;
@@ -157,7 +148,7 @@ TreasuryInput DecodeTreasuryInput(ByteReader &reader)
 
 TreasuryOutput DecodeTreasuryOutput(ByteReader &reader)
 {
-    ExpectType(reader, "treasury_output.type", kTreasuryOutputType);
+    reader.ExpectType("treasury_output.type", kTreasuryOutputType);
     TreasuryOutput output;
     output.amount = reader.ReadU64("treasury_output.amount");
     return output;
