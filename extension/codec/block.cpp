@@ -31,21 +31,14 @@ Block DecodeBlockAt(ByteSpan bytes, PayloadRange &range)
                     "unsupported protocol version " + std::to_string(block.protocol_version));
     block.parents = DecodeParents(reader, "block.parents");
 
-    std::size_t length_at = reader.Offset();
-    std::uint32_t length = reader.ReadU32("block.payload_length");
-    if (length > reader.Remaining())
-        reader.Fail("block.payload_length", length_at,
-                    "declares " + std::to_string(length) + " bytes, " +
-                        std::to_string(reader.Remaining()) + " left");
-    range.begin = reader.Offset();
-    if (length > 0)
-    {
-        block.payload = DecodeBlockPayload(reader);
-        if (reader.Offset() - range.begin != length)
-            reader.Fail("block.payload_length", length_at,
-                        "declares " + std::to_string(length) + " bytes, payload has " +
-                            std::to_string(reader.Offset() - range.begin));
-    }
+    block.payload = reader.ReadLengthPrefixed("block.payload_length",
+                                              [&]
+                                              {
+                                                  range.begin = reader.Offset();
+                                                  return DecodeBlockPayload(reader);
+                                              });
+    if (!block.payload)
+        range.begin = reader.Offset();
     range.end = reader.Offset();
     block.nonce = reader.ReadU64("block.nonce");
     if (reader.Remaining() != 0)

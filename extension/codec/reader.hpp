@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 
 namespace permanode::codec
@@ -36,6 +37,29 @@ class ByteReader
         if (type != expected)
             Fail(field, start,
                  "expected type " + std::to_string(expected) + ", got " + std::to_string(type));
+    }
+
+    // A part behind a u32 length, 0 for none: the length must fit the bytes left, and read_part
+    // (called at the part's first byte) must read exactly that many. Returns nullopt for none.
+    template <typename ReadPart>
+    auto ReadLengthPrefixed(const char *length_field, ReadPart read_part)
+        -> std::optional<decltype(read_part())>
+    {
+        std::size_t length_at = offset_;
+        std::uint32_t length = ReadU32(length_field);
+        if (length == 0)
+            return std::nullopt;
+        if (length > Remaining())
+            Fail(length_field, length_at,
+                 "declares " + std::to_string(length) + " bytes, " + std::to_string(Remaining()) +
+                     " left");
+        std::size_t start = offset_;
+        auto part = read_part();
+        if (offset_ - start != length)
+            Fail(length_field, length_at,
+                 "declares " + std::to_string(length) + " bytes, payload has " +
+                     std::to_string(offset_ - start));
+        return part;
     }
 
     std::uint16_t ReadU16(const char *field) { return ReadLe<std::uint16_t>(field); }

@@ -27,23 +27,17 @@ UtxoInput DecodeUtxoInput(ByteReader &reader)
 // The essence may carry only a tagged data payload, behind a u32 length.
 std::optional<TaggedDataPayload> DecodeEssencePayload(ByteReader &reader)
 {
-    std::size_t length_at = reader.Offset();
-    std::uint32_t length = reader.ReadU32("transaction_essence.payload_length");
-    if (length == 0)
-        return std::nullopt;
-    if (length > reader.Remaining())
-        reader.Fail("transaction_essence.payload_length", length_at, "exceeds the remaining bytes");
-    std::size_t start = reader.Offset();
-    std::uint32_t type = reader.ReadU32("transaction_essence.payload.type");
-    if (type != kTaggedDataPayloadType)
-        reader.Fail("transaction_essence.payload.type", start,
-                    "only tagged data (5) is allowed, got " + std::to_string(type));
-    TaggedDataPayload payload = DecodeTaggedDataBody(reader);
-    if (reader.Offset() - start != length)
-        reader.Fail("transaction_essence.payload_length", length_at,
-                    "declares " + std::to_string(length) + " bytes, payload has " +
-                        std::to_string(reader.Offset() - start));
-    return payload;
+    return reader.ReadLengthPrefixed(
+        "transaction_essence.payload_length",
+        [&]
+        {
+            std::size_t start = reader.Offset();
+            std::uint32_t type = reader.ReadU32("transaction_essence.payload.type");
+            if (type != kTaggedDataPayloadType)
+                reader.Fail("transaction_essence.payload.type", start,
+                            "only tagged data (5) is allowed, got " + std::to_string(type));
+            return DecodeTaggedDataBody(reader);
+        });
 }
 
 TransactionEssence DecodeEssence(ByteReader &reader)

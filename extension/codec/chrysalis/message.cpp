@@ -78,21 +78,8 @@ Message DecodeMessage(ByteSpan bytes)
     Message message;
     message.network_id = reader.ReadU64("message.network_id");
     message.parents = DecodeParents(reader, "message.parents");
-    std::size_t length_at = reader.Offset();
-    std::uint32_t length = reader.ReadU32("message.payload_length");
-    if (length > reader.Remaining())
-        reader.Fail("message.payload_length", length_at,
-                    "declares " + std::to_string(length) + " bytes, " +
-                        std::to_string(reader.Remaining()) + " left");
-    if (length > 0)
-    {
-        std::size_t start = reader.Offset();
-        message.payload = DecodePayload(reader);
-        if (reader.Offset() - start != length)
-            reader.Fail("message.payload_length", length_at,
-                        "declares " + std::to_string(length) + " bytes, payload has " +
-                            std::to_string(reader.Offset() - start));
-    }
+    message.payload =
+        reader.ReadLengthPrefixed("message.payload_length", [&] { return DecodePayload(reader); });
     message.nonce = reader.ReadU64("message.nonce");
     if (reader.Remaining() != 0)
         reader.Fail("message", reader.Offset(),

@@ -16,26 +16,18 @@ std::optional<Body> DecodeNestedPayload(ByteReader &reader, const char *length_f
                                         const char *type_field, std::uint32_t expected,
                                         DecodeBody decode_body)
 {
-    std::size_t length_at = reader.Offset();
-    std::uint32_t length = reader.ReadU32(length_field);
-    if (length == 0)
-        return std::nullopt;
-    if (length > reader.Remaining())
-        reader.Fail(length_field, length_at,
-                    "declares " + std::to_string(length) + " bytes, " +
-                        std::to_string(reader.Remaining()) + " left");
-    std::size_t start = reader.Offset();
-    std::uint32_t type = reader.ReadU32(type_field);
-    if (type != expected)
-        reader.Fail(type_field, start,
-                    "expected payload type " + std::to_string(expected) + ", got " +
-                        std::to_string(type));
-    Body body = decode_body(reader);
-    if (reader.Offset() - start != length)
-        reader.Fail(length_field, length_at,
-                    "declares " + std::to_string(length) + " bytes, payload has " +
-                        std::to_string(reader.Offset() - start));
-    return body;
+    return reader.ReadLengthPrefixed(length_field,
+                                     [&]() -> Body
+                                     {
+                                         std::size_t start = reader.Offset();
+                                         std::uint32_t type = reader.ReadU32(type_field);
+                                         if (type != expected)
+                                             reader.Fail(type_field, start,
+                                                         "expected payload type " +
+                                                             std::to_string(expected) + ", got " +
+                                                             std::to_string(type));
+                                         return decode_body(reader);
+                                     });
 }
 
 // Writes a u32 length, the payload type and the body.

@@ -63,25 +63,17 @@ Output DecodeTransactionOutput(ByteReader &reader)
 
 std::optional<IndexationPayload> DecodeEssencePayload(ByteReader &reader)
 {
-    std::size_t length_at = reader.Offset();
-    std::uint32_t length = reader.ReadU32("transaction_essence.payload_length");
-    if (length == 0)
-        return std::nullopt;
-    if (length > reader.Remaining())
-        reader.Fail("transaction_essence.payload_length", length_at,
-                    "declares " + std::to_string(length) + " bytes, " +
-                        std::to_string(reader.Remaining()) + " left");
-    std::size_t start = reader.Offset();
-    std::uint32_t type = reader.ReadU32("transaction_essence.payload.type");
-    if (type != payload_type::kIndexation)
-        reader.Fail("transaction_essence.payload.type", start,
-                    "only indexation (2) is allowed, got " + std::to_string(type));
-    IndexationPayload payload = DecodeIndexationBody(reader);
-    if (reader.Offset() - start != length)
-        reader.Fail("transaction_essence.payload_length", length_at,
-                    "declares " + std::to_string(length) + " bytes, payload has " +
-                        std::to_string(reader.Offset() - start));
-    return payload;
+    return reader.ReadLengthPrefixed(
+        "transaction_essence.payload_length",
+        [&]
+        {
+            std::size_t start = reader.Offset();
+            std::uint32_t type = reader.ReadU32("transaction_essence.payload.type");
+            if (type != payload_type::kIndexation)
+                reader.Fail("transaction_essence.payload.type", start,
+                            "only indexation (2) is allowed, got " + std::to_string(type));
+            return DecodeIndexationBody(reader);
+        });
 }
 
 TransactionEssence DecodeEssence(ByteReader &reader)
