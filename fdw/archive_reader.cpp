@@ -46,29 +46,28 @@ std::string UnqualifiedTypeName(const std::string &name)
 template <typename Retyped>
 void AdoptColumnTypes(Manifest *m, TupleDesc reldesc, std::vector<Retyped> *arrays)
 {
-    for (auto &column : m->columns)
+    for (size_t j = 0; j < m->columns.size(); j++)
+    {
+        ManifestColumn &column = m->columns[j];
         for (int i = 0; i < reldesc->natts; i++)
         {
             Form_pg_attribute att = TupleDescAttr(reldesc, i);
-            if (att->attisdropped || column.name != NameStr(att->attname) ||
-                column.type_oid == att->atttypid)
+            if (att->attisdropped || column.name != NameStr(att->attname))
                 continue;
-            if (UnqualifiedTypeName(column.type_name) ==
-                UnqualifiedTypeName(format_type_be(att->atttypid)))
+            if (column.type_oid != att->atttypid &&
+                UnqualifiedTypeName(column.type_name) ==
+                    UnqualifiedTypeName(format_type_be(att->atttypid)))
                 column.type_oid = att->atttypid;
+            /* an array value holds its element type's OID: arrays made elsewhere are relabeled
+             * on read (the catalog is asked only for columns archived in another database) */
+            if (column.archived_type_oid != 0 && column.archived_type_oid != att->atttypid)
+            {
+                Oid element = get_element_type(att->atttypid);
+                if (element != InvalidOid)
+                    arrays->push_back(Retyped{i, static_cast<int>(j), element});
+            }
+            break;
         }
-    /* an array value holds its element type's OID: those made elsewhere are relabeled on read */
-    for (int i = 0; i < reldesc->natts; i++)
-    {
-        Form_pg_attribute att = TupleDescAttr(reldesc, i);
-        Oid element = att->attisdropped ? InvalidOid : get_element_type(att->atttypid);
-        if (element == InvalidOid)
-            continue;
-        for (size_t j = 0; j < m->columns.size(); j++)
-            if (m->columns[j].name == NameStr(att->attname) &&
-                m->columns[j].archived_type_oid != 0 &&
-                m->columns[j].archived_type_oid != att->atttypid)
-                arrays->push_back(Retyped{i, static_cast<int>(j), element});
     }
 }
 
