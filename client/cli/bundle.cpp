@@ -135,6 +135,15 @@ MilestoneBundle ParseBundle(std::string_view line)
         throw BundleError("a bundle line must be a JSON object");
 
     MilestoneBundle bundle;
+    element version;
+    if (top["protocol_version"].get(version) == simdjson::SUCCESS)
+    {
+        std::uint64_t value = UnsignedField(top, "protocol_version", 255);
+        if (value != kChrysalisProtocol && value != kStardustProtocol)
+            throw BundleError("unknown \"protocol_version\" " + std::to_string(value) +
+                              " (expected 1 for Chrysalis messages or 2 for Stardust blocks)");
+        bundle.protocol_version = static_cast<std::uint8_t>(value);
+    }
     bundle.milestone_index = UnsignedField(top, "milestone_index", INT32_MAX);
     bundle.milestone_timestamp = UnsignedField(top, "milestone_timestamp", UINT32_MAX);
     simdjson::dom::array blocks;
@@ -165,7 +174,11 @@ std::string FormatBundle(const MilestoneBundle &bundle)
     for (const auto &block : bundle.blocks)
         size += 2 * block.bytes.size() + 80;
     out.reserve(size);
-    out += "{\"milestone_index\":" + std::to_string(bundle.milestone_index) +
+    out += "{";
+    // Stardust bundles leave it out, as they did before Chrysalis bundles existed.
+    if (bundle.protocol_version != kStardustProtocol)
+        out += "\"protocol_version\":" + std::to_string(bundle.protocol_version) + ",";
+    out += "\"milestone_index\":" + std::to_string(bundle.milestone_index) +
            ",\"milestone_timestamp\":" + std::to_string(bundle.milestone_timestamp) +
            ",\"blocks\":[";
     for (std::size_t i = 0; i < bundle.blocks.size(); ++i)

@@ -36,8 +36,13 @@ struct SnapshotOutput
     codec::Bytes output; // serialized output (TIP-18)
 };
 
+// Protocol versions a bundle may carry: Chrysalis messages (v1) or Stardust blocks (v2).
+constexpr std::uint8_t kChrysalisProtocol = 1;
+constexpr std::uint8_t kStardustProtocol = 2;
+
 struct MilestoneBundle
 {
+    std::uint8_t protocol_version = kStardustProtocol; // of every block of the cone
     std::uint32_t milestone_index = 0;
     std::uint32_t milestone_timestamp = 0; // unix seconds
     std::vector<BundleBlock> blocks;       // the cone, in white-flag order
