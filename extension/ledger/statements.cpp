@@ -200,7 +200,7 @@ const Statement kLocateSpent{
 const Statement kUnspentDelete{
     "unspent_delete",
     "DELETE FROM permanode.unspent_outputs WHERE output_id OPERATOR(permanode.=) ANY (:output_id) "
-    "RETURNING output_id, address, amount",
+    "RETURNING output_id, address, amount, output_kind, data, message_id",
     {{"output_id", kO}},
     true};
 
@@ -231,6 +231,67 @@ const Statement kBasicOutputs{
      {"ms_range_id", "int4"},
      {"milestone_index", "int4"},
      {"ms_timestamp", "timestamptz"}}};
+
+// Chrysalis outputs: created (is_used 0) and, when spent in the same milestone, used (1) rows,
+// both in this milestone's range (is_used is given as int2: the columns have no bool arrays).
+const Statement kLegacyOutputs{
+    "legacy_outputs",
+    "INSERT INTO permanode.legacy_outputs (output_id, output_type, is_used, message_id, amount, "
+    "address, data, ms_range_id, milestone_index, ms_timestamp, inclusion_state) "
+    "SELECT u.output_id, u.output_type, u.is_used <> 0, u.message_id, u.amount, u.address, u.data, "
+    ":ms_range_id, :milestone_index, :ms_timestamp, 1 "
+    "FROM unnest(:output_id, :output_type, :is_used, :message_id, :amount, :address, :data) "
+    "AS u(output_id, output_type, is_used, message_id, amount, address, data)",
+    {{"output_id", kO},
+     {"output_type", "int2[]"},
+     {"is_used", "int2[]"},
+     {"message_id", kH},
+     {"amount", "int8[]"},
+     {"address", kA},
+     {"data", "bytea[]"},
+     {"ms_range_id", "int4"},
+     {"milestone_index", "int4"},
+     {"ms_timestamp", "timestamptz"}}};
+
+// The used rows of Chrysalis outputs a milestone committed earlier already spent (milestones
+// commit out of order): in the spender's range, with its milestone and message.
+const Statement kLegacyUsedLate{
+    "legacy_used_late",
+    "INSERT INTO permanode.legacy_outputs (output_id, output_type, is_used, message_id, amount, "
+    "address, data, ms_range_id, milestone_index, ms_timestamp, inclusion_state) "
+    "SELECT u.output_id, u.output_type, true, sp.message_id, u.amount, u.address, u.data, "
+    "sp.ms_range_id, sp.milestone_index, sp.ms_timestamp, 1 "
+    "FROM unnest(:output_id, :output_type, :amount, :address, :data) "
+    "AS u(output_id, output_type, amount, address, data) "
+    "JOIN permanode.output_locator l ON l.output_id OPERATOR(permanode.=) u.output_id "
+    "AND l.spent_ms_range_id IS NOT NULL "
+    "CROSS JOIN LATERAL (SELECT s.message_id, s.ms_range_id, s.milestone_index, s.ms_timestamp "
+    "FROM permanode.spent_outputs s WHERE s.output_id OPERATOR(permanode.=) u.output_id "
+    "AND s.ms_range_id = l.spent_ms_range_id LIMIT 1) sp",
+    {{"output_id", kO},
+     {"output_type", "int2[]"},
+     {"amount", "int8[]"},
+     {"address", kA},
+     {"data", "bytea[]"}},
+    true};
+
+// The era check: the last milestone of each earlier protocol and the first of each later one.
+const Statement kEraBounds{
+    "era_bounds",
+    "SELECT v.protocol_version, CASE WHEN v.protocol_version < :protocol_version "
+    "THEN (SELECT max(p.milestone_index) FROM permanode.milestone_protocols p "
+    "WHERE p.protocol_version = v.protocol_version) "
+    "ELSE (SELECT min(p.milestone_index) FROM permanode.milestone_protocols p "
+    "WHERE p.protocol_version = v.protocol_version) END "
+    "FROM (VALUES (1::int2), (2::int2)) AS v(protocol_version) "
+    "WHERE v.protocol_version <> :protocol_version",
+    {{"protocol_version", "int2"}}};
+
+const Statement kMilestoneProtocol{
+    "milestone_protocol",
+    "INSERT INTO permanode.milestone_protocols (milestone_index, protocol_version) "
+    "VALUES (:milestone_index, :protocol_version) ON CONFLICT DO NOTHING",
+    {{"milestone_index", "int4"}, {"protocol_version", "int2"}}};
 
 const Statement kAliasOutputs{
     "alias_outputs",
@@ -450,6 +511,10 @@ const std::vector<const Statement *> &AllStatements()
                                                        &sql::kAliasOutputs,
                                                        &sql::kFoundryOutputs,
                                                        &sql::kNftOutputs,
+                                                       &sql::kLegacyOutputs,
+                                                       &sql::kLegacyUsedLate,
+                                                       &sql::kEraBounds,
+                                                       &sql::kMilestoneProtocol,
                                                        &sql::kLocateCreated,
                                                        &sql::kChainLocator,
                                                        &sql::kFoundryLocator,

@@ -45,7 +45,8 @@ namespace sql
 extern const Statement kLock, kIsSynced, kChunkSizes, kMessages, kParents, kBlockLocator,
     kParentHints, kTags, kTagHints, kTransactions, kTransactionLocator, kMilestones,
     kMilestoneLocator, kSpentOutputs, kLocateSpent, kUnspentDelete, kBasicOutputs, kAliasOutputs,
-    kFoundryOutputs, kNftOutputs, kLocateCreated, kChainLocator, kFoundryLocator, kAddressHints,
+    kFoundryOutputs, kNftOutputs, kLegacyOutputs, kLegacyUsedLate, kEraBounds,
+    kMilestoneProtocol, kLocateCreated, kChainLocator, kFoundryLocator, kAddressHints,
     kUnspentInsert, kLateSpends, kMsAnalytics, kAddressAnalytics, kMetrics, kDateCache, kSync;
 } // namespace sql
 
@@ -67,6 +68,7 @@ class Params
 {
   public:
     Params &Set(const char *name, const ArrayColumn &column);
+    Params &SetInt16(const char *name, int16 value) { return Push(name, Int16GetDatum(value)); }
     Params &SetInt32(const char *name, int32 value) { return Push(name, Int32GetDatum(value)); }
     Params &SetInt64(const char *name, int64 value) { return Push(name, Int64GetDatum(value)); }
     Params &SetTimestamp(const char *name, TimestampTz value)
