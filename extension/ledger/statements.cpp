@@ -254,10 +254,11 @@ const Statement kLegacyOutputs{
      {"ms_timestamp", "timestamptz"}}};
 
 // The used rows of Chrysalis outputs a milestone committed earlier already spent (milestones
-// commit out of order): in the spender's range, with its milestone and message.
+// commit out of order): in the spender's range, with its milestone and message, and the address
+// hints of that range.
 const Statement kLegacyUsedLate{
     "legacy_used_late",
-    "INSERT INTO permanode.legacy_outputs (output_id, output_type, is_used, message_id, amount, "
+    "WITH used AS (INSERT INTO permanode.legacy_outputs (output_id, output_type, is_used, message_id, amount, "
     "address, data, ms_range_id, milestone_index, ms_timestamp, inclusion_state) "
     "SELECT u.output_id, u.output_type, true, sp.message_id, u.amount, u.address, u.data, "
     "sp.ms_range_id, sp.milestone_index, sp.ms_timestamp, 1 "
@@ -267,7 +268,10 @@ const Statement kLegacyUsedLate{
     "AND l.spent_ms_range_id IS NOT NULL "
     "CROSS JOIN LATERAL (SELECT s.message_id, s.ms_range_id, s.milestone_index, s.ms_timestamp "
     "FROM permanode.spent_outputs s WHERE s.output_id OPERATOR(permanode.=) u.output_id "
-    "AND s.ms_range_id = l.spent_ms_range_id LIMIT 1) sp",
+    "AND s.ms_range_id = l.spent_ms_range_id LIMIT 1) sp RETURNING address, ms_range_id) "
+    "INSERT INTO permanode.addresses_hints (address, output_kind, variant, ms_range_id) "
+    "SELECT DISTINCT address, 'legacy', 'address', ms_range_id FROM used "
+    "ORDER BY 1, 4 ON CONFLICT DO NOTHING",
     {{"output_id", kO},
      {"output_type", "int2[]"},
      {"amount", "int8[]"},

@@ -581,6 +581,12 @@ void MilestoneWriter::WriteHints(const MilestoneAnalytics &analytics)
     for (const AddressHint &hint : OutputAddressHints(rows_))
         known_addresses.Add({hint.address, hint.output_kind, hint.variant, ranges_.Of(hint.table)},
                             address_rows);
+    // The used rows of Chrysalis outputs created elsewhere, in this milestone's range.
+    for (const OutputRow &used : legacy_used_)
+        if (used.fields.address)
+            known_addresses.Add({*used.fields.address, "legacy", "address",
+                                 ranges_.Of("legacy_outputs")},
+                                address_rows);
     const int32 analytics_range = ranges_.Of("address_analytics");
     for (const AddressFlow &flow : analytics.addresses)
         known_addresses.Add({flow.address, "analytics", "address", analytics_range}, address_rows);
