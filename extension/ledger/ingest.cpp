@@ -201,6 +201,8 @@ const char *EraName(int protocol_version)
 // protocol, or at or before one of an earlier protocol. Inside SPI_connect.
 void CheckEra(std::uint8_t protocol_version, int32 milestone_index)
 {
+    if (!ledger::Prepared(ledger::sql::kEraBounds)) // a schema older than 0.5.0: Stardust only
+        return;
     ledger::Execute(ledger::sql::kEraBounds,
                     ledger::Params().SetInt16("protocol_version", protocol_version));
     for (uint64 i = 0; i < SPI_processed; ++i)

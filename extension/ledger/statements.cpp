@@ -18,6 +18,7 @@ extern "C"
 #include "postgres.h"
 
 #include "catalog/namespace.h"
+#include "utils/regproc.h"
 #include "commands/extension.h"
 #include "executor/spi.h"
 #include "parser/parse_type.h"
@@ -289,13 +290,17 @@ const Statement kEraBounds{
     "WHERE p.protocol_version = v.protocol_version) END "
     "FROM (VALUES (1::int2), (2::int2)) AS v(protocol_version) "
     "WHERE v.protocol_version <> :protocol_version",
-    {{"protocol_version", "int2"}}};
+    {{"protocol_version", "int2"}},
+    false,
+    "permanode.milestone_protocols"};
 
 const Statement kMilestoneProtocol{
     "milestone_protocol",
     "INSERT INTO permanode.milestone_protocols (milestone_index, protocol_version) "
     "VALUES (:milestone_index, :protocol_version) ON CONFLICT DO NOTHING",
-    {{"milestone_index", "int4"}, {"protocol_version", "int2"}}};
+    {{"milestone_index", "int4"}, {"protocol_version", "int2"}},
+    false,
+    "permanode.milestone_protocols"};
 
 const Statement kAliasOutputs{
     "alias_outputs",
@@ -591,6 +596,16 @@ SPIPlanPtr PrepareOne(const Statement &statement)
     return plan;
 }
 
+bool RequiredRelationExists(const Statement &statement)
+{
+    if (!statement.requires_relation)
+        return true;
+    bool exists = false;
+    const char *name = statement.requires_relation;
+    CallPg([&] { exists = OidIsValid(RangeVarGetRelid(makeRangeVarFromNameList(stringToQualifiedNameList(name)), NoLock, true)); });
+    return exists;
+}
+
 } // namespace
 
 const TypeOids &PrepareStatements()
@@ -615,10 +630,22 @@ const TypeOids &PrepareStatements()
             types.foundry_id = TypeOid("permanode.foundry_id");
         });
     for (const Statement *statement : AllStatements())
-        plan_cache.plans[statement] = PrepareOne(*statement);
+        if (RequiredRelationExists(*statement))
+            plan_cache.plans[statement] = PrepareOne(*statement);
     plan_cache.types = types;
     plan_cache.extension = extension;
     return plan_cache.types;
+}
+
+bool Prepared(const Statement &statement)
+{
+    if (plan_cache.plans.count(&statement) > 0)
+        return true;
+    // ALTER EXTENSION UPDATE keeps the extension's OID: prepare it once its relation exists.
+    if (!statement.requires_relation || !RequiredRelationExists(statement))
+        return false;
+    plan_cache.plans[&statement] = PrepareOne(statement);
+    return true;
 }
 
 Params &Params::Set(const char *name, const ArrayColumn &column)

@@ -37,6 +37,9 @@ struct Statement
     std::vector<Param> params;
     // Planned at each execution, with the arrays as constants (see statements.cpp).
     bool custom_plan = false;
+    // A relation the statement needs that older versions of the extension's schema lack: the
+    // statement is prepared only where it exists (see Prepared()).
+    const char *requires_relation = nullptr;
 };
 
 // The statements, defined in statements.cpp.
@@ -62,6 +65,10 @@ struct TypeOids
 // Makes sure the statements are prepared for the installed extension (re-preparing after the
 // extension was re-created) and returns its type OIDs. Call after SPI_connect.
 const TypeOids &PrepareStatements();
+
+// Whether the statement is prepared: false when the installed schema lacks the relation it
+// requires (an extension not yet updated to this module's version).
+bool Prepared(const Statement &statement);
 
 // The values of one execution, by parameter name.
 class Params

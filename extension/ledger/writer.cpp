@@ -704,9 +704,11 @@ void MilestoneWriter::WriteDailyMetrics(const MilestoneAnalytics &analytics)
 
 void MilestoneWriter::WriteSync()
 {
-    Execute(sql::kMilestoneProtocol, Params()
-                                         .SetInt32("milestone_index", milestone_index_)
-                                         .SetInt16("protocol_version", rows_.protocol_version));
+    if (Prepared(sql::kMilestoneProtocol)) // absent from schemas older than 0.5.0
+        Execute(sql::kMilestoneProtocol,
+                Params()
+                    .SetInt32("milestone_index", milestone_index_)
+                    .SetInt16("protocol_version", rows_.protocol_version));
     Execute(sql::kSync, Params()
                             .SetInt32("ms_range_id", ranges_.Of("sync"))
                             .SetInt32("milestone_index", milestone_index_));
