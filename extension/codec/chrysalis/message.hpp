@@ -40,6 +40,13 @@ nlohmann::json ToJson(const Payload &payload);
 nlohmann::json ToJson(const Message &message);
 Message MessageFromJson(const nlohmann::json &json);
 
+// One input, output or unlock on its own, as a transaction serializes it (what the ledger stores
+// per part), and a SigLocked output back from such bytes (rejecting trailing bytes).
+Bytes EncodeInputBytes(const Input &input);
+Bytes EncodeOutputBytes(const Output &output);
+Bytes EncodeUnlockBytes(const Unlock &unlock);
+Output DecodeTransactionOutputBytes(ByteSpan bytes);
+
 // Bech32 form of an Ed25519 address: type byte 0 then the hash, under "iota" or "atoi".
 std::string AddressToBech32(const Ed25519Address &address, std::string_view hrp);
 Ed25519Address AddressFromBech32(std::string_view text, std::string_view expected_hrp);

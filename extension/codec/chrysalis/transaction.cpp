@@ -38,29 +38,6 @@ UtxoInput DecodeUtxoInput(ByteReader &reader)
     return input;
 }
 
-// A transaction creates signature-locked outputs; the treasury output is the treasury's own.
-Output DecodeTransactionOutput(ByteReader &reader)
-{
-    std::size_t start = reader.Offset();
-    std::uint8_t type = reader.ReadU8("output.type");
-    if (type == kSingleOutputType)
-    {
-        SigLockedSingleOutput output;
-        output.address = DecodeAddress(reader, "sig_locked_single_output.address");
-        output.amount = reader.ReadU64("sig_locked_single_output.amount");
-        return output;
-    }
-    if (type == kDustAllowanceOutputType)
-    {
-        SigLockedDustAllowanceOutput output;
-        output.address = DecodeAddress(reader, "sig_locked_dust_allowance_output.address");
-        output.amount = reader.ReadU64("sig_locked_dust_allowance_output.amount");
-        return output;
-    }
-    reader.Fail("output.type", start,
-                "a transaction creates only outputs of type 0 or 1, got " + std::to_string(type));
-}
-
 std::optional<IndexationPayload> DecodeEssencePayload(ByteReader &reader)
 {
     return reader.ReadLengthPrefixed(
@@ -121,6 +98,29 @@ Unlock DecodeUnlock(ByteReader &reader, const std::vector<Unlock> &earlier)
 }
 
 } // namespace
+
+// A transaction creates signature-locked outputs; the treasury output is the treasury's own.
+Output DecodeTransactionOutput(ByteReader &reader)
+{
+    std::size_t start = reader.Offset();
+    std::uint8_t type = reader.ReadU8("output.type");
+    if (type == kSingleOutputType)
+    {
+        SigLockedSingleOutput output;
+        output.address = DecodeAddress(reader, "sig_locked_single_output.address");
+        output.amount = reader.ReadU64("sig_locked_single_output.amount");
+        return output;
+    }
+    if (type == kDustAllowanceOutputType)
+    {
+        SigLockedDustAllowanceOutput output;
+        output.address = DecodeAddress(reader, "sig_locked_dust_allowance_output.address");
+        output.amount = reader.ReadU64("sig_locked_dust_allowance_output.amount");
+        return output;
+    }
+    reader.Fail("output.type", start,
+                "a transaction creates only outputs of type 0 or 1, got " + std::to_string(type));
+}
 
 Ed25519Address DecodeAddress(ByteReader &reader, const char *field)
 {
@@ -233,19 +233,22 @@ void EncodeTransactionBody(ByteWriter &writer, const TransactionPayload &payload
     EncodeTransactionEssence(writer, payload.essence);
     writer.WriteCountU16("transaction.unlocks.count", payload.unlocks.size());
     for (const Unlock &unlock : payload.unlocks)
+        EncodeUnlock(writer, unlock);
+}
+
+void EncodeUnlock(ByteWriter &writer, const Unlock &unlock)
+{
+    if (const auto *signature = std::get_if<SignatureUnlock>(&unlock))
     {
-        if (const auto *signature = std::get_if<SignatureUnlock>(&unlock))
-        {
-            writer.WriteU8(kSignatureUnlockType);
-            writer.WriteU8(kEd25519SignatureType);
-            writer.WriteArray(signature->public_key);
-            writer.WriteArray(signature->signature);
-        }
-        else
-        {
-            writer.WriteU8(kReferenceUnlockType);
-            writer.WriteU16(std::get<ReferenceUnlock>(unlock).reference);
-        }
+        writer.WriteU8(kSignatureUnlockType);
+        writer.WriteU8(kEd25519SignatureType);
+        writer.WriteArray(signature->public_key);
+        writer.WriteArray(signature->signature);
+    }
+    else
+    {
+        writer.WriteU8(kReferenceUnlockType);
+        writer.WriteU16(std::get<ReferenceUnlock>(unlock).reference);
     }
 }
 

@@ -36,7 +36,10 @@ Ed25519Address DecodeAddress(ByteReader &reader, const char *field);
 void EncodeTransactionEssence(ByteWriter &writer, const TransactionEssence &essence);
 void EncodeTransactionBody(ByteWriter &writer, const TransactionPayload &payload);
 void EncodeIndexationBody(ByteWriter &writer, const IndexationPayload &payload);
+// A SigLocked output (type 0 or 1): what a transaction may create.
+Output DecodeTransactionOutput(ByteReader &reader);
 void EncodeInput(ByteWriter &writer, const Input &input);
+void EncodeUnlock(ByteWriter &writer, const Unlock &unlock);
 void EncodeOutput(ByteWriter &writer, const Output &output);
 void EncodeAddress(ByteWriter &writer, const Ed25519Address &address);
 
