@@ -19,9 +19,10 @@ const char *const kChrysalisLedgerIndex =
 // A u32 (little endian) of bytea `b` at the byte offset `at` (SQL expressions).
 std::string U32At(const std::string &b, const std::string &at)
 {
-    return "(get_byte(" + b + ", " + at + ")::bigint | get_byte(" + b + ", " + at +
-           " + 1)::bigint << 8 | get_byte(" + b + ", " + at + " + 2)::bigint << 16 | get_byte(" +
-           b + ", " + at + " + 3)::bigint << 24)";
+    // SQL's | and << bind alike, left to right: each shift needs its parentheses.
+    return "(get_byte(" + b + ", " + at + ")::bigint | (get_byte(" + b + ", " + at +
+           " + 1)::bigint << 8) | (get_byte(" + b + ", " + at +
+           " + 2)::bigint << 16) | (get_byte(" + b + ", " + at + " + 3)::bigint << 24))";
 }
 
 // Chrysalis milestones that carry a receipt, with the receipt's migratedAt. In a milestone
