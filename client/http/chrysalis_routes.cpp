@@ -74,9 +74,9 @@ Task<> Info(const httplib::Request &, httplib::Response &response, Db &db, const
         timestamp = era->last_timestamp;
         pruning = era->first_index > 0 ? era->first_index - 1 : 0;
         hrp = era->bech32_hrp;
-        if (era->last_milestone_message_id)
+        if (era->last_message_id)
         {
-            auto message = co_await db.Run(client::queries::Block(*era->last_milestone_message_id));
+            auto message = co_await db.Run(client::queries::Block(*era->last_message_id));
             if (message && message->protocol_version == client::kChrysalis)
             {
                 network = NetworkName(DecodeStoredMessage(*message).network_id);

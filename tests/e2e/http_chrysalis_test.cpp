@@ -706,7 +706,7 @@ TEST_F(HttpChrysalis, ClientLibraryChrysalisCalls)
     EXPECT_EQ(era->last_index, 16244);
     EXPECT_EQ(era->last_timestamp, 1617959742);
     EXPECT_EQ(era->bech32_hrp, "iota");
-    EXPECT_EQ(era->last_milestone_message_id, "0x" + Made().milestone_16244.id);
+    EXPECT_EQ(era->last_message_id, "0x" + Made().milestone_16244.id);
     auto stardust = client.GetEra(permanode::client::kStardust);
     ASSERT_TRUE(stardust);
     EXPECT_EQ(stardust->first_index, 17339);

@@ -75,11 +75,12 @@ Query<std::optional<EraMilestones>> EraOf(std::int16_t protocol_version)
 {
     static const auto statement = MakeStatement(
         "era_milestones",
-        "SELECT e.lo, e.hi, m.timestamp, m.message_id::text, "
+        "SELECT e.lo, e.hi, extract(epoch FROM m.ms_timestamp)::bigint, m.message_id::text, "
         "current_setting('permanode.bech32_hrp', true) FROM (SELECT min(milestone_index) AS lo, "
         "max(milestone_index) AS hi FROM permanode.milestone_protocols WHERE protocol_version = "
-        "$1) e LEFT JOIN LATERAL (SELECT timestamp, message_id FROM permanode.milestones "
-        "WHERE milestone_index = e.hi LIMIT 1) m ON true");
+        "$1) e LEFT JOIN LATERAL (SELECT ms_timestamp, message_id FROM permanode.messages "
+        "WHERE milestone_index = e.hi AND white_flag_index IS NOT NULL ORDER BY "
+        "white_flag_index DESC LIMIT 1) m ON true");
     Query<std::optional<EraMilestones>> query;
     query.statement = statement;
     query.params.Add(std::to_string(protocol_version));
@@ -95,7 +96,7 @@ Query<std::optional<EraMilestones>> EraOf(std::int16_t protocol_version)
         era.first_index = row[0].as<std::int32_t>();
         era.last_index = row[1].as<std::int32_t>();
         era.last_timestamp = row[2].optional<std::int64_t>().value_or(0);
-        era.last_milestone_message_id = row[3].optional<std::string>();
+        era.last_message_id = row[3].optional<std::string>();
         era.bech32_hrp = row[4].optional<std::string>().value_or("");
         return era;
     };

@@ -150,14 +150,16 @@ struct DailyAnalytics
 
 // --- Chrysalis (protocol 1) ---
 
-// The milestones of one era: the first and the newest ingested, and the newest one's timestamp.
+// The milestones of one era: the first and the newest ingested, the newest one's timestamp and
+// the last message of its cone in white-flag order (in Chrysalis, the milestone's own message
+// when the cone holds it), which names the network.
 struct EraMilestones
 {
     std::int16_t protocol_version = 0;
     std::int32_t first_index = 0;
     std::int32_t last_index = 0;
     std::int64_t last_timestamp = 0; // unix seconds
-    std::optional<std::string> last_milestone_message_id;
+    std::optional<std::string> last_message_id;
     std::string bech32_hrp; // the database's network HRP
 };
 
