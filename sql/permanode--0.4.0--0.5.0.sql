@@ -55,3 +55,10 @@ GRANT EXECUTE ON FUNCTION @extschema@.ingest_milestone(int, bigint, bytea[], sma
                                                        smallint[], @extschema@.snapshot_output[],
                                                        smallint)
     TO permanode_writer;
+
+-- The REST API v1's JSON (TIP-13) of a raw Chrysalis message (messages.message where version = 1).
+CREATE FUNCTION @extschema@.decode_message(message bytea) RETURNS jsonb
+AS 'MODULE_PATHNAME', 'permanode_decode_message'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.decode_message(bytea) IS
+    'a raw Chrysalis message (protocol v1) in the REST API v1 JSON shape (TIP-13)';

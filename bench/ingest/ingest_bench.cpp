@@ -1,6 +1,6 @@
-// Issue 5's figures (and issue 22's Chrysalis ingest, below): `permanode ingest` of a generated ledger (>= 1M blocks at scale 1; set
-// PERMANODE_BENCH_SCALE to shrink it) with every lookup maintained, against a floor measured in
-// the same run.
+// Issue 5's figures (and issue 22's Chrysalis ingest, below): `permanode ingest` of a generated
+// ledger (>= 1M blocks at scale 1; set PERMANODE_BENCH_SCALE to shrink it) with every lookup
+// maintained, against a floor measured in the same run.
 //
 // The floor: after the ingest, every row it wrote (each table of the permanode schema that
 // holds rows) is copied out with COPY ... TO STDOUT (FORMAT binary) and timed going back in with
@@ -430,9 +430,9 @@ int main()
         pqxx::nontransaction tx(conn);
         messages = tx.exec1("SELECT count(*) FROM permanode.messages")[0].as<long>();
     }
-    PrintRatio(fmt::format("Chrysalis ingest messages/s ({} messages) vs Stardust blocks/s",
-                           messages),
-               messages / chrysalis_run.seconds, blocks_per_s, ">=1.0");
+    PrintRatio(
+        fmt::format("Chrysalis ingest messages/s ({} messages) vs Stardust blocks/s", messages),
+        messages / chrysalis_run.seconds, blocks_per_s, ">=1.0");
 
     std::remove(chrysalis.c_str());
     std::remove(ledger.c_str());

@@ -80,7 +80,8 @@ int main()
                        ? std::atof(std::getenv("PERMANODE_BENCH_SCALE"))
                        : 1.0;
     int milestones = std::max(1000, static_cast<int>(11500 * scale));
-    std::string db = CreateLedgerDatabase(dsn, "bench_chrysalis_ledger", std::max(1, milestones / 500));
+    std::string db =
+        CreateLedgerDatabase(dsn, "bench_chrysalis_ledger", std::max(1, milestones / 500));
     GenerateAndIngest(PERMANODE_CLI_PATH, db, milestones, "chrysalis");
 
     pqxx::connection conn(db);
@@ -96,7 +97,8 @@ int main()
                outputs, partitions);
 
     auto ids = Sample(conn, "flat_messages", "message_id", 5000);
-    double flat_point = TimePrepared(conn, "SELECT * FROM flat_messages WHERE message_id = $1", ids);
+    double flat_point =
+        TimePrepared(conn, "SELECT * FROM flat_messages WHERE message_id = $1", ids);
     double point = TimePrepared(conn, "SELECT * FROM messages WHERE message_id = $1", ids);
     PrintBaseline("chrysalis: PK point lookup of a message, unpartitioned (us)", flat_point);
     PrintRatio(fmt::format("chrysalis: point lookup by message ID, {}M outputs, {} partitions (us)",
@@ -106,10 +108,10 @@ int main()
     auto indexes = Sample(conn, "flat_tags", "tag", 2000);
     std::string tag_order = "ORDER BY ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, "
                             "message_id DESC LIMIT 100";
-    double flat_tags = TimePrepared(
-        conn, "SELECT * FROM flat_tags WHERE tag = $1::bytea " + tag_order, indexes);
-    double tags = TimePrepared(conn, "SELECT * FROM tags WHERE tag = $1::bytea " + tag_order,
-                               indexes);
+    double flat_tags =
+        TimePrepared(conn, "SELECT * FROM flat_tags WHERE tag = $1::bytea " + tag_order, indexes);
+    double tags =
+        TimePrepared(conn, "SELECT * FROM tags WHERE tag = $1::bytea " + tag_order, indexes);
     PrintRatio("chrysalis: first page (100) of messages by index vs one index (us)", tags,
                flat_tags, "<=2");
 

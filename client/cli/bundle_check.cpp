@@ -18,14 +18,11 @@ namespace
 
 namespace chrysalis = codec::chrysalis;
 
-
+// A Chrysalis message ID is the same hash of its bytes as a Stardust block ID.
 std::string BlockName(const MilestoneBundle &bundle, std::size_t index)
 {
-    codec::ByteSpan bytes(bundle.blocks[index].bytes);
-    codec::Hash32 id = bundle.protocol_version == kChrysalisProtocol
-                           ? chrysalis::ComputeMessageId(bytes)
-                           : codec::ComputeBlockId(bytes);
-    return "block " + std::to_string(index) + " (" + codec::ToHex(id) + ")";
+    return "block " + std::to_string(index) + " (" +
+           codec::ToHex(codec::ComputeBlockId(bundle.blocks[index].bytes)) + ")";
 }
 
 // What the checks need of a block or message: whether it carries a transaction, and the index

@@ -181,9 +181,12 @@ void IngestConnection::Send(const MilestoneBundle &bundle)
                              reasons.data(),
                              has_snapshot ? snapshot.data() : nullptr,
                              reinterpret_cast<const char *>(version)};
-    int lengths[7] = {static_cast<int>(index.size()),   static_cast<int>(timestamp.size()),
-                      static_cast<int>(blocks.size()),  static_cast<int>(states.size()),
-                      static_cast<int>(reasons.size()), static_cast<int>(snapshot.size()),
+    int lengths[7] = {static_cast<int>(index.size()),
+                      static_cast<int>(timestamp.size()),
+                      static_cast<int>(blocks.size()),
+                      static_cast<int>(states.size()),
+                      static_cast<int>(reasons.size()),
+                      static_cast<int>(snapshot.size()),
                       2};
     int formats[7] = {1, 1, 1, 1, 1, 1, 1};
     if (PQsendQueryPrepared(conn_, kStatement, 7, values, lengths, formats, 1) != 1)

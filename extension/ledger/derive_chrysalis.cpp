@@ -119,8 +119,9 @@ void ApplyIncluded(MilestoneRows &rows, const chrysalis::TransactionPayload &pay
     const auto &outputs = payload.essence.outputs;
     for (std::size_t i = 0; i < outputs.size(); ++i)
     {
-        auto row = LegacyOutputRow(outputs[i], MakeOutputId(transaction_id, static_cast<std::uint16_t>(i)),
-                                   block_id, false);
+        auto row =
+            LegacyOutputRow(outputs[i], MakeOutputId(transaction_id, static_cast<std::uint16_t>(i)),
+                            block_id, false);
         if (!row)
             continue;
         rows.transferred_tokens += row->fields.amount;
@@ -137,8 +138,8 @@ void BookMigratedFunds(MilestoneRows &rows, const chrysalis::ReceiptPayload &rec
     {
         const chrysalis::MigratedFundsEntry &entry = receipt.funds[i];
         chrysalis::SigLockedSingleOutput output{entry.address, entry.deposit};
-        auto row = LegacyOutputRow(output, MakeOutputId(milestone_id, static_cast<std::uint16_t>(i)),
-                                   block_id, false);
+        auto row = LegacyOutputRow(
+            output, MakeOutputId(milestone_id, static_cast<std::uint16_t>(i)), block_id, false);
         rows.transferred_tokens += row->fields.amount;
         rows.outputs.push_back(std::move(*row));
     }
@@ -158,8 +159,8 @@ void AddSnapshotOutputs(MilestoneRows &rows, const std::vector<SnapshotInput> &s
         {
             throw InputError(InputError::Kind::kMalformed,
                              "could not decode snapshot output " + std::to_string(i) +
-                                 " of Chrysalis milestone " +
-                                 std::to_string(rows.milestone_index) + ": " + e.what());
+                                 " of Chrysalis milestone " + std::to_string(rows.milestone_index) +
+                                 ": " + e.what());
         }
         rows.outputs.push_back(*LegacyOutputRow(output, input.output_id, input.block_id, true));
     }
@@ -213,7 +214,8 @@ MilestoneRows DeriveChrysalisMilestone(std::uint32_t milestone_index, std::uint3
         if (!message.payload)
         {
         }
-        else if (const auto *indexation = std::get_if<chrysalis::IndexationPayload>(&*message.payload))
+        else if (const auto *indexation =
+                     std::get_if<chrysalis::IndexationPayload>(&*message.payload))
         {
             row.tag = indexation->index;
         }
@@ -228,13 +230,14 @@ MilestoneRows DeriveChrysalisMilestone(std::uint32_t milestone_index, std::uint3
             if (input.inclusion_state == static_cast<std::uint8_t>(InclusionState::kIncluded))
                 ApplyIncluded(rows, *transaction, transaction_id, row.block_id);
         }
-        else if (const auto *milestone = std::get_if<chrysalis::MilestonePayload>(&*message.payload))
+        else if (const auto *milestone =
+                     std::get_if<chrysalis::MilestonePayload>(&*message.payload))
         {
             const chrysalis::MilestoneEssence &essence = milestone->essence;
             CheckMilestone(essence.index, essence.timestamp, rows, i);
             codec::MilestoneId milestone_id = chrysalis::ComputeMilestoneId(essence);
-            rows.milestones.push_back({i, essence.index, static_cast<std::uint32_t>(essence.timestamp),
-                                       milestone_id,
+            rows.milestones.push_back({i, essence.index,
+                                       static_cast<std::uint32_t>(essence.timestamp), milestone_id,
                                        PayloadBytes(input.bytes, message.parents.size())});
             // Migrated funds are booked by the milestone that carries the receipt.
             if (essence.receipt && essence.index == milestone_index)

@@ -9,6 +9,7 @@
  *	  runs in the caller's transaction, so an error leaves nothing behind.
  */
 #include "codec/block.hpp"
+#include "codec/chrysalis/message.hpp"
 #include "codec/cone_position.hpp"
 #include "codec/error.hpp"
 #include "codec/ids.hpp"
@@ -34,6 +35,7 @@ extern "C"
     PG_FUNCTION_INFO_V1(permanode_ingest_milestone);
     PG_FUNCTION_INFO_V1(permanode_encode_output);
     PG_FUNCTION_INFO_V1(permanode_decode_block);
+    PG_FUNCTION_INFO_V1(permanode_decode_message);
     PG_FUNCTION_INFO_V1(permanode_flush_hint_counts);
 }
 
@@ -434,26 +436,54 @@ extern "C" Datum permanode_encode_output(PG_FUNCTION_ARGS)
         ERRCODE_INVALID_PARAMETER_VALUE);
 }
 
+namespace
+{
+
+// Renders argument 0 (raw bytes) as jsonb with `to_json`; a DecodeError is 22P02 naming `what`.
+template <typename ToJsonText>
+Datum DecodeToJsonb(FunctionCallInfo fcinfo, const char *what, ToJsonText to_json)
+{
+    Datum raw = 0;
+    CallPg([&] { raw = PointerGetDatum(PG_GETARG_BYTEA_PP(0)); });
+    std::string json;
+    try
+    {
+        json = to_json(BytesOf(raw));
+    }
+    catch (const codec::DecodeError &e)
+    {
+        throw PgError(ERRCODE_INVALID_TEXT_REPRESENTATION,
+                      std::string("could not decode ") + what + ": " + e.what());
+    }
+    Datum result = 0;
+    CallPg([&] { result = DirectFunctionCall1(jsonb_in, CStringGetDatum(json.c_str())); });
+    return result;
+}
+
+} // namespace
+
 /* Renders a raw block in the core API's JSON shape (TIP-25). */
 extern "C" Datum permanode_decode_block(PG_FUNCTION_ARGS)
 {
     return Guarded(
         [&]() -> Datum
         {
-            Datum raw = 0;
-            CallPg([&] { raw = PointerGetDatum(PG_GETARG_BYTEA_PP(0)); });
-            std::string json;
-            try
-            {
-                json = codec::ToJson(codec::DecodeBlock(BytesOf(raw))).dump();
-            }
-            catch (const codec::DecodeError &e)
-            {
-                throw PgError(ERRCODE_INVALID_TEXT_REPRESENTATION,
-                              std::string("could not decode block: ") + e.what());
-            }
-            Datum result = 0;
-            CallPg([&] { result = DirectFunctionCall1(jsonb_in, CStringGetDatum(json.c_str())); });
-            return result;
+            return DecodeToJsonb(fcinfo, "block",
+                                 [](codec::ByteSpan bytes)
+                                 { return codec::ToJson(codec::DecodeBlock(bytes)).dump(); });
+        });
+}
+
+/* Renders a raw Chrysalis message in the REST API v1's JSON shape (TIP-13). */
+extern "C" Datum permanode_decode_message(PG_FUNCTION_ARGS)
+{
+    return Guarded(
+        [&]() -> Datum
+        {
+            return DecodeToJsonb(
+                fcinfo, "Chrysalis message",
+                [](codec::ByteSpan bytes) {
+                    return codec::chrysalis::ToJson(codec::chrysalis::DecodeMessage(bytes)).dump();
+                });
         });
 }

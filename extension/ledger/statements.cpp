@@ -259,7 +259,8 @@ const Statement kLegacyOutputs{
 // hints of that range.
 const Statement kLegacyUsedLate{
     "legacy_used_late",
-    "WITH used AS (INSERT INTO permanode.legacy_outputs (output_id, output_type, is_used, message_id, amount, "
+    "WITH used AS (INSERT INTO permanode.legacy_outputs (output_id, output_type, is_used, "
+    "message_id, amount, "
     "address, data, ms_range_id, milestone_index, ms_timestamp, inclusion_state) "
     "SELECT u.output_id, u.output_type, true, sp.message_id, u.amount, u.address, u.data, "
     "sp.ms_range_id, sp.milestone_index, sp.ms_timestamp, 1 "
@@ -602,7 +603,12 @@ bool RequiredRelationExists(const Statement &statement)
         return true;
     bool exists = false;
     const char *name = statement.requires_relation;
-    CallPg([&] { exists = OidIsValid(RangeVarGetRelid(makeRangeVarFromNameList(stringToQualifiedNameList(name)), NoLock, true)); });
+    CallPg(
+        [&]
+        {
+            exists = OidIsValid(RangeVarGetRelid(
+                makeRangeVarFromNameList(stringToQualifiedNameList(name)), NoLock, true));
+        });
     return exists;
 }
 

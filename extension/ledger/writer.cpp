@@ -497,7 +497,8 @@ void MilestoneWriter::WriteOutputs()
     }
 }
 
-void MilestoneWriter::WriteLegacyUsedLate(const std::map<codec::OutputId, const OutputRow *> &outputs)
+void MilestoneWriter::WriteLegacyUsedLate(
+    const std::map<codec::OutputId, const OutputRow *> &outputs)
 {
     StatementColumns late(sql::kLegacyUsedLate, types_);
     for (const auto &[output_id, row] : outputs)
@@ -584,9 +585,9 @@ void MilestoneWriter::WriteHints(const MilestoneAnalytics &analytics)
     // The used rows of Chrysalis outputs created elsewhere, in this milestone's range.
     for (const OutputRow &used : legacy_used_)
         if (used.fields.address)
-            known_addresses.Add({*used.fields.address, "legacy", "address",
-                                 ranges_.Of("legacy_outputs")},
-                                address_rows);
+            known_addresses.Add(
+                {*used.fields.address, "legacy", "address", ranges_.Of("legacy_outputs")},
+                address_rows);
     const int32 analytics_range = ranges_.Of("address_analytics");
     for (const AddressFlow &flow : analytics.addresses)
         known_addresses.Add({flow.address, "analytics", "address", analytics_range}, address_rows);
@@ -705,10 +706,9 @@ void MilestoneWriter::WriteDailyMetrics(const MilestoneAnalytics &analytics)
 void MilestoneWriter::WriteSync()
 {
     if (Prepared(sql::kMilestoneProtocol)) // absent from schemas older than 0.5.0
-        Execute(sql::kMilestoneProtocol,
-                Params()
-                    .SetInt32("milestone_index", milestone_index_)
-                    .SetInt16("protocol_version", rows_.protocol_version));
+        Execute(sql::kMilestoneProtocol, Params()
+                                             .SetInt32("milestone_index", milestone_index_)
+                                             .SetInt16("protocol_version", rows_.protocol_version));
     Execute(sql::kSync, Params()
                             .SetInt32("ms_range_id", ranges_.Of("sync"))
                             .SetInt32("milestone_index", milestone_index_));

@@ -132,3 +132,10 @@ AS 'MODULE_PATHNAME', 'permanode_decode_block'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.decode_block(bytea) IS
     'a raw block (TIP-24 bytes) in the core API JSON shape (TIP-25)';
+
+-- The REST API v1's JSON (TIP-13) of a raw Chrysalis message (messages.message where version = 1).
+CREATE FUNCTION @extschema@.decode_message(message bytea) RETURNS jsonb
+AS 'MODULE_PATHNAME', 'permanode_decode_message'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.decode_message(bytea) IS
+    'a raw Chrysalis message (protocol v1) in the REST API v1 JSON shape (TIP-13)';

@@ -50,6 +50,13 @@ SELECT * FROM milestone_protocols ORDER BY 1;
 SELECT milestone_index, message_id, timestamp, milestone_id, get_byte(payload, 0) AS payload_type
 FROM milestones;
 
+-- Stored messages read back in the REST API v1 shape (TIP-13), and bytes that are not one.
+SELECT white_flag_index, j->>'networkId' AS network_id, j->'payload'->>'type' AS payload_type,
+       j->'payload'->>'index' AS payload_index, -- a milestone's index, an indexation's key
+       j->'payload'->'essence'->'payload'->>'index' AS essence_index
+FROM messages, decode_message(message) j WHERE milestone_index = 16241 ORDER BY 1;
+SELECT decode_message('\x0102');
+
 -- The queries seed 000 serves, answered by the same lookups as Stardust blocks. The address
 -- that received output 12 of 70a9a9bc's transaction, which 16242 spends:
 SELECT address AS addr FROM legacy_outputs
