@@ -587,6 +587,11 @@ TEST_F(HttpChrysalis, CoreApiSendsChrysalisRowsToApiV1)
                 "/api/v1/milestones/16242/utxo-changes");
     // Stardust rows still answer.
     EXPECT_EQ(Get("/api/core/v2/milestones/by-index/17340").first, 200);
+    // The explorer's (Stardust) balance leaves the Chrysalis outputs to /api/v1.
+    auto balance =
+        Get("/api/explorer/v2/balance/" + chrysalis::AddressToBech32(kDustAddress, "iota"));
+    EXPECT_EQ(balance.first, 200);
+    EXPECT_EQ(balance.second["totalBalance"], "0") << balance.second.dump();
 }
 
 TEST_F(HttpChrysalis, SeedRoutesServeBothEras)

@@ -117,7 +117,7 @@ struct OutputIdPage
 struct Balance
 {
     std::string address;
-    std::int64_t total_balance = 0;      // every unspent output the address unlocks
+    std::int64_t total_balance = 0;      // every unspent Stardust output the address unlocks
     std::int64_t sig_locked_balance = 0; // of those, the ones without return, timelock, expiry
     std::int32_t ledger_index = 0;
 };
