@@ -19,7 +19,7 @@ constexpr std::uint32_t kReceipt = 3;
 constexpr std::uint32_t kTreasuryTransaction = 4;
 } // namespace payload_type
 
-// Reads a u32 type then that payload's body.
+// Reads a u32 type then that payload's body, any of the five (a message takes three of them).
 Payload DecodePayload(ByteReader &reader);
 // Writes the u32 type and body.
 void EncodePayload(ByteWriter &writer, const Payload &payload);
@@ -33,6 +33,10 @@ IndexationPayload DecodeIndexationBody(ByteReader &reader);
 TreasuryInput DecodeTreasuryInput(ByteReader &reader);
 TreasuryOutput DecodeTreasuryOutput(ByteReader &reader);
 Ed25519Address DecodeAddress(ByteReader &reader, const char *field);
+// Reads a u64 amount of at least `minimum` and adds it to `total`, which must stay within the
+// total supply.
+std::uint64_t ReadAmount(ByteReader &reader, const char *field, std::uint64_t minimum,
+                         std::uint64_t &total);
 void EncodeTransactionEssence(ByteWriter &writer, const TransactionEssence &essence);
 void EncodeTransactionBody(ByteWriter &writer, const TransactionPayload &payload);
 void EncodeIndexationBody(ByteWriter &writer, const IndexationPayload &payload);
