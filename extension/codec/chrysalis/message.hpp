@@ -13,6 +13,10 @@ namespace permanode::codec::chrysalis
 // Parses and syntactically checks a whole message; rejects trailing bytes.
 Message DecodeMessage(ByteSpan bytes);
 Bytes EncodeMessage(const Message &message);
+// An output on its own (type byte first), as a snapshot books it: a signature-locked single
+// output or dust allowance, checked as inside a transaction; rejects trailing bytes.
+Bytes EncodeOutput(const Output &output);
+Output DecodeOutput(ByteSpan bytes);
 
 // Message ID: BLAKE2b-256 of the message bytes, nonce included.
 MessageId ComputeMessageId(ByteSpan message_bytes);

@@ -1,4 +1,5 @@
 // Wire layout of the TIP-7 transaction payload, its parts, and the TIP-6 indexation payload.
+#include "codec/chrysalis/message.hpp"
 #include "codec/chrysalis/wire.hpp"
 
 #include <cstring>
@@ -204,6 +205,25 @@ std::uint64_t ReadAmount(ByteReader &reader, const char *field, std::uint64_t mi
                         std::to_string(limits::kTotalSupply));
     total += amount;
     return amount;
+}
+
+Bytes EncodeOutput(const Output &output)
+{
+    Bytes bytes;
+    ByteWriter writer(bytes);
+    EncodeOutput(writer, output);
+    return bytes;
+}
+
+Output DecodeOutput(ByteSpan bytes)
+{
+    ByteReader reader(bytes);
+    std::uint64_t total = 0;
+    Output output = DecodeTransactionOutput(reader, total);
+    if (reader.Remaining() != 0)
+        reader.Fail("output", reader.Offset(),
+                    std::to_string(reader.Remaining()) + " trailing bytes after the output");
+    return output;
 }
 
 TransactionPayload DecodeTransactionBody(ByteReader &reader)
