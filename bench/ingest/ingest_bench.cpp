@@ -1,6 +1,6 @@
-// Issue 5's figures: `permanode ingest` of a generated ledger (>= 1M blocks at scale 1; set
-// PERMANODE_BENCH_SCALE to shrink it) with every lookup maintained, against a floor measured in
-// the same run.
+// Issue 5's figures (and issue 22's Chrysalis ingest, below): `permanode ingest` of a generated
+// ledger (>= 1M blocks at scale 1; set PERMANODE_BENCH_SCALE to shrink it) with every lookup
+// maintained, against a floor measured in the same run.
 //
 // The floor: after the ingest, every row it wrote (each table of the permanode schema that
 // holds rows) is copied out with COPY ... TO STDOUT (FORMAT binary) and timed going back in with
@@ -403,10 +403,42 @@ int main()
     PrintRatio("ingest peak RSS MiB, full vs 1/4 ledger", full.peak_rss_kib / 1024.0,
                small.peak_rss_kib / 1024.0, "<=1.5");
 
+    // Issue 22: the Chrysalis era, the same number of milestones in the same mix (blocks per
+    // milestone, share of transactions, outputs per transaction: the Stardust generator's
+    // defaults), ingested the same way; per message no slower than Stardust per block.
+    std::string chrysalis = work + "-chrysalis.ndjson";
+    if (RunCli({"generate", "--protocol", "chrysalis", "--milestones", std::to_string(milestones),
+                "--blocks-per-milestone", "40-90", "--tx-share", "0.15",
+                "--outputs-per-transaction", "1-3", "--seed", "2024", "-o", chrysalis},
+               "/dev/null")
+            .exit_code != 0)
+    {
+        fmt::print(stderr, "ingest_bench: generate --protocol chrysalis failed\n");
+        return 1;
+    }
+    std::string chrysalis_dsn = CreateDatabase(dsn, "ingest_bench_chrysalis");
+    ChildRun chrysalis_run =
+        RunCli({"ingest", "--dsn", chrysalis_dsn, "--jobs", std::to_string(jobs), chrysalis}, log);
+    if (chrysalis_run.exit_code != 0)
+    {
+        fmt::print(stderr, "ingest_bench: Chrysalis ingest failed; see {}\n", log);
+        return 1;
+    }
+    long messages = 0;
+    {
+        pqxx::connection conn(chrysalis_dsn);
+        pqxx::nontransaction tx(conn);
+        messages = tx.exec1("SELECT count(*) FROM permanode.messages")[0].as<long>();
+    }
+    PrintRatio(
+        fmt::format("Chrysalis ingest messages/s ({} messages) vs Stardust blocks/s", messages),
+        messages / chrysalis_run.seconds, blocks_per_s, ">=1.0");
+
+    std::remove(chrysalis.c_str());
     std::remove(ledger.c_str());
     std::remove(quarter.c_str());
     std::remove(log.c_str());
-    for (const char *db : {"ingest_bench_quarter", "ingest_bench_full"})
+    for (const char *db : {"ingest_bench_quarter", "ingest_bench_full", "ingest_bench_chrysalis"})
     {
         pqxx::connection admin(dsn);
         pqxx::nontransaction tx(admin);

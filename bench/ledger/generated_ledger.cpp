@@ -31,18 +31,19 @@ std::string CreateLedgerDatabase(const std::string &dsn, const std::string &name
     return db_dsn;
 }
 
-void GenerateAndIngest(const std::string &cli, const std::string &db_dsn, int milestones)
+void GenerateAndIngest(const std::string &cli, const std::string &db_dsn, int milestones,
+                       const std::string &protocol)
 {
     std::string command =
-        fmt::format("'{0}' generate --milestones {1} --tx-share 0.9 --outputs-per-transaction 8-16 "
-                    "--blocks-per-milestone 80-90 --seed 5 | "
+        fmt::format("'{0}' generate --protocol {3} --milestones {1} --tx-share 0.9 "
+                    "--outputs-per-transaction 8-16 --blocks-per-milestone 80-90 --seed 5 | "
                     "'{0}' ingest --jobs 2 --dsn '{2}' - >/dev/null",
-                    cli, milestones, db_dsn);
+                    cli, milestones, db_dsn, protocol);
     auto start = std::chrono::steady_clock::now();
     if (std::system(command.c_str()) != 0)
         throw std::runtime_error("generate | ingest failed");
-    fmt::print(stderr, "ledger: generated and ingested {} milestones in {:.0f} s\n", milestones,
-               SecondsSince(start));
+    fmt::print(stderr, "ledger: generated and ingested {} {} milestones in {:.0f} s\n", milestones,
+               protocol, SecondsSince(start));
 }
 
 } // namespace permanode::bench

@@ -1,5 +1,5 @@
 // The ledger the ledger benches share: a fresh database with the extension, and a generated
-// Stardust ledger ingested into it through the CLI.
+// Stardust or Chrysalis ledger ingested into it through the CLI.
 #pragma once
 
 #include <string>
@@ -12,7 +12,8 @@ namespace permanode::bench
 std::string CreateLedgerDatabase(const std::string &dsn, const std::string &name, int chunk_size);
 
 // Generates milestones 1..`milestones` (transactions in 9 of 10 blocks, 8-16 outputs each, 80-90
-// blocks per milestone, seed 5) and ingests them with `cli`.
-void GenerateAndIngest(const std::string &cli, const std::string &db_dsn, int milestones);
+// blocks per milestone, seed 5) of `protocol` (stardust or chrysalis) and ingests them with `cli`.
+void GenerateAndIngest(const std::string &cli, const std::string &db_dsn, int milestones,
+                       const std::string &protocol = "stardust");
 
 } // namespace permanode::bench

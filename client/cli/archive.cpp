@@ -58,6 +58,17 @@ void PrintLedgerStatus(pqxx::connection &conn)
                    role[1].c_str());
     else
         fmt::print("server: primary\n\n");
+    // The eras held, in milestone order (milestone_protocols came in 0.5.0).
+    if (!tx.exec1("SELECT to_regclass('permanode.milestone_protocols') IS NULL")[0].as<bool>())
+    {
+        PrintTable(tx.exec("SELECT CASE protocol_version WHEN 1 THEN 'Chrysalis' "
+                           "ELSE 'Stardust' END AS era, protocol_version, "
+                           "count(*) AS milestones, min(milestone_index) AS first_milestone, "
+                           "max(milestone_index) AS last_milestone "
+                           "FROM permanode.milestone_protocols GROUP BY protocol_version "
+                           "ORDER BY min(milestone_index)"));
+        fmt::print("\n");
+    }
     // The pending tier's ranges show as "pending"; empty hot partitions made ahead are left out.
     PrintTable(tx.exec("SELECT table_name, "
                        "CASE WHEN to_range IS NULL THEN 'pending' "

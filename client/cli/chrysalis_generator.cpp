@@ -525,7 +525,7 @@ struct ChrysalisLedgerGenerator::State
             // Snapshot outputs carry a zero message ID, as in a node's genesis snapshot.
             outputs.push_back(
                 {codec::OutputId{output.input.transaction_id, output.input.index}, codec::BlockId{},
-                 v1::EncodeOutput(v1::SigLockedSingleOutput{output.address, output.amount})});
+                 v1::EncodeOutputBytes(v1::SigLockedSingleOutput{output.address, output.amount})});
             unspent.push_back(output);
         }
         return outputs;

@@ -4,6 +4,7 @@
 #include "archive.hpp"
 #include "bundle.hpp"
 #include "chronicle_import.hpp"
+#include "chrysalis_fixtures.hpp"
 #include "commands.hpp"
 #include "embedded_cluster.hpp"
 #include "generator.hpp"
@@ -212,6 +213,22 @@ int RunDemo(const DemoOptions &options)
         WriteBundles(ImportChronicle(source.string(), {}), bundles);
         Load(dsn, bundles);
     }
+    // The Chrysalis era: the real messages, as the two testnet7 milestones they form, before
+    // the Stardust milestones (one network's eras do not overlap).
+    fs::path shimmer = fixtures.lexically_normal();
+    if (!shimmer.has_filename()) // given with a trailing slash
+        shimmer = shimmer.parent_path();
+    fs::path chrysalis = shimmer.parent_path() / "chrysalis" / "chrysalis_messages.json";
+    if (!fs::exists(chrysalis))
+    {
+        fmt::print(stderr, "permanode: no fixture {}\n", chrysalis.string());
+        return kEnvironment;
+    }
+    fs::path chrysalis_bundles = work / "chrysalis-testnet7.ndjson";
+    fmt::print("$ (the Chrysalis fixture messages as milestone bundles) > {}\n",
+               chrysalis_bundles.string());
+    WriteBundles(ChrysalisFixtureBundles(chrysalis.string()), chrysalis_bundles);
+    Load(dsn, chrysalis_bundles);
     Load(dsn, GeneratedLedger(work, options.milestones));
     ArchiveOldRanges(dsn);
     ExampleQueries(dsn);

@@ -86,13 +86,13 @@ IngestConnection::IngestConnection(const std::string &dsn, bool synchronous_comm
     PQclear(types);
 
     // The arrays' types come from the casts in the statement.
-    Oid types_of_params[6] = {kInt4Oid, kInt8Oid, 0, 0, 0, 0};
+    Oid types_of_params[7] = {kInt4Oid, kInt8Oid, 0, 0, 0, 0, kInt2Oid};
     PGresult *prepared =
         PQprepare(conn_, kStatement,
                   "SELECT already_ingested, messages, outputs, spent FROM "
                   "permanode.ingest_milestone($1, $2, $3::bytea[], $4::smallint[], $5::smallint[], "
-                  "$6::permanode.snapshot_output[])",
-                  6, types_of_params);
+                  "$6::permanode.snapshot_output[], $7)",
+                  7, types_of_params);
     if (PQresultStatus(prepared) != PGRES_COMMAND_OK)
     {
         std::string message = PQresultErrorMessage(prepared);
@@ -173,14 +173,23 @@ void IngestConnection::Send(const MilestoneBundle &bundle)
         }
     }
 
-    const char *values[6] = {index.data(),   timestamp.data(),
-                             blocks.data(),  states.data(),
-                             reasons.data(), has_snapshot ? snapshot.data() : nullptr};
-    int lengths[6] = {static_cast<int>(index.size()),   static_cast<int>(timestamp.size()),
-                      static_cast<int>(blocks.size()),  static_cast<int>(states.size()),
-                      static_cast<int>(reasons.size()), static_cast<int>(snapshot.size())};
-    int formats[6] = {1, 1, 1, 1, 1, 1};
-    if (PQsendQueryPrepared(conn_, kStatement, 6, values, lengths, formats, 1) != 1)
+    std::uint8_t version[2] = {0, bundle.protocol_version};
+    const char *values[7] = {index.data(),
+                             timestamp.data(),
+                             blocks.data(),
+                             states.data(),
+                             reasons.data(),
+                             has_snapshot ? snapshot.data() : nullptr,
+                             reinterpret_cast<const char *>(version)};
+    int lengths[7] = {static_cast<int>(index.size()),
+                      static_cast<int>(timestamp.size()),
+                      static_cast<int>(blocks.size()),
+                      static_cast<int>(states.size()),
+                      static_cast<int>(reasons.size()),
+                      static_cast<int>(snapshot.size()),
+                      2};
+    int formats[7] = {1, 1, 1, 1, 1, 1, 1};
+    if (PQsendQueryPrepared(conn_, kStatement, 7, values, lengths, formats, 1) != 1)
         ThrowConnectionError("cannot send milestone " + std::to_string(bundle.milestone_index));
     if (PQpipelineSync(conn_) != 1)
         ThrowConnectionError("cannot send milestone " + std::to_string(bundle.milestone_index));

@@ -42,56 +42,6 @@ codec::ByteSpan PayloadBytes(codec::ByteSpan block, std::size_t parent_count)
     return codec::ByteSpan(block.data + at + 4, length);
 }
 
-std::string Position(std::size_t index, std::uint32_t milestone_index)
-{
-    return "block " + std::to_string(index) + " of the cone of milestone " +
-           std::to_string(milestone_index);
-}
-
-// Checks the metadata against the payload: only transactions are included or conflicting.
-void CheckInclusionState(const BlockInput &input, bool is_transaction, std::size_t index,
-                         std::uint32_t milestone_index)
-{
-    if (input.inclusion_state > 2)
-        throw InputError(InputError::Kind::kInvalid,
-                         "invalid inclusion state " + std::to_string(input.inclusion_state) +
-                             " of " + Position(index, milestone_index),
-                         "Inclusion states are 0 (no_transaction), 1 (included) and 2 "
-                         "(conflicting).",
-                         index);
-    bool no_transaction =
-        input.inclusion_state == static_cast<std::uint8_t>(InclusionState::kNoTransaction);
-    if (no_transaction == is_transaction)
-        throw InputError(InputError::Kind::kInvalid,
-                         "inclusion state " + std::to_string(input.inclusion_state) + " of " +
-                             Position(index, milestone_index) +
-                             (is_transaction ? " does not fit its transaction payload"
-                                             : " needs a transaction payload"),
-                         "A block with a transaction payload is included (1) or conflicting (2); "
-                         "any other block is no_transaction (0).",
-                         index);
-}
-
-// A cone references only earlier milestones; its own payload, if present, must agree.
-void CheckMilestone(const codec::MilestoneEssence &essence, const MilestoneRows &rows,
-                    std::size_t index)
-{
-    if (essence.index > rows.milestone_index)
-        throw InputError(
-            InputError::Kind::kInvalid,
-            Position(index, rows.milestone_index) + " carries the payload of milestone " +
-                std::to_string(essence.index) + ", later than milestone " +
-                std::to_string(rows.milestone_index),
-            "A milestone's cone references only earlier milestones: is milestone_index "
-            "the index of the milestone that references these blocks?",
-            index);
-    if (essence.index == rows.milestone_index && essence.timestamp != rows.timestamp)
-        throw InputError(InputError::Kind::kInvalid,
-                         "milestone " + std::to_string(essence.index) + " has timestamp " +
-                             std::to_string(essence.timestamp) + " in its payload, not " +
-                             std::to_string(rows.timestamp));
-}
-
 void AddTransactionParts(MilestoneRows &rows, const codec::TransactionPayload &payload,
                          const codec::TransactionId &transaction_id, std::size_t message)
 {
@@ -149,6 +99,54 @@ void AddSnapshotOutputs(MilestoneRows &rows, const std::vector<SnapshotInput> &s
 
 } // namespace
 
+std::string Position(std::size_t index, std::uint32_t milestone_index)
+{
+    return "block " + std::to_string(index) + " of the cone of milestone " +
+           std::to_string(milestone_index);
+}
+
+void CheckInclusionState(const BlockInput &input, bool is_transaction, std::size_t index,
+                         std::uint32_t milestone_index)
+{
+    if (input.inclusion_state > 2)
+        throw InputError(InputError::Kind::kInvalid,
+                         "invalid inclusion state " + std::to_string(input.inclusion_state) +
+                             " of " + Position(index, milestone_index),
+                         "Inclusion states are 0 (no_transaction), 1 (included) and 2 "
+                         "(conflicting).",
+                         index);
+    bool no_transaction =
+        input.inclusion_state == static_cast<std::uint8_t>(InclusionState::kNoTransaction);
+    if (no_transaction == is_transaction)
+        throw InputError(InputError::Kind::kInvalid,
+                         "inclusion state " + std::to_string(input.inclusion_state) + " of " +
+                             Position(index, milestone_index) +
+                             (is_transaction ? " does not fit its transaction payload"
+                                             : " needs a transaction payload"),
+                         "A block with a transaction payload is included (1) or conflicting (2); "
+                         "any other block is no_transaction (0).",
+                         index);
+}
+
+void CheckMilestone(std::uint32_t essence_index, std::uint64_t essence_timestamp,
+                    const MilestoneRows &rows, std::size_t index)
+{
+    if (essence_index > rows.milestone_index)
+        throw InputError(
+            InputError::Kind::kInvalid,
+            Position(index, rows.milestone_index) + " carries the payload of milestone " +
+                std::to_string(essence_index) + ", later than milestone " +
+                std::to_string(rows.milestone_index),
+            "A milestone's cone references only earlier milestones: is milestone_index "
+            "the index of the milestone that references these blocks?",
+            index);
+    if (essence_index == rows.milestone_index && essence_timestamp != rows.timestamp)
+        throw InputError(InputError::Kind::kInvalid,
+                         "milestone " + std::to_string(essence_index) + " has timestamp " +
+                             std::to_string(essence_timestamp) + " in its payload, not " +
+                             std::to_string(rows.timestamp));
+}
+
 codec::Bytes EncodeInput(const codec::OutputId &input)
 {
     codec::Bytes bytes;
@@ -192,6 +190,7 @@ MilestoneRows DeriveMilestone(std::uint32_t milestone_index, std::uint32_t times
                               const std::vector<SnapshotInput> &snapshot_outputs)
 {
     MilestoneRows rows;
+    rows.protocol_version = kStardustProtocol;
     rows.milestone_index = milestone_index;
     rows.timestamp = timestamp;
     rows.messages.reserve(blocks.size());
@@ -247,7 +246,7 @@ MilestoneRows DeriveMilestone(std::uint32_t milestone_index, std::uint32_t times
         }
         else if (const codec::MilestonePayload *milestone = codec::MilestoneOf(block))
         {
-            CheckMilestone(milestone->essence, rows, i);
+            CheckMilestone(milestone->essence.index, milestone->essence.timestamp, rows, i);
             rows.milestones.push_back({i, milestone->essence.index, milestone->essence.timestamp,
                                        *decoded.milestone_id,
                                        PayloadBytes(input.bytes, block.parents.size())});

@@ -15,6 +15,10 @@
 namespace permanode::ledger
 {
 
+// The protocol versions a cone may be in: Chrysalis messages or Stardust blocks.
+constexpr std::uint8_t kChrysalisProtocol = 1;
+constexpr std::uint8_t kStardustProtocol = 2;
+
 // Ledger inclusion state codes, as stored in the inclusion_state columns.
 enum class InclusionState : std::uint8_t
 {
@@ -108,6 +112,9 @@ struct OutputRow
     codec::IndexedFields fields;
     codec::Bytes data; // the serialized output
     bool from_snapshot = false;
+    // A Chrysalis SigLocked output (type 0 single, 1 dust allowance), stored in legacy_outputs;
+    // `output` is then unused, and `fields` holds its kind (basic), address and amount.
+    std::optional<std::uint8_t> legacy_type;
 };
 
 // An output consumed by an included transaction.
@@ -120,6 +127,7 @@ struct SpendRow
 
 struct MilestoneRows
 {
+    std::uint8_t protocol_version = kStardustProtocol;
     std::uint32_t milestone_index = 0;
     std::uint32_t timestamp = 0; // unix seconds, from the milestone essence
     std::vector<MessageRow> messages;
@@ -139,6 +147,22 @@ struct MilestoneRows
 MilestoneRows DeriveMilestone(std::uint32_t milestone_index, std::uint32_t timestamp,
                               const std::vector<BlockInput> &blocks,
                               const std::vector<SnapshotInput> &snapshot_outputs);
+
+// The same for a cone of Chrysalis messages (protocol v1), whose milestone message is in its
+// own milestone's cone, and whose snapshot outputs are SigLocked outputs.
+MilestoneRows DeriveChrysalisMilestone(std::uint32_t milestone_index, std::uint32_t timestamp,
+                                       const std::vector<BlockInput> &blocks,
+                                       const std::vector<SnapshotInput> &snapshot_outputs);
+
+// Checks shared by both eras. "block I of the cone of milestone N", for messages.
+std::string Position(std::size_t index, std::uint32_t milestone_index);
+// The metadata against the payload: only transactions are included or conflicting.
+void CheckInclusionState(const BlockInput &input, bool is_transaction, std::size_t index,
+                         std::uint32_t milestone_index);
+// A cone references only earlier milestones (Chrysalis: and its own); its own payload, if
+// present, must agree with the milestone's timestamp.
+void CheckMilestone(std::uint32_t essence_index, std::uint64_t essence_timestamp,
+                    const MilestoneRows &rows, std::size_t index);
 
 // The serialized forms stored in `transactions.data`.
 codec::Bytes EncodeInput(const codec::OutputId &input);

@@ -68,6 +68,13 @@ OutputKindNames NamesOf(codec::OutputType kind)
     }
 }
 
+OutputKindNames NamesOf(const OutputRow &row)
+{
+    if (row.legacy_type)
+        return {"legacy_outputs", "legacy", "legacy"};
+    return NamesOf(row.fields.kind);
+}
+
 const char *OutputTable(codec::OutputType kind)
 {
     return NamesOf(kind).table;
@@ -79,10 +86,16 @@ std::vector<AddressHint> OutputAddressHints(const MilestoneRows &rows)
     for (const OutputRow &row : rows.outputs)
     {
         const codec::IndexedFields &f = row.fields;
-        const char *kind = NamesOf(f.kind).hint_kind;
-        const char *table = OutputTable(f.kind);
+        const OutputKindNames names = NamesOf(row);
+        const char *kind = names.hint_kind;
+        const char *table = names.table;
         if (!kind)
             continue;
+        if (row.legacy_type) // a Chrysalis output has its owner only
+        {
+            hints.push_back({*f.address, kind, "address", table});
+            continue;
+        }
         auto add = [&](const std::optional<codec::Address> &address, const char *variant)
         {
             if (address)

@@ -43,6 +43,8 @@ struct OutputKindNames
     const char *unspent_kind = nullptr;
 };
 OutputKindNames NamesOf(codec::OutputType kind);
+// The names of an output row's kind: a Chrysalis output's are legacy_outputs and "legacy".
+OutputKindNames NamesOf(const OutputRow &row);
 // The ledger table an output of this kind is stored in (nullptr for a treasury output).
 const char *OutputTable(codec::OutputType kind);
 

@@ -9,6 +9,7 @@
  *	  runs in the caller's transaction, so an error leaves nothing behind.
  */
 #include "codec/block.hpp"
+#include "codec/chrysalis/message.hpp"
 #include "codec/cone_position.hpp"
 #include "codec/error.hpp"
 #include "codec/ids.hpp"
@@ -34,6 +35,7 @@ extern "C"
     PG_FUNCTION_INFO_V1(permanode_ingest_milestone);
     PG_FUNCTION_INFO_V1(permanode_encode_output);
     PG_FUNCTION_INFO_V1(permanode_decode_block);
+    PG_FUNCTION_INFO_V1(permanode_decode_message);
     PG_FUNCTION_INFO_V1(permanode_flush_hint_counts);
 }
 
@@ -63,6 +65,7 @@ enum IngestArg
     kInclusionStatesArg,
     kConflictReasonsArg,
     kSnapshotOutputsArg,
+    kProtocolVersionArg,
 };
 
 // One array argument, deconstructed (elements point into the detoasted array).
@@ -191,6 +194,44 @@ struct IngestResult
     int32 spent = 0;
 };
 
+const char *EraName(int protocol_version)
+{
+    return protocol_version == ledger::kChrysalisProtocol ? "Chrysalis" : "Stardust";
+}
+
+// One network's eras follow each other: refuses a milestone at or beyond one of a later
+// protocol, or at or before one of an earlier protocol. Inside SPI_connect.
+void CheckEra(std::uint8_t protocol_version, int32 milestone_index)
+{
+    if (!ledger::Prepared(ledger::sql::kEraBounds)) // a schema older than 0.5.0: Stardust only
+        return;
+    ledger::Execute(ledger::sql::kEraBounds,
+                    ledger::Params().SetInt16("protocol_version", protocol_version));
+    for (uint64 i = 0; i < SPI_processed; ++i)
+    {
+        HeapTuple tuple = SPI_tuptable->vals[i];
+        bool isnull = false;
+        int other = DatumGetInt16(SPI_getbinval(tuple, SPI_tuptable->tupdesc, 1, &isnull));
+        Datum bound = SPI_getbinval(tuple, SPI_tuptable->tupdesc, 2, &isnull);
+        if (isnull)
+            continue;
+        int32 held = DatumGetInt32(bound);
+        bool earlier = other < protocol_version;
+        if (earlier ? held < milestone_index : held > milestone_index)
+            continue;
+        throw PgError(
+            ERRCODE_INVALID_PARAMETER_VALUE,
+            std::string(EraName(protocol_version)) + " milestone " +
+                std::to_string(milestone_index) + " overlaps the " + EraName(other) +
+                " milestones this database holds (" + (earlier ? "up to " : "from ") +
+                std::to_string(held) + ")",
+            std::string("One network's eras do not overlap: ") + EraName(other) +
+                " milestones come " + (earlier ? "before " : "after ") + EraName(protocol_version) +
+                " ones.",
+            "Is the bundle's protocol_version right, or is this another network's ledger?");
+    }
+}
+
 // Writes the milestone unless its sync row exists. Inside SPI_connect.
 IngestResult WriteMilestone(const ledger::MilestoneRows &rows)
 {
@@ -200,6 +241,7 @@ IngestResult WriteMilestone(const ledger::MilestoneRows &rows)
     ledger::Execute(ledger::sql::kLock,
                     ledger::Params().SetInt32("milestone_index", milestone_index));
 
+    CheckEra(rows.protocol_version, milestone_index);
     ledger::Ranges ranges = ledger::ReadRanges(rows.milestone_index);
     IngestResult result;
     if (ledger::Execute(ledger::sql::kIsSynced, ledger::Params()
@@ -252,6 +294,15 @@ Datum IngestMilestone(FunctionCallInfo fcinfo)
         throw InvalidArgument("invalid milestone timestamp " + std::to_string(milestone_timestamp),
                               "Milestone timestamps are unix seconds that fit in 32 bits.");
 
+    int16 protocol_version = ledger::kStardustProtocol;
+    if (PG_NARGS() > kProtocolVersionArg && !PG_ARGISNULL(kProtocolVersionArg))
+        protocol_version = PG_GETARG_INT16(kProtocolVersionArg);
+    if (protocol_version != ledger::kChrysalisProtocol &&
+        protocol_version != ledger::kStardustProtocol)
+        throw InvalidArgument("invalid protocol version " + std::to_string(protocol_version),
+                              "Cones are of protocol 1 (Chrysalis messages) or 2 (Stardust "
+                              "blocks).");
+
     ArrayArg blocks, states, reasons, snapshot;
     CallPg(
         [&]
@@ -281,9 +332,14 @@ Datum IngestMilestone(FunctionCallInfo fcinfo)
     ledger::MilestoneRows rows;
     try
     {
-        rows = ledger::DeriveMilestone(static_cast<uint32_t>(milestone_index),
-                                       static_cast<uint32_t>(milestone_timestamp), inputs,
-                                       snapshot_inputs);
+        if (protocol_version == ledger::kChrysalisProtocol)
+            rows = ledger::DeriveChrysalisMilestone(static_cast<uint32_t>(milestone_index),
+                                                    static_cast<uint32_t>(milestone_timestamp),
+                                                    inputs, snapshot_inputs);
+        else
+            rows = ledger::DeriveMilestone(static_cast<uint32_t>(milestone_index),
+                                           static_cast<uint32_t>(milestone_timestamp), inputs,
+                                           snapshot_inputs);
     }
     catch (const ledger::InputError &e)
     {
@@ -380,26 +436,54 @@ extern "C" Datum permanode_encode_output(PG_FUNCTION_ARGS)
         ERRCODE_INVALID_PARAMETER_VALUE);
 }
 
+namespace
+{
+
+// Renders argument 0 (raw bytes) as jsonb with `to_json`; a DecodeError is 22P02 naming `what`.
+template <typename ToJsonText>
+Datum DecodeToJsonb(FunctionCallInfo fcinfo, const char *what, ToJsonText to_json)
+{
+    Datum raw = 0;
+    CallPg([&] { raw = PointerGetDatum(PG_GETARG_BYTEA_PP(0)); });
+    std::string json;
+    try
+    {
+        json = to_json(BytesOf(raw));
+    }
+    catch (const codec::DecodeError &e)
+    {
+        throw PgError(ERRCODE_INVALID_TEXT_REPRESENTATION,
+                      std::string("could not decode ") + what + ": " + e.what());
+    }
+    Datum result = 0;
+    CallPg([&] { result = DirectFunctionCall1(jsonb_in, CStringGetDatum(json.c_str())); });
+    return result;
+}
+
+} // namespace
+
 /* Renders a raw block in the core API's JSON shape (TIP-25). */
 extern "C" Datum permanode_decode_block(PG_FUNCTION_ARGS)
 {
     return Guarded(
         [&]() -> Datum
         {
-            Datum raw = 0;
-            CallPg([&] { raw = PointerGetDatum(PG_GETARG_BYTEA_PP(0)); });
-            std::string json;
-            try
-            {
-                json = codec::ToJson(codec::DecodeBlock(BytesOf(raw))).dump();
-            }
-            catch (const codec::DecodeError &e)
-            {
-                throw PgError(ERRCODE_INVALID_TEXT_REPRESENTATION,
-                              std::string("could not decode block: ") + e.what());
-            }
-            Datum result = 0;
-            CallPg([&] { result = DirectFunctionCall1(jsonb_in, CStringGetDatum(json.c_str())); });
-            return result;
+            return DecodeToJsonb(fcinfo, "block",
+                                 [](codec::ByteSpan bytes)
+                                 { return codec::ToJson(codec::DecodeBlock(bytes)).dump(); });
+        });
+}
+
+/* Renders a raw Chrysalis message in the REST API v1's JSON shape (TIP-13). */
+extern "C" Datum permanode_decode_message(PG_FUNCTION_ARGS)
+{
+    return Guarded(
+        [&]() -> Datum
+        {
+            return DecodeToJsonb(
+                fcinfo, "Chrysalis message",
+                [](codec::ByteSpan bytes) {
+                    return codec::chrysalis::ToJson(codec::chrysalis::DecodeMessage(bytes)).dump();
+                });
         });
 }

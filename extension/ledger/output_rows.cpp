@@ -82,17 +82,36 @@ void AddNft(StatementColumns &c, const OutputRow &o)
     AddAddress(c["issuer"], o.fields.issuer);
 }
 
+// A Chrysalis output's row: created (is_used false, by its creating message) or used (by the
+// spending message).
+void AddLegacy(StatementColumns &c, const OutputRow &o, bool is_used, const codec::BlockId &message)
+{
+    AddOutputId(c["output_id"], o.output_id);
+    c["output_type"].AddInt16(*o.legacy_type);
+    c["is_used"].AddInt16(is_used ? 1 : 0);
+    c["message_id"].AddFixed(message.data());
+    c["amount"].AddInt64(Amount(o.fields.amount));
+    AddAddress(c["address"], o.fields.address);
+    c["data"].AddBytes(o.data.data(), o.data.size());
+}
+
 } // namespace
 
 OutputTableColumns::OutputTableColumns(const TypeOids &types)
     : tables_{
           StatementColumns(sql::kBasicOutputs, types), StatementColumns(sql::kAliasOutputs, types),
-          StatementColumns(sql::kFoundryOutputs, types), StatementColumns(sql::kNftOutputs, types)}
+          StatementColumns(sql::kFoundryOutputs, types), StatementColumns(sql::kNftOutputs, types),
+          StatementColumns(sql::kLegacyOutputs, types)}
 {
 }
 
 bool OutputTableColumns::Add(const OutputRow &output)
 {
+    if (output.legacy_type)
+    {
+        AddLegacy(tables_[4], output, false, output.block_id);
+        return true;
+    }
     switch (output.fields.kind)
     {
         case codec::OutputType::kBasic:
@@ -112,12 +131,17 @@ bool OutputTableColumns::Add(const OutputRow &output)
     }
 }
 
+void OutputTableColumns::AddLegacyUsed(const OutputRow &output, const codec::BlockId &spender)
+{
+    AddLegacy(tables_[4], output, true, spender);
+}
+
 void AddUnspentOutput(StatementColumns &c, const OutputRow &o)
 {
     const codec::IndexedFields &f = o.fields;
     AddShared(c, o);
     AddConditions(c, o);
-    c["output_kind"].AddText(NamesOf(f.kind).unspent_kind);
+    c["output_kind"].AddText(NamesOf(o).unspent_kind);
     AddAddress(c["issuer"], f.issuer);
     AddAddress(c["state_controller"], f.state_controller);
     AddAddress(c["governor"], f.governor);

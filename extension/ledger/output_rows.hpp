@@ -21,11 +21,13 @@ class OutputTableColumns
     explicit OutputTableColumns(const TypeOids &types);
     // Adds the output to the columns of its kind's table; false for a kind without a table.
     bool Add(const OutputRow &output);
+    // The used row of a Chrysalis output spent in this milestone by message `spender`.
+    void AddLegacyUsed(const OutputRow &output, const codec::BlockId &spender);
     // Each table's columns (the statement's name is the table's).
-    std::array<StatementColumns, 4> &Tables() { return tables_; }
+    std::array<StatementColumns, 5> &Tables() { return tables_; }
 
   private:
-    std::array<StatementColumns, 4> tables_; // basic, alias, foundry, nft
+    std::array<StatementColumns, 5> tables_; // basic, alias, foundry, nft, legacy
 };
 
 // Adds an output that stays unspent to the columns of sql::kUnspentInsert.

@@ -18,6 +18,7 @@ extern "C"
 #include "postgres.h"
 
 #include "catalog/namespace.h"
+#include "utils/regproc.h"
 #include "commands/extension.h"
 #include "executor/spi.h"
 #include "parser/parse_type.h"
@@ -200,7 +201,7 @@ const Statement kLocateSpent{
 const Statement kUnspentDelete{
     "unspent_delete",
     "DELETE FROM permanode.unspent_outputs WHERE output_id OPERATOR(permanode.=) ANY (:output_id) "
-    "RETURNING output_id, address, amount",
+    "RETURNING output_id, address, amount, output_kind, data, message_id",
     {{"output_id", kO}},
     true};
 
@@ -231,6 +232,76 @@ const Statement kBasicOutputs{
      {"ms_range_id", "int4"},
      {"milestone_index", "int4"},
      {"ms_timestamp", "timestamptz"}}};
+
+// Chrysalis outputs: created (is_used 0) and, when spent in the same milestone, used (1) rows,
+// both in this milestone's range (is_used is given as int2: the columns have no bool arrays).
+const Statement kLegacyOutputs{
+    "legacy_outputs",
+    "INSERT INTO permanode.legacy_outputs (output_id, output_type, is_used, message_id, amount, "
+    "address, data, ms_range_id, milestone_index, ms_timestamp, inclusion_state) "
+    "SELECT u.output_id, u.output_type, u.is_used <> 0, u.message_id, u.amount, u.address, u.data, "
+    ":ms_range_id, :milestone_index, :ms_timestamp, 1 "
+    "FROM unnest(:output_id, :output_type, :is_used, :message_id, :amount, :address, :data) "
+    "AS u(output_id, output_type, is_used, message_id, amount, address, data)",
+    {{"output_id", kO},
+     {"output_type", "int2[]"},
+     {"is_used", "int2[]"},
+     {"message_id", kH},
+     {"amount", "int8[]"},
+     {"address", kA},
+     {"data", "bytea[]"},
+     {"ms_range_id", "int4"},
+     {"milestone_index", "int4"},
+     {"ms_timestamp", "timestamptz"}}};
+
+// The used rows of Chrysalis outputs a milestone committed earlier already spent (milestones
+// commit out of order): in the spender's range, with its milestone and message, and the address
+// hints of that range.
+const Statement kLegacyUsedLate{
+    "legacy_used_late",
+    "WITH used AS (INSERT INTO permanode.legacy_outputs (output_id, output_type, is_used, "
+    "message_id, amount, "
+    "address, data, ms_range_id, milestone_index, ms_timestamp, inclusion_state) "
+    "SELECT u.output_id, u.output_type, true, sp.message_id, u.amount, u.address, u.data, "
+    "sp.ms_range_id, sp.milestone_index, sp.ms_timestamp, 1 "
+    "FROM unnest(:output_id, :output_type, :amount, :address, :data) "
+    "AS u(output_id, output_type, amount, address, data) "
+    "JOIN permanode.output_locator l ON l.output_id OPERATOR(permanode.=) u.output_id "
+    "AND l.spent_ms_range_id IS NOT NULL "
+    "CROSS JOIN LATERAL (SELECT s.message_id, s.ms_range_id, s.milestone_index, s.ms_timestamp "
+    "FROM permanode.spent_outputs s WHERE s.output_id OPERATOR(permanode.=) u.output_id "
+    "AND s.ms_range_id = l.spent_ms_range_id LIMIT 1) sp RETURNING address, ms_range_id) "
+    "INSERT INTO permanode.addresses_hints (address, output_kind, variant, ms_range_id) "
+    "SELECT DISTINCT address, 'legacy', 'address', ms_range_id FROM used "
+    "ORDER BY 1, 4 ON CONFLICT DO NOTHING",
+    {{"output_id", kO},
+     {"output_type", "int2[]"},
+     {"amount", "int8[]"},
+     {"address", kA},
+     {"data", "bytea[]"}},
+    true};
+
+// The era check: the last milestone of each earlier protocol and the first of each later one.
+const Statement kEraBounds{
+    "era_bounds",
+    "SELECT v.protocol_version, CASE WHEN v.protocol_version < :protocol_version "
+    "THEN (SELECT max(p.milestone_index) FROM permanode.milestone_protocols p "
+    "WHERE p.protocol_version = v.protocol_version) "
+    "ELSE (SELECT min(p.milestone_index) FROM permanode.milestone_protocols p "
+    "WHERE p.protocol_version = v.protocol_version) END "
+    "FROM (VALUES (1::int2), (2::int2)) AS v(protocol_version) "
+    "WHERE v.protocol_version <> :protocol_version",
+    {{"protocol_version", "int2"}},
+    false,
+    "permanode.milestone_protocols"};
+
+const Statement kMilestoneProtocol{
+    "milestone_protocol",
+    "INSERT INTO permanode.milestone_protocols (milestone_index, protocol_version) "
+    "VALUES (:milestone_index, :protocol_version) ON CONFLICT DO NOTHING",
+    {{"milestone_index", "int4"}, {"protocol_version", "int2"}},
+    false,
+    "permanode.milestone_protocols"};
 
 const Statement kAliasOutputs{
     "alias_outputs",
@@ -450,6 +521,10 @@ const std::vector<const Statement *> &AllStatements()
                                                        &sql::kAliasOutputs,
                                                        &sql::kFoundryOutputs,
                                                        &sql::kNftOutputs,
+                                                       &sql::kLegacyOutputs,
+                                                       &sql::kLegacyUsedLate,
+                                                       &sql::kEraBounds,
+                                                       &sql::kMilestoneProtocol,
                                                        &sql::kLocateCreated,
                                                        &sql::kChainLocator,
                                                        &sql::kFoundryLocator,
@@ -522,6 +597,21 @@ SPIPlanPtr PrepareOne(const Statement &statement)
     return plan;
 }
 
+bool RequiredRelationExists(const Statement &statement)
+{
+    if (!statement.requires_relation)
+        return true;
+    bool exists = false;
+    const char *name = statement.requires_relation;
+    CallPg(
+        [&]
+        {
+            exists = OidIsValid(RangeVarGetRelid(
+                makeRangeVarFromNameList(stringToQualifiedNameList(name)), NoLock, true));
+        });
+    return exists;
+}
+
 } // namespace
 
 const TypeOids &PrepareStatements()
@@ -546,10 +636,22 @@ const TypeOids &PrepareStatements()
             types.foundry_id = TypeOid("permanode.foundry_id");
         });
     for (const Statement *statement : AllStatements())
-        plan_cache.plans[statement] = PrepareOne(*statement);
+        if (RequiredRelationExists(*statement))
+            plan_cache.plans[statement] = PrepareOne(*statement);
     plan_cache.types = types;
     plan_cache.extension = extension;
     return plan_cache.types;
+}
+
+bool Prepared(const Statement &statement)
+{
+    if (plan_cache.plans.count(&statement) > 0)
+        return true;
+    // ALTER EXTENSION UPDATE keeps the extension's OID: prepare it once its relation exists.
+    if (!statement.requires_relation || !RequiredRelationExists(statement))
+        return false;
+    plan_cache.plans[&statement] = PrepareOne(statement);
+    return true;
 }
 
 Params &Params::Set(const char *name, const ArrayColumn &column)

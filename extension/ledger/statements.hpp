@@ -37,6 +37,9 @@ struct Statement
     std::vector<Param> params;
     // Planned at each execution, with the arrays as constants (see statements.cpp).
     bool custom_plan = false;
+    // A relation the statement needs that older versions of the extension's schema lack: the
+    // statement is prepared only where it exists (see Prepared()).
+    const char *requires_relation = nullptr;
 };
 
 // The statements, defined in statements.cpp.
@@ -45,8 +48,9 @@ namespace sql
 extern const Statement kLock, kIsSynced, kChunkSizes, kMessages, kParents, kBlockLocator,
     kParentHints, kTags, kTagHints, kTransactions, kTransactionLocator, kMilestones,
     kMilestoneLocator, kSpentOutputs, kLocateSpent, kUnspentDelete, kBasicOutputs, kAliasOutputs,
-    kFoundryOutputs, kNftOutputs, kLocateCreated, kChainLocator, kFoundryLocator, kAddressHints,
-    kUnspentInsert, kLateSpends, kMsAnalytics, kAddressAnalytics, kMetrics, kDateCache, kSync;
+    kFoundryOutputs, kNftOutputs, kLegacyOutputs, kLegacyUsedLate, kEraBounds, kMilestoneProtocol,
+    kLocateCreated, kChainLocator, kFoundryLocator, kAddressHints, kUnspentInsert, kLateSpends,
+    kMsAnalytics, kAddressAnalytics, kMetrics, kDateCache, kSync;
 } // namespace sql
 
 // Element type OIDs of the extension's identifier types, for building arrays of them.
@@ -62,11 +66,16 @@ struct TypeOids
 // extension was re-created) and returns its type OIDs. Call after SPI_connect.
 const TypeOids &PrepareStatements();
 
+// Whether the statement is prepared: false when the installed schema lacks the relation it
+// requires (an extension not yet updated to this module's version).
+bool Prepared(const Statement &statement);
+
 // The values of one execution, by parameter name.
 class Params
 {
   public:
     Params &Set(const char *name, const ArrayColumn &column);
+    Params &SetInt16(const char *name, int16 value) { return Push(name, Int16GetDatum(value)); }
     Params &SetInt32(const char *name, int32 value) { return Push(name, Int32GetDatum(value)); }
     Params &SetInt64(const char *name, int64 value) { return Push(name, Int64GetDatum(value)); }
     Params &SetTimestamp(const char *name, TimestampTz value)

@@ -369,6 +369,9 @@ std::vector<KnownOutput> MilestoneWriter::WriteSpends()
             Params().Set("output_id", distinct_ids).SetInt32("ms_range_id", range));
     uint64 deleted = Execute(sql::kUnspentDelete, Params().Set("output_id", distinct_ids));
     known.reserve(deleted);
+    std::map<codec::OutputId, codec::BlockId> spenders;
+    for (const SpendRow &s : rows_.spends)
+        spenders.emplace(s.output_id, s.block_id);
     for (uint64 i = 0; i < deleted; ++i)
     {
         HeapTuple tuple = SPI_tuptable->vals[i];
@@ -377,17 +380,33 @@ std::vector<KnownOutput> MilestoneWriter::WriteSpends()
         Datum amount = SPI_getbinval(tuple, desc, 3, &isnull);
         known.push_back({OutputIdAt(tuple, desc, 1), AddressAt(tuple, desc, 2),
                          static_cast<std::uint64_t>(DatumGetInt64(amount))});
+        text *kind = DatumGetTextPP(SPI_getbinval(tuple, desc, 4, &isnull));
+        if (std::string_view(VARDATA_ANY(kind), VARSIZE_ANY_EXHDR(kind)) == "legacy")
+        {
+            // A Chrysalis output: its used row, in this milestone's range (see WriteOutputs).
+            bytea *data = DatumGetByteaPP(SPI_getbinval(tuple, desc, 5, &isnull));
+            const auto *bytes = reinterpret_cast<const std::uint8_t *>(VARDATA_ANY(data));
+            OutputRow used;
+            used.output_id = known.back().output_id;
+            used.fields.address = known.back().address;
+            used.fields.amount = known.back().amount;
+            used.data.assign(bytes, bytes + VARSIZE_ANY_EXHDR(data));
+            used.legacy_type = used.data.empty() ? 0 : used.data[0];
+            used.block_id = spenders[used.output_id];
+            legacy_used_.push_back(std::move(used));
+        }
     }
     return known;
 }
 
 void MilestoneWriter::WriteOutputs()
 {
-    if (rows_.outputs.empty())
+    if (rows_.outputs.empty() && legacy_used_.empty())
         return;
-    std::set<codec::OutputId> spent_here;
+    // Outputs spent in this milestone, by the spending block.
+    std::map<codec::OutputId, codec::BlockId> spent_here;
     for (const SpendRow &s : rows_.spends)
-        spent_here.insert(s.output_id);
+        spent_here.emplace(s.output_id, s.block_id);
     // Outputs bound for the unspent set that have an owner, for BookLateSpends.
     std::map<codec::OutputId, const OutputRow *> owned;
     OutputTableColumns tables(types_);
@@ -401,10 +420,13 @@ void MilestoneWriter::WriteOutputs()
     std::set<std::pair<codec::Hash32, int32>> chains;
     std::set<std::pair<codec::FoundryId, int32>> foundries;
 
+    // Chrysalis outputs of earlier milestones spent here (found by WriteSpends).
+    for (const OutputRow &used : legacy_used_)
+        tables.AddLegacyUsed(used, used.block_id);
     for (const OutputRow &o : rows_.outputs)
     {
         const codec::IndexedFields &f = o.fields;
-        const char *table = OutputTable(f.kind);
+        const char *table = NamesOf(o).table;
         if (!table || !tables.Add(o))
             continue;
         const int32 range = ranges_.Of(table);
@@ -415,8 +437,12 @@ void MilestoneWriter::WriteOutputs()
             chains.insert({*f.nft_id, range});
         else if (f.kind == codec::OutputType::kFoundry)
             foundries.insert({*f.foundry_id, range});
-        if (spent_here.count(o.output_id))
+        if (auto spender = spent_here.find(o.output_id); spender != spent_here.end())
+        {
+            if (o.legacy_type)
+                tables.AddLegacyUsed(o, spender->second);
             continue;
+        }
         if (f.address)
             owned.emplace(o.output_id, &o);
         AddUnspentOutput(unspent, o);
@@ -464,7 +490,31 @@ void MilestoneWriter::WriteOutputs()
         for (uint64 i = 0; i < inserted; ++i)
             owned.erase(OutputIdAt(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1));
         if (!owned.empty())
+        {
             BookLateSpends(owned);
+            WriteLegacyUsedLate(owned);
+        }
+    }
+}
+
+void MilestoneWriter::WriteLegacyUsedLate(
+    const std::map<codec::OutputId, const OutputRow *> &outputs)
+{
+    StatementColumns late(sql::kLegacyUsedLate, types_);
+    for (const auto &[output_id, row] : outputs)
+    {
+        if (!row->legacy_type)
+            continue;
+        AddOutputId(late["output_id"], output_id);
+        late["output_type"].AddInt16(*row->legacy_type);
+        late["amount"].AddInt64(Amount(row->fields.amount));
+        AddAddress(late["address"], row->fields.address);
+        late["data"].AddBytes(row->data.data(), row->data.size());
+    }
+    if (late.Rows() > 0)
+    {
+        Params params;
+        Execute(late.Of(), late.Bind(params));
     }
 }
 
@@ -532,6 +582,12 @@ void MilestoneWriter::WriteHints(const MilestoneAnalytics &analytics)
     for (const AddressHint &hint : OutputAddressHints(rows_))
         known_addresses.Add({hint.address, hint.output_kind, hint.variant, ranges_.Of(hint.table)},
                             address_rows);
+    // The used rows of Chrysalis outputs created elsewhere, in this milestone's range.
+    for (const OutputRow &used : legacy_used_)
+        if (used.fields.address)
+            known_addresses.Add(
+                {*used.fields.address, "legacy", "address", ranges_.Of("legacy_outputs")},
+                address_rows);
     const int32 analytics_range = ranges_.Of("address_analytics");
     for (const AddressFlow &flow : analytics.addresses)
         known_addresses.Add({flow.address, "analytics", "address", analytics_range}, address_rows);
@@ -649,6 +705,10 @@ void MilestoneWriter::WriteDailyMetrics(const MilestoneAnalytics &analytics)
 
 void MilestoneWriter::WriteSync()
 {
+    if (Prepared(sql::kMilestoneProtocol)) // absent from schemas older than 0.5.0
+        Execute(sql::kMilestoneProtocol, Params()
+                                             .SetInt32("milestone_index", milestone_index_)
+                                             .SetInt16("protocol_version", rows_.protocol_version));
     Execute(sql::kSync, Params()
                             .SetInt32("ms_range_id", ranges_.Of("sync"))
                             .SetInt32("milestone_index", milestone_index_));

@@ -60,7 +60,7 @@ class MilestoneWriter
     void WriteHints(const MilestoneAnalytics &analytics);
     // ... then metrics_cache and date_cache, which every milestone of a day touches.
     void WriteDailyMetrics(const MilestoneAnalytics &analytics);
-    // The sync row that marks the milestone as ingested.
+    // The sync row that marks the milestone as ingested, and its protocol's row.
     void WriteSync();
 
   private:
@@ -74,6 +74,8 @@ class MilestoneWriter
     };
     // Analytics of spends that committed before the outputs they spent were created.
     void BookLateSpends(const std::map<codec::OutputId, const OutputRow *> &outputs);
+    // The used rows of Chrysalis outputs among those (in the spender's range).
+    void WriteLegacyUsedLate(const std::map<codec::OutputId, const OutputRow *> &outputs);
     // Parameters with the milestone's index and timestamp and the range `range`.
     Params InRange(int32 range) const;
     ArrayColumn Hashes() const;
@@ -86,6 +88,8 @@ class MilestoneWriter
     TimestampTz ms_timestamp_;
     int32 milestone_index_;
     std::vector<LateSpend> late_spends_;
+    // Chrysalis outputs of earlier milestones that this one spends, each with its spender.
+    std::vector<OutputRow> legacy_used_;
 };
 
 } // namespace permanode::ledger

@@ -129,7 +129,10 @@ CREATE TABLE @extschema@.nft_outputs (
     expiration_return_address @extschema@.address
 ) PARTITION BY RANGE (ms_range_id);
 
--- Chrysalis (pre-Stardust) outputs.
+-- Chrysalis (pre-Stardust) outputs: SigLockedSingleOutput (output_type 0) and
+-- SigLockedDustAllowanceOutput (1). A row with is_used = false in the creating milestone's range;
+-- once spent, a row with is_used = true in the spending milestone's range (message_id: the
+-- spending message), so history stays append-only as in spent_outputs.
 CREATE TABLE @extschema@.legacy_outputs (
     output_id @extschema@.output_id NOT NULL,
     output_type smallint NOT NULL,
@@ -242,6 +245,16 @@ CREATE TABLE @extschema@.addresses_hints (
     PRIMARY KEY (address, output_kind, variant, ms_range_id)
 );
 
+-- The protocol of each ingested milestone: 1 Chrysalis (messages), 2 Stardust (blocks). One
+-- network's eras follow each other: ingest refuses a milestone of one era at or beyond the
+-- milestones of a later era, or at or before those of an earlier one. Kept hot, beside sync.
+CREATE TABLE @extschema@.milestone_protocols (
+    milestone_index int PRIMARY KEY,
+    protocol_version smallint NOT NULL CHECK (protocol_version IN (1, 2))
+);
+CREATE INDEX milestone_protocols_by_version
+    ON @extschema@.milestone_protocols (protocol_version, milestone_index);
+
 -- Locators: from an ID to the range(s) holding it, so that a point lookup costs the same
 -- whatever the number of partitions, hot or archived.
 CREATE TABLE @extschema@.block_locator (
@@ -286,7 +299,8 @@ CREATE TABLE @extschema@.foundry_locator (
 -- covers all outputs, through the history tables, or the unspent ones, through this table).
 CREATE TABLE @extschema@.unspent_outputs (
     output_id @extschema@.output_id PRIMARY KEY,
-    output_kind text NOT NULL CHECK (output_kind IN ('basic', 'alias', 'foundry', 'nft', 'treasury')),
+    output_kind text NOT NULL CONSTRAINT unspent_outputs_output_kind_check
+        CHECK (output_kind IN ('basic', 'alias', 'foundry', 'nft', 'treasury', 'legacy')),
     amount bigint NOT NULL,
     address @extschema@.address,
     sender @extschema@.address,

@@ -203,7 +203,7 @@ class LedgerReplay
             EXPECT_EQ(HexBytes(output.at("block_id")), Bytes(32, 0));
             Bytes id = HexBytes(output.at("output_id"));
             ASSERT_EQ(id.size(), 34u);
-            v1::Output decoded = v1::DecodeOutput(HexBytes(output.at("output")));
+            v1::Output decoded = v1::DecodeTransactionOutputBytes(HexBytes(output.at("output")));
             const auto &single = std::get<v1::SigLockedSingleOutput>(decoded);
             OutputIdBytes key;
             std::copy(id.begin(), id.end(), key.begin());

@@ -567,4 +567,124 @@ TEST_F(IngestTest, ConcurrentIngestAcrossManySmallRanges)
         }
 }
 
+// The real Chrysalis messages as the two testnet7 milestones they form (the pg_regress test
+// chrysalis_ledger and the demo assemble the same cones), one bundle line each.
+std::vector<std::string> ChrysalisLines()
+{
+    std::ifstream in(fs::path(Fixtures()).parent_path() / "chrysalis" / "chrysalis_messages.json");
+    nlohmann::json fixture = nlohmann::json::parse(in);
+    auto hex = [&](const std::string &prefix)
+    {
+        for (const auto &m : fixture["messages"])
+            if (m["message_id_computed"].get<std::string>().rfind(prefix, 0) == 0)
+                return "0x" + m["message_hex"].get<std::string>();
+        ADD_FAILURE() << "no fixture message " << prefix;
+        return std::string();
+    };
+    auto block = [&](const std::string &prefix, const char *state) {
+        return nlohmann::json{{"block", hex(prefix)}, {"inclusion_state", state}};
+    };
+    nlohmann::json first = {
+        {"protocol_version", 1},
+        {"milestone_index", 16241},
+        {"milestone_timestamp", 1617959712},
+        {"blocks",
+         {block("10dbee9c", "no_transaction"), block("30d87fa9", "no_transaction"),
+          block("70a9a9bc", "included"), block("92f427d6", "included"),
+          block("89e4d40f", "included"), block("53e5f848", "no_transaction")}}};
+    nlohmann::json second = {{"protocol_version", 1},
+                             {"milestone_index", 16242},
+                             {"milestone_timestamp", 1617959722},
+                             {"blocks", {block("1f7af3df", "included")}}};
+    return {first.dump(), second.dump()};
+}
+
+TEST_F(IngestTest, ChrysalisMilestonesIngestBeforeStardustOnes)
+{
+    std::vector<std::string> lines = ChrysalisLines();
+    fs::path file = dir_ / "chrysalis.ndjson";
+    WriteLines(file, lines);
+    auto r = Ingest(file);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("ingested 2 milestones"), std::string::npos) << r.output;
+    EXPECT_EQ(Query("SELECT count(*) FROM permanode.messages WHERE version = 1"), "7");
+    EXPECT_EQ(Query("SELECT count(*) FILTER (WHERE NOT is_used) || '/' || "
+                    "count(*) FILTER (WHERE is_used) FROM permanode.legacy_outputs"),
+              "20/1");
+    EXPECT_EQ(Query("SELECT count(*) FROM permanode.unspent_outputs WHERE output_kind = "
+                    "'legacy'"),
+              "19");
+    // Again: already present, nothing changes.
+    std::string before = Fingerprint();
+    auto again = Ingest(file);
+    EXPECT_EQ(again.exit_code, 0) << again.output;
+    EXPECT_NE(again.output.find("2 already present"), std::string::npos) << again.output;
+    EXPECT_EQ(Fingerprint(), before);
+
+    // The Stardust era follows.
+    auto stardust = Ingest(Bundles("in_memory_data"));
+    ASSERT_EQ(stardust.exit_code, 0) << stardust.output;
+    EXPECT_EQ(
+        Query("SELECT string_agg(protocol_version || ':' || n, ',' ORDER BY protocol_version) "
+              "FROM "
+              "(SELECT protocol_version, count(*) n FROM permanode.milestone_protocols "
+              "GROUP BY 1) s"),
+        "1:2,2:3");
+    auto status = RunCli(fmt::format("status --dsn '{}'", dsn_));
+    EXPECT_NE(status.output.find("Chrysalis"), std::string::npos) << status.output;
+
+    // A Chrysalis milestone after Stardust ones: refused at its line, nothing written.
+    nlohmann::json late = nlohmann::json::parse(lines[1]);
+    late["milestone_index"] = 17400;
+    fs::path overlap = dir_ / "overlap.ndjson";
+    WriteLines(overlap, {late.dump()});
+    auto refused = Ingest(overlap, "--no-precheck");
+    EXPECT_EQ(refused.exit_code, 4) << refused.output;
+    EXPECT_NE(refused.output.find(overlap.string() + ":1: milestone 17400: Chrysalis milestone "
+                                                     "17400 overlaps the Stardust milestones"),
+              std::string::npos)
+        << refused.output;
+    EXPECT_EQ(Query("SELECT count(*) FROM permanode.messages WHERE milestone_index = 17400"), "0");
+}
+
+TEST_F(IngestTest, BadChrysalisLinesStopAtFileLine)
+{
+    std::vector<std::string> lines = ChrysalisLines();
+    nlohmann::json bad = nlohmann::json::parse(lines[1]);
+    std::string hex = bad["blocks"][0]["block"];
+    bad["blocks"][0]["block"] = hex.substr(0, hex.size() - 10);
+    fs::path file = dir_ / "bad-chrysalis.ndjson";
+    WriteLines(file, {lines[0], bad.dump()});
+    for (const char *flags : {"", "--no-precheck"})
+    {
+        SCOPED_TRACE(flags);
+        auto r = Ingest(file, flags);
+        EXPECT_EQ(r.exit_code, 4) << r.output;
+        EXPECT_NE(r.output.find(file.string() + ":2: milestone 16242: block 0 (0x"),
+                  std::string::npos)
+            << r.output;
+        EXPECT_NE(r.output.find("as a Chrysalis message"), std::string::npos) << r.output;
+        EXPECT_EQ(Query("SELECT count(*) FROM permanode.messages WHERE milestone_index = 16242"),
+                  "0");
+        EXPECT_EQ(Query("SELECT count(*) FROM permanode.sync WHERE milestone_index = 16241"), "1");
+    }
+    // A Stardust block in a Chrysalis bundle is named as what it is not.
+    nlohmann::json stardust = nlohmann::json::parse(ReadLines(Bundles("in_memory_data"))[0]);
+    stardust["protocol_version"] = 1;
+    fs::path mixed = dir_ / "mixed.ndjson";
+    WriteLines(mixed, {stardust.dump()});
+    auto r = Ingest(mixed);
+    EXPECT_EQ(r.exit_code, 4) << r.output;
+    EXPECT_NE(r.output.find(mixed.string() + ":1: "), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("does not decode as a Chrysalis message"), std::string::npos)
+        << r.output;
+    // An unknown protocol version.
+    stardust["protocol_version"] = 3;
+    WriteLines(mixed, {stardust.dump()});
+    auto unknown = Ingest(mixed);
+    EXPECT_EQ(unknown.exit_code, 4) << unknown.output;
+    EXPECT_NE(unknown.output.find("unknown \"protocol_version\" 3"), std::string::npos)
+        << unknown.output;
+}
+
 } // namespace

@@ -13,10 +13,6 @@ namespace permanode::codec::chrysalis
 // Parses and syntactically checks a whole message; rejects trailing bytes.
 Message DecodeMessage(ByteSpan bytes);
 Bytes EncodeMessage(const Message &message);
-// An output on its own (type byte first), as a snapshot books it: a signature-locked single
-// output or dust allowance, checked as inside a transaction; rejects trailing bytes.
-Bytes EncodeOutput(const Output &output);
-Output DecodeOutput(ByteSpan bytes);
 
 // Message ID: BLAKE2b-256 of the message bytes, nonce included.
 MessageId ComputeMessageId(ByteSpan message_bytes);
@@ -35,6 +31,13 @@ Hash32 MilestoneSigningHash(const MilestoneEssence &essence);
 // numbers, network ID and nonce as decimal strings; absent optional parts are left out.
 nlohmann::json ToJson(const Message &message);
 Message MessageFromJson(const nlohmann::json &json);
+
+// One input, output or unlock on its own, as a transaction serializes it (what the ledger stores
+// per part), and a SigLocked output back from such bytes (rejecting trailing bytes).
+Bytes EncodeInputBytes(const Input &input);
+Bytes EncodeOutputBytes(const Output &output);
+Bytes EncodeUnlockBytes(const Unlock &unlock);
+Output DecodeTransactionOutputBytes(ByteSpan bytes);
 
 // Bech32 form of an Ed25519 address: type byte 0 then the hash, under "iota" or "atoi".
 std::string AddressToBech32(const Ed25519Address &address, std::string_view hrp);

@@ -1,5 +1,4 @@
 // Wire layout of the TIP-7 transaction payload, its parts, and the TIP-6 indexation payload.
-#include "codec/chrysalis/message.hpp"
 #include "codec/chrysalis/wire.hpp"
 
 #include <cstring>
@@ -41,31 +40,6 @@ UtxoInput DecodeUtxoInput(ByteReader &reader)
         reader.Fail("utxo_input.transaction_output_index", index_at,
                     "index " + std::to_string(input.index) + " exceeds the maximum output index");
     return input;
-}
-
-// A transaction creates signature-locked outputs; the treasury output is the treasury's own.
-// Amounts are above zero, a dust allowance at least 1 Mi (TIP-15), and `total` adds them up.
-Output DecodeTransactionOutput(ByteReader &reader, std::uint64_t &total)
-{
-    std::size_t start = reader.Offset();
-    std::uint8_t type = reader.ReadU8("output.type");
-    if (type == kSingleOutputType)
-    {
-        SigLockedSingleOutput output;
-        output.address = DecodeAddress(reader, "sig_locked_single_output.address");
-        output.amount = ReadAmount(reader, "sig_locked_single_output.amount", 1, total);
-        return output;
-    }
-    if (type == kDustAllowanceOutputType)
-    {
-        SigLockedDustAllowanceOutput output;
-        output.address = DecodeAddress(reader, "sig_locked_dust_allowance_output.address");
-        output.amount = ReadAmount(reader, "sig_locked_dust_allowance_output.amount",
-                                   limits::kMinDustAllowance, total);
-        return output;
-    }
-    reader.Fail("output.type", start,
-                "a transaction creates only outputs of type 0 or 1, got " + std::to_string(type));
 }
 
 // TIP-7: inputs and outputs ascend in the lexical order of their bytes, and no two share their
@@ -165,6 +139,30 @@ Unlock DecodeUnlock(ByteReader &reader, const std::vector<Unlock> &earlier)
 
 } // namespace
 
+// A transaction creates signature-locked outputs; the treasury output is the treasury's own.
+Output DecodeTransactionOutput(ByteReader &reader, std::uint64_t &total)
+{
+    std::size_t start = reader.Offset();
+    std::uint8_t type = reader.ReadU8("output.type");
+    if (type == kSingleOutputType)
+    {
+        SigLockedSingleOutput output;
+        output.address = DecodeAddress(reader, "sig_locked_single_output.address");
+        output.amount = ReadAmount(reader, "sig_locked_single_output.amount", 1, total);
+        return output;
+    }
+    if (type == kDustAllowanceOutputType)
+    {
+        SigLockedDustAllowanceOutput output;
+        output.address = DecodeAddress(reader, "sig_locked_dust_allowance_output.address");
+        output.amount = ReadAmount(reader, "sig_locked_dust_allowance_output.amount",
+                                   limits::kMinDustAllowance, total);
+        return output;
+    }
+    reader.Fail("output.type", start,
+                "a transaction creates only outputs of type 0 or 1, got " + std::to_string(type));
+}
+
 Ed25519Address DecodeAddress(ByteReader &reader, const char *field)
 {
     reader.ExpectType(field, kEd25519AddressType);
@@ -205,25 +203,6 @@ std::uint64_t ReadAmount(ByteReader &reader, const char *field, std::uint64_t mi
                         std::to_string(limits::kTotalSupply));
     total += amount;
     return amount;
-}
-
-Bytes EncodeOutput(const Output &output)
-{
-    Bytes bytes;
-    ByteWriter writer(bytes);
-    EncodeOutput(writer, output);
-    return bytes;
-}
-
-Output DecodeOutput(ByteSpan bytes)
-{
-    ByteReader reader(bytes);
-    std::uint64_t total = 0;
-    Output output = DecodeTransactionOutput(reader, total);
-    if (reader.Remaining() != 0)
-        reader.Fail("output", reader.Offset(),
-                    std::to_string(reader.Remaining()) + " trailing bytes after the output");
-    return output;
 }
 
 TransactionPayload DecodeTransactionBody(ByteReader &reader)
@@ -313,19 +292,22 @@ void EncodeTransactionBody(ByteWriter &writer, const TransactionPayload &payload
     EncodeTransactionEssence(writer, payload.essence);
     writer.WriteCountU16("transaction.unlocks.count", payload.unlocks.size());
     for (const Unlock &unlock : payload.unlocks)
+        EncodeUnlock(writer, unlock);
+}
+
+void EncodeUnlock(ByteWriter &writer, const Unlock &unlock)
+{
+    if (const auto *signature = std::get_if<SignatureUnlock>(&unlock))
     {
-        if (const auto *signature = std::get_if<SignatureUnlock>(&unlock))
-        {
-            writer.WriteU8(kSignatureUnlockType);
-            writer.WriteU8(kEd25519SignatureType);
-            writer.WriteArray(signature->public_key);
-            writer.WriteArray(signature->signature);
-        }
-        else
-        {
-            writer.WriteU8(kReferenceUnlockType);
-            writer.WriteU16(std::get<ReferenceUnlock>(unlock).reference);
-        }
+        writer.WriteU8(kSignatureUnlockType);
+        writer.WriteU8(kEd25519SignatureType);
+        writer.WriteArray(signature->public_key);
+        writer.WriteArray(signature->signature);
+    }
+    else
+    {
+        writer.WriteU8(kReferenceUnlockType);
+        writer.WriteU16(std::get<ReferenceUnlock>(unlock).reference);
     }
 }
 

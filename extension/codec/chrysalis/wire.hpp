@@ -40,7 +40,11 @@ std::uint64_t ReadAmount(ByteReader &reader, const char *field, std::uint64_t mi
 void EncodeTransactionEssence(ByteWriter &writer, const TransactionEssence &essence);
 void EncodeTransactionBody(ByteWriter &writer, const TransactionPayload &payload);
 void EncodeIndexationBody(ByteWriter &writer, const IndexationPayload &payload);
+// A SigLocked output (type 0 or 1): what a transaction may create. Amounts are above zero, a
+// dust allowance at least 1 Mi (TIP-15), and `total` adds them up within the total supply.
+Output DecodeTransactionOutput(ByteReader &reader, std::uint64_t &total);
 void EncodeInput(ByteWriter &writer, const Input &input);
+void EncodeUnlock(ByteWriter &writer, const Unlock &unlock);
 void EncodeOutput(ByteWriter &writer, const Output &output);
 void EncodeAddress(ByteWriter &writer, const Ed25519Address &address);
 
