@@ -8,6 +8,7 @@
 #include "chronicle_import.hpp"
 #include "demo.hpp"
 #include "embedded_cluster.hpp"
+#include "chrysalis_generator.hpp"
 #include "generator.hpp"
 #include "ingest.hpp"
 #include "interrupt.hpp"
@@ -405,25 +406,37 @@ void RegisterImportChronicleCommand(CLI::App &app)
 void RegisterGenerateCommand(CLI::App &app)
 {
     static GeneratorOptions options;
-    static std::string output, blocks_per_milestone = "40-90", outputs_per_transaction = "1-3";
+    static std::string output, protocol = "stardust", blocks_per_milestone = "40-90",
+                               outputs_per_transaction = "1-3";
     auto *generate = app.add_subcommand(
-        "generate", "Write a synthetic Stardust ledger as milestone bundles (deterministic for "
-                    "a seed; signatures are random bytes and not verified)");
+        "generate",
+        "Write a synthetic Stardust ledger (or, with --protocol chrysalis, a Chrysalis one) as "
+        "milestone bundles (deterministic for a seed; signatures, public keys and merkle proofs "
+        "are random bytes and not verified)");
+    generate
+        ->add_option("--protocol", protocol,
+                     "stardust (blocks, protocol 2) or chrysalis (messages, protocol 1: "
+                     "mainnet's network ID, indexation spam, value transactions with dust "
+                     "allowances, receipts; default stardust)")
+        ->check(CLI::IsMember({"stardust", "chrysalis"}));
     generate->add_option("--milestones", options.milestones, "Milestones to write (default 100)");
     generate
         ->add_option("--start-index", options.start_index,
                      "Index of the first (genesis) milestone (default 1)")
         ->check(CLI::Range(0u, static_cast<unsigned>(INT32_MAX)));
     generate->add_option("--start-timestamp", options.start_timestamp,
-                         "Unix time of the first milestone (default 2023-01-01); then every 5 s");
+                         "Unix time of the first milestone (default 2023-01-01, then every 5 s; "
+                         "Chrysalis: 2021-05-01, then every 10 s)");
     generate->add_option("--blocks-per-milestone", blocks_per_milestone,
-                         "MIN-MAX blocks in each milestone's cone (default 40-90)");
+                         "MIN-MAX blocks (messages) in each milestone's cone (default 40-90; "
+                         "Chrysalis: 150-350)");
     generate->add_option("--outputs-per-transaction", outputs_per_transaction,
                          "MIN-MAX new outputs a transaction creates besides the chained alias, "
-                         "NFT and token outputs (default 1-3)");
+                         "NFT and token outputs (Chrysalis: besides a micro payment or a dust "
+                         "allowance; default 1-3)");
     generate
         ->add_option("--tx-share", options.transaction_share,
-                     "Share of blocks carrying a transaction (default 0.15)")
+                     "Share of blocks carrying a transaction (default 0.15; Chrysalis: 0.05)")
         ->check(CLI::Range(0.0, 1.0));
     generate
         ->add_option("--genesis-addresses", options.genesis_addresses,
@@ -432,8 +445,21 @@ void RegisterGenerateCommand(CLI::App &app)
     generate->add_option("--seed", options.seed, "Random seed (default 1)");
     generate->add_option("-o,--output", output, "Bundle file to write (default: stdout)");
     generate->callback(
-        [&]
+        [generate]
         {
+            bool chrysalis = protocol == "chrysalis";
+            if (chrysalis)
+            {
+                // Chrysalis's defaults for what the command line leaves out.
+                GeneratorOptions defaults = ChrysalisGeneratorDefaults();
+                if (generate->count("--start-timestamp") == 0)
+                    options.start_timestamp = defaults.start_timestamp;
+                if (generate->count("--blocks-per-milestone") == 0)
+                    blocks_per_milestone =
+                        fmt::format("{}-{}", defaults.min_blocks, defaults.max_blocks);
+                if (generate->count("--tx-share") == 0)
+                    options.transaction_share = defaults.transaction_share;
+            }
             std::tie(options.min_blocks, options.max_blocks) =
                 ParseMinMax("--blocks-per-milestone", blocks_per_milestone, 1, 10000);
             std::tie(options.min_fresh_outputs, options.max_fresh_outputs) =
@@ -449,11 +475,16 @@ void RegisterGenerateCommand(CLI::App &app)
             std::ostream &out = output.empty() ? std::cout : file;
             InstallInterruptHandlers();
             Progress progress("generate", options.milestones, Progress::StderrIsTerminal());
-            LedgerGenerator generator(options);
+            std::unique_ptr<LedgerGenerator> stardust;
+            std::unique_ptr<ChrysalisLedgerGenerator> v1;
+            if (chrysalis)
+                v1 = std::make_unique<ChrysalisLedgerGenerator>(options);
+            else
+                stardust = std::make_unique<LedgerGenerator>(options);
             std::uint64_t blocks = 0;
             for (std::uint32_t i = 0; i < options.milestones && !Interrupted(); ++i)
             {
-                MilestoneBundle bundle = generator.Next();
+                MilestoneBundle bundle = chrysalis ? v1->Next() : stardust->Next();
                 blocks += bundle.blocks.size();
                 out << FormatBundle(bundle) << '\n';
                 progress.Update(i + 1, i + 1, blocks);

@@ -14,7 +14,6 @@
 #include "codec/output.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <deque>
 #include <optional>
 #include <string>
@@ -32,109 +31,6 @@ constexpr std::uint64_t kMinAmount = 50'000;                   // of a newly cre
 constexpr std::size_t kRecentBlocks = 48;                      // parents are drawn from these
 constexpr std::size_t kRecentSpent = 256;                      // double spends are drawn from these
 constexpr std::uint32_t kMilestoneInterval = 5;
-
-// xoshiro256** seeded through splitmix64: the same stream for a seed on every platform
-// (std:: distributions are implementation-defined).
-class Random
-{
-  public:
-    explicit Random(std::uint64_t seed)
-    {
-        for (auto &word : state_)
-        {
-            seed += 0x9e3779b97f4a7c15ull;
-            std::uint64_t z = seed;
-            z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-            z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-            word = z ^ (z >> 31);
-        }
-    }
-
-    std::uint64_t Next()
-    {
-        std::uint64_t result = Rotl(state_[1] * 5, 7) * 9;
-        std::uint64_t t = state_[1] << 17;
-        state_[2] ^= state_[0];
-        state_[3] ^= state_[1];
-        state_[1] ^= state_[2];
-        state_[0] ^= state_[3];
-        state_[2] ^= t;
-        state_[3] = Rotl(state_[3], 45);
-        return result;
-    }
-
-    std::uint64_t Below(std::uint64_t n) { return n == 0 ? 0 : Next() % n; }
-    std::uint64_t Between(std::uint64_t low, std::uint64_t high)
-    {
-        return low + Below(high - low + 1);
-    }
-    double Unit() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
-    bool Chance(double p) { return Unit() < p; }
-
-    // Rank in [0, n) with P(rank r) roughly proportional to 1/(r+1) (Zipf, s = 1).
-    std::size_t ZipfRank(std::size_t n)
-    {
-        double rank = std::exp(Unit() * std::log(static_cast<double>(n) + 1.0)) - 1.0;
-        return std::min(n - 1, static_cast<std::size_t>(rank));
-    }
-
-    template <std::size_t N> std::array<std::uint8_t, N> Array()
-    {
-        std::array<std::uint8_t, N> out;
-        Fill(out.data(), N);
-        return out;
-    }
-    Bytes Vector(std::size_t n)
-    {
-        Bytes out(n);
-        Fill(out.data(), n);
-        return out;
-    }
-
-  private:
-    static std::uint64_t Rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-    void Fill(std::uint8_t *out, std::size_t n)
-    {
-        for (std::size_t i = 0; i < n; i += 8)
-        {
-            std::uint64_t word = Next();
-            for (std::size_t j = 0; j < 8 && i + j < n; ++j)
-                out[i + j] = static_cast<std::uint8_t>(word >> (8 * j));
-        }
-    }
-
-    std::uint64_t state_[4];
-};
-
-// Hash of a label, the seed and a number: stable, distinct identities.
-Hash32 DerivedId(const char *label, std::uint64_t seed, std::uint64_t n)
-{
-    Bytes bytes(label, label + std::char_traits<char>::length(label));
-    for (std::uint64_t v : {seed, n})
-        for (int i = 0; i < 8; ++i)
-            bytes.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
-    return Blake2b256(bytes);
-}
-
-// A population that grows: each draw adds a new member with probability `growth`, else picks
-// an existing one by Zipf rank.
-class Population
-{
-  public:
-    Population(double growth) : growth_(growth) {}
-    std::size_t Draw(Random &random)
-    {
-        if (size_ == 0 || random.Chance(growth_))
-            return size_++;
-        return random.ZipfRank(size_);
-    }
-    std::size_t Size() const { return size_; }
-    void Grow(std::size_t n) { size_ += n; }
-
-  private:
-    double growth_;
-    std::size_t size_ = 0;
-};
 
 struct Unspent
 {
@@ -175,15 +71,7 @@ struct LedgerGenerator::State
         return Bytes(text.begin(), text.end());
     }
 
-    Bytes Text(std::size_t min, std::size_t max)
-    {
-        static const char kAlphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789 .,:-";
-        std::size_t n = random.Between(min, max);
-        Bytes out(n);
-        for (auto &c : out)
-            c = static_cast<std::uint8_t>(kAlphabet[random.Below(sizeof kAlphabet - 1)]);
-        return out;
-    }
+    Bytes Text(std::size_t min, std::size_t max) { return RandomText(random, min, max); }
 
     std::vector<BlockId> DrawParents()
     {
@@ -312,20 +200,6 @@ struct LedgerGenerator::State
                 positions.push_back(p);
         }
         return positions;
-    }
-
-    // Splits `total` into `parts` amounts that are each at least 1 and sum to `total`.
-    std::vector<std::uint64_t> Split(std::uint64_t total, std::size_t parts)
-    {
-        std::vector<std::uint64_t> amounts(parts, total / parts);
-        amounts.back() += total % parts;
-        for (std::size_t i = 0; i + 1 < parts; ++i)
-        {
-            std::uint64_t shift = random.Below(amounts[i] / 2 + 1);
-            amounts[i] -= shift;
-            amounts.back() += shift;
-        }
-        return amounts;
     }
 
     std::optional<BundleBlock> TransactionBlock()
@@ -470,7 +344,7 @@ struct LedgerGenerator::State
         std::size_t parts = token_sets.size() + fresh;
         if (parts == 0 || amount < parts)
             return;
-        std::vector<std::uint64_t> amounts = Split(amount, parts);
+        std::vector<std::uint64_t> amounts = SplitAmount(random, amount, parts);
         for (std::size_t i = 0; i < parts; ++i)
         {
             if (i < token_sets.size())
@@ -569,17 +443,14 @@ struct LedgerGenerator::State
 
     MilestoneBundle Next()
     {
-        MilestoneBundle bundle;
-        bundle.milestone_index = options.start_index + produced;
-        timestamp = options.start_timestamp + kMilestoneInterval * produced;
-        bundle.milestone_timestamp = timestamp;
+        MilestoneBundle bundle = EmptyBundle(options, produced, kMilestoneInterval);
+        timestamp = bundle.milestone_timestamp;
         if (produced == 0)
         {
             bundle.snapshot_outputs = Genesis();
             Remember(BlockId{}); // the genesis blocks' parent: the all-zero block ID
         }
-        std::uint32_t count = static_cast<std::uint32_t>(
-            random.Between(options.min_blocks, std::max(options.min_blocks, options.max_blocks)));
+        std::uint32_t count = DrawConeSize(random, options);
         if (milestone_block)
         {
             Remember(ComputeBlockId(*milestone_block));

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Short libFuzzer run of the block decoder, seeded with every fixture block.
+# Short libFuzzer run of the Stardust block and Chrysalis message decoders, seeded with every
+# fixture block and Chrysalis fixture message.
 # usage: fuzz_smoke.sh FUZZER CODEC_DUMP WORK_DIR [RUNS]
 # For a longer run by hand: FUZZER WORK_DIR/corpus -max_total_time=600
 set -eu

@@ -30,13 +30,12 @@ void EncodeParents(ByteWriter &writer, const char *field, const std::vector<Hash
         writer.WriteArray(parent);
 }
 
-// A message may carry any of the five payloads: an archive keeps what the nodes gossiped.
-Payload DecodePayload(ByteReader &reader)
+namespace
 {
-    std::size_t start = reader.Offset();
-    std::uint32_t type = reader.ReadU32("payload.type");
-    if (type > payload_type::kTreasuryTransaction)
-        reader.Fail("payload.type", start, "unknown payload type " + std::to_string(type));
+
+// The body of a payload whose u32 type (read at `start`) is `type`.
+Payload DecodePayloadBody(ByteReader &reader, std::uint32_t type, std::size_t start)
+{
     switch (type)
     {
         case payload_type::kTransaction:
@@ -47,9 +46,36 @@ Payload DecodePayload(ByteReader &reader)
             return DecodeIndexationBody(reader);
         case payload_type::kReceipt:
             return DecodeReceiptBody(reader);
-        default:
+        case payload_type::kTreasuryTransaction:
             return DecodeTreasuryTransactionBody(reader);
+        default:
+            reader.Fail("payload.type", start, "unknown payload type " + std::to_string(type));
     }
+}
+
+// TIP-6 lists what a message carries: a transaction, a milestone or an indexation. Receipts
+// and treasury transactions exist only inside a milestone (TIP-17).
+Payload DecodeMessagePayload(ByteReader &reader)
+{
+    std::size_t start = reader.Offset();
+    std::uint32_t type = reader.ReadU32("payload.type");
+    if (type == payload_type::kReceipt)
+        reader.Fail("payload.type", start,
+                    "a receipt (3) comes only inside a milestone, not alone in a message");
+    if (type == payload_type::kTreasuryTransaction)
+        reader.Fail("payload.type", start,
+                    "a treasury transaction (4) comes only inside a milestone's receipt, not "
+                    "alone in a message");
+    return DecodePayloadBody(reader, type, start);
+}
+
+} // namespace
+
+Payload DecodePayload(ByteReader &reader)
+{
+    std::size_t start = reader.Offset();
+    std::uint32_t type = reader.ReadU32("payload.type");
+    return DecodePayloadBody(reader, type, start);
 }
 
 void EncodePayload(ByteWriter &writer, const Payload &payload)
@@ -78,8 +104,15 @@ Message DecodeMessage(ByteSpan bytes)
     Message message;
     message.network_id = reader.ReadU64("message.network_id");
     message.parents = DecodeParents(reader, "message.parents");
-    message.payload =
-        reader.ReadLengthPrefixed("message.payload_length", [&] { return DecodePayload(reader); });
+    std::size_t length_at = reader.Offset();
+    message.payload = reader.ReadLengthPrefixed("message.payload_length",
+                                                [&] { return DecodeMessagePayload(reader); });
+    // TIP-8: a milestone names the message's own parents (after length, type, index, timestamp).
+    if (message.payload)
+        if (const auto *milestone = std::get_if<MilestonePayload>(&*message.payload);
+            milestone && milestone->essence.parents != message.parents)
+            reader.Fail("milestone.parents", length_at + 4 + 4 + 4 + 8,
+                        "differ from the parents of the message that carries the milestone");
     message.nonce = reader.ReadU64("message.nonce");
     if (reader.Remaining() != 0)
         reader.Fail("message", reader.Offset(),

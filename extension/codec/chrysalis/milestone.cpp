@@ -48,8 +48,16 @@ MilestoneEssence DecodeMilestoneEssence(ByteReader &reader)
     essence.parents = DecodeParents(reader, "milestone.parents");
     essence.inclusion_merkle_proof = reader.ReadArray<32>("milestone.inclusion_merkle_proof");
     essence.next_pow_score = reader.ReadU32("milestone.next_pow_score");
+    std::size_t next_index_at = reader.Offset();
     essence.next_pow_score_milestone_index =
         reader.ReadU32("milestone.next_pow_score_milestone_index");
+    // TIP-8: no next PoW score, no index for it; else it takes effect after this milestone.
+    if (essence.next_pow_score == 0 && essence.next_pow_score_milestone_index != 0)
+        reader.Fail("milestone.next_pow_score_milestone_index", next_index_at,
+                    "must be 0 when the next PoW score is 0");
+    if (essence.next_pow_score != 0 && essence.next_pow_score_milestone_index <= essence.index)
+        reader.Fail("milestone.next_pow_score_milestone_index", next_index_at,
+                    "must be larger than the milestone index " + std::to_string(essence.index));
     std::size_t key_count = reader.ReadCountU8("milestone.public_keys.count", 1, kMaxPublicKeys);
     for (std::size_t i = 0; i < key_count; ++i)
     {
@@ -95,6 +103,7 @@ ReceiptPayload DecodeReceiptBody(ByteReader &reader)
     receipt.final = final == 1;
     std::size_t fund_count =
         reader.ReadCountU16("receipt.funds.count", 1, limits::kMaxMigratedFunds);
+    std::uint64_t total = 0; // TIP-17: each deposit at least 1 Mi, all within the supply
     for (std::size_t i = 0; i < fund_count; ++i)
     {
         MigratedFundsEntry entry;
@@ -107,7 +116,8 @@ ReceiptPayload DecodeReceiptBody(ByteReader &reader)
             reader.Fail("migrated_funds.tail_transaction_hash", start,
                         "entries are not sorted or a tail repeats");
         entry.address = DecodeAddress(reader, "migrated_funds.address");
-        entry.deposit = reader.ReadU64("migrated_funds.deposit");
+        entry.deposit =
+            ReadAmount(reader, "migrated_funds.deposit", limits::kMinMigratedDeposit, total);
         receipt.funds.push_back(entry);
     }
     std::size_t length_at = reader.Offset();

@@ -28,6 +28,11 @@ constexpr std::size_t kMaxInputs = 127;
 constexpr std::size_t kMaxOutputs = 127;
 constexpr std::size_t kMaxIndexLength = 64;
 constexpr std::size_t kMaxMigratedFunds = 127;
+// Every IOTA token there is (TIP-7): no amount, nor any sum of amounts, exceeds it.
+constexpr std::uint64_t kTotalSupply = 2'779'530'283'277'761;
+// TIP-15: a dust allowance deposit, and TIP-17: a migrated deposit, is at least 1 Mi.
+constexpr std::uint64_t kMinDustAllowance = 1'000'000;
+constexpr std::uint64_t kMinMigratedDeposit = 1'000'000;
 } // namespace limits
 
 // The only address kind: the BLAKE2b-256 hash of an Ed25519 public key (type 0).

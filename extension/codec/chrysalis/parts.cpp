@@ -37,7 +37,8 @@ Bytes EncodeUnlockBytes(const Unlock &unlock)
 Output DecodeTransactionOutputBytes(ByteSpan bytes)
 {
     ByteReader reader(bytes);
-    Output output = DecodeTransactionOutput(reader);
+    std::uint64_t total = 0;
+    Output output = DecodeTransactionOutput(reader, total);
     if (reader.Remaining() != 0)
         reader.Fail("output", reader.Offset(),
                     std::to_string(reader.Remaining()) + " trailing bytes after the output");

@@ -1,6 +1,7 @@
 // Wire layout of the TIP-7 transaction payload, its parts, and the TIP-6 indexation payload.
 #include "codec/chrysalis/wire.hpp"
 
+#include <cstring>
 #include <string>
 
 namespace permanode::codec::chrysalis
@@ -20,6 +21,9 @@ constexpr std::uint8_t kTreasuryOutputType = 2;
 constexpr std::uint8_t kSignatureUnlockType = 0;
 constexpr std::uint8_t kReferenceUnlockType = 1;
 
+constexpr std::size_t kUtxoInputLength = 1 + 32 + 2; // type, transaction ID, index
+constexpr std::size_t kOutputKeyLength = 1 + 1 + 32; // output type, address type, address
+
 // A transaction spends UTXOs only; the treasury input belongs to treasury transactions.
 UtxoInput DecodeUtxoInput(ByteReader &reader)
 {
@@ -36,6 +40,18 @@ UtxoInput DecodeUtxoInput(ByteReader &reader)
         reader.Fail("utxo_input.transaction_output_index", index_at,
                     "index " + std::to_string(input.index) + " exceeds the maximum output index");
     return input;
+}
+
+// TIP-7: inputs and outputs ascend in the lexical order of their bytes, and no two share their
+// first `key_length` bytes (a whole input; an output's type and address).
+void ExpectAscending(ByteReader &reader, const char *field, std::size_t previous, std::size_t start,
+                     std::size_t key_length, const char *repeated)
+{
+    int order = std::memcmp(reader.Data() + previous, reader.Data() + start, key_length);
+    if (order == 0)
+        reader.Fail(field, start, repeated);
+    if (order > 0)
+        reader.Fail(field, start, "not in lexical order: sorts before the one ahead of it");
 }
 
 std::optional<IndexationPayload> DecodeEssencePayload(ByteReader &reader)
@@ -59,17 +75,36 @@ TransactionEssence DecodeEssence(ByteReader &reader)
     TransactionEssence essence;
     std::size_t input_count =
         reader.ReadCountU16("transaction_essence.inputs.count", 1, limits::kMaxInputs);
+    std::size_t previous = 0;
     for (std::size_t i = 0; i < input_count; ++i)
+    {
+        std::size_t start = reader.Offset();
         essence.inputs.push_back(DecodeUtxoInput(reader));
+        if (i > 0)
+            ExpectAscending(reader, "transaction_essence.inputs", previous, start, kUtxoInputLength,
+                            "spends the same output as the input before it");
+        previous = start;
+    }
     std::size_t output_count =
         reader.ReadCountU16("transaction_essence.outputs.count", 1, limits::kMaxOutputs);
+    std::uint64_t total = 0;
     for (std::size_t i = 0; i < output_count; ++i)
-        essence.outputs.push_back(DecodeTransactionOutput(reader));
+    {
+        std::size_t start = reader.Offset();
+        essence.outputs.push_back(DecodeTransactionOutput(reader, total));
+        if (i > 0)
+            ExpectAscending(reader, "transaction_essence.outputs", previous, start,
+                            kOutputKeyLength,
+                            "same type and address as the output before it (TIP-7 allows one "
+                            "output of each type per address)");
+        previous = start;
+    }
     essence.payload = DecodeEssencePayload(reader);
     return essence;
 }
 
-// A reference unlock must point at an earlier signature unlock (TIP-7 syntactic rule).
+// TIP-7 syntactic rules: signature unlocks are unique, and a reference unlock points at an
+// earlier signature unlock.
 Unlock DecodeUnlock(ByteReader &reader, const std::vector<Unlock> &earlier)
 {
     std::size_t start = reader.Offset();
@@ -80,6 +115,11 @@ Unlock DecodeUnlock(ByteReader &reader, const std::vector<Unlock> &earlier)
         SignatureUnlock unlock;
         unlock.public_key = reader.ReadArray<32>("ed25519_signature.public_key");
         unlock.signature = reader.ReadArray<64>("ed25519_signature.signature");
+        for (std::size_t i = 0; i < earlier.size(); ++i)
+            if (const auto *other = std::get_if<SignatureUnlock>(&earlier[i]);
+                other && *other == unlock)
+                reader.Fail("signature_unlock", start,
+                            "repeats signature unlock " + std::to_string(i));
         return unlock;
     }
     if (type == kReferenceUnlockType)
@@ -100,7 +140,7 @@ Unlock DecodeUnlock(ByteReader &reader, const std::vector<Unlock> &earlier)
 } // namespace
 
 // A transaction creates signature-locked outputs; the treasury output is the treasury's own.
-Output DecodeTransactionOutput(ByteReader &reader)
+Output DecodeTransactionOutput(ByteReader &reader, std::uint64_t &total)
 {
     std::size_t start = reader.Offset();
     std::uint8_t type = reader.ReadU8("output.type");
@@ -108,14 +148,15 @@ Output DecodeTransactionOutput(ByteReader &reader)
     {
         SigLockedSingleOutput output;
         output.address = DecodeAddress(reader, "sig_locked_single_output.address");
-        output.amount = reader.ReadU64("sig_locked_single_output.amount");
+        output.amount = ReadAmount(reader, "sig_locked_single_output.amount", 1, total);
         return output;
     }
     if (type == kDustAllowanceOutputType)
     {
         SigLockedDustAllowanceOutput output;
         output.address = DecodeAddress(reader, "sig_locked_dust_allowance_output.address");
-        output.amount = reader.ReadU64("sig_locked_dust_allowance_output.amount");
+        output.amount = ReadAmount(reader, "sig_locked_dust_allowance_output.amount",
+                                   limits::kMinDustAllowance, total);
         return output;
     }
     reader.Fail("output.type", start,
@@ -142,8 +183,26 @@ TreasuryOutput DecodeTreasuryOutput(ByteReader &reader)
 {
     reader.ExpectType("treasury_output.type", kTreasuryOutputType);
     TreasuryOutput output;
-    output.amount = reader.ReadU64("treasury_output.amount");
+    std::uint64_t total = 0;
+    output.amount = ReadAmount(reader, "treasury_output.amount", 0, total);
     return output;
+}
+
+std::uint64_t ReadAmount(ByteReader &reader, const char *field, std::uint64_t minimum,
+                         std::uint64_t &total)
+{
+    std::size_t at = reader.Offset();
+    std::uint64_t amount = reader.ReadU64(field);
+    if (amount < minimum)
+        reader.Fail(field, at,
+                    "amount " + std::to_string(amount) + " is below the minimum of " +
+                        std::to_string(minimum));
+    if (amount > limits::kTotalSupply - total)
+        reader.Fail(field, at,
+                    "amounts add up to more than the total supply of " +
+                        std::to_string(limits::kTotalSupply));
+    total += amount;
+    return amount;
 }
 
 TransactionPayload DecodeTransactionBody(ByteReader &reader)

@@ -34,9 +34,33 @@ constexpr std::size_t kPayloadAt = 8 + 1 + 64 + 4;
 constexpr std::size_t kInputTypeAt = kPayloadAt + 4 + 1 + 2;
 constexpr std::size_t kOutputTypeAt = kInputTypeAt + 35 + 2;
 
+// Inside MessageWith(Milestone(receipt)): milestone type, index, timestamp, parents, merkle
+// proof, next PoW score and its index, keys, receipt length and type, then the receipt body.
+constexpr std::size_t kReceiptAt = kPayloadAt + 4 + 4 + 8 + 65 + 32 + 4 + 4 + 65 + 4 + 4;
+// In a transaction of one input: the second output starts after the first's 42 bytes (type,
+// address, amount), whose amount is its last 8.
+constexpr std::size_t kAmountAt = kOutputTypeAt + 1 + 33;
+constexpr std::size_t kSecondOutputAt = kOutputTypeAt + 42;
+
 Bytes DustMessageBytes()
 {
     return EncodeMessage(MessageWith(DustTransaction()));
+}
+
+// DustTransaction() with a single output of `amount` to 0x21.. ahead of its dust allowance.
+TransactionPayload WithSingleOutput(std::uint64_t amount)
+{
+    TransactionPayload transaction = DustTransaction();
+    transaction.essence.outputs.insert(transaction.essence.outputs.begin(),
+                                       SigLockedSingleOutput{AddressOf(0x21), amount});
+    return transaction;
+}
+
+void ExpectError(const Message &message, const char *field, std::size_t offset)
+{
+    DecodeError error = ErrorOf(EncodeMessage(message));
+    EXPECT_EQ(error.Field(), field) << error.what();
+    EXPECT_EQ(error.Offset(), offset) << error.what();
 }
 
 TEST(ChrysalisDecodeErrors, EveryTruncationOfEveryFixtureIsRejected)
@@ -187,8 +211,8 @@ TEST(ChrysalisDecodeErrors, PayloadLengthMismatch)
 
 TEST(ChrysalisDecodeErrors, ReceiptFinalFlagIsABoolean)
 {
-    Bytes bytes = EncodeMessage(MessageWith(Receipt()));
-    std::size_t final_at = kPayloadAt + 4 + 4;
+    Bytes bytes = EncodeMessage(MessageWith(Milestone(Receipt())));
+    std::size_t final_at = kReceiptAt + 4;
     ASSERT_EQ(bytes[final_at], 1);
     bytes[final_at] = 2;
     DecodeError error = ErrorOf(bytes);
@@ -202,28 +226,143 @@ TEST(ChrysalisDecodeErrors, ReceiptFundsAreSortedWithUniqueTails)
     MigratedFundsEntry second = receipt.funds[0];
     second.tail_transaction_hash[48] = 0x56;
     receipt.funds.push_back(second);
-    // The second entry starts after type, migrated at, final, count and one 90-byte entry.
-    std::size_t second_at = kPayloadAt + 4 + 4 + 1 + 2 + 90;
-    EXPECT_EQ(DecodeMessage(EncodeMessage(MessageWith(receipt))), MessageWith(receipt));
+    // The second entry starts after migrated at, final, count and one 90-byte entry.
+    std::size_t second_at = kReceiptAt + 4 + 1 + 2 + 90;
+    Message message = MessageWith(Milestone(receipt));
+    EXPECT_EQ(DecodeMessage(EncodeMessage(message)), message);
 
     std::swap(receipt.funds[0], receipt.funds[1]);
-    DecodeError unsorted = ErrorOf(EncodeMessage(MessageWith(receipt)));
-    EXPECT_EQ(unsorted.Field(), "migrated_funds.tail_transaction_hash");
-    EXPECT_EQ(unsorted.Offset(), second_at);
+    ExpectError(MessageWith(Milestone(receipt)), "migrated_funds.tail_transaction_hash", second_at);
 
     receipt.funds[0] = receipt.funds[1];
     receipt.funds[1].deposit += 1; // same tail, larger entry: sorted but not unique
-    DecodeError repeated = ErrorOf(EncodeMessage(MessageWith(receipt)));
-    EXPECT_EQ(repeated.Field(), "migrated_funds.tail_transaction_hash");
-    EXPECT_EQ(repeated.Offset(), second_at);
+    ExpectError(MessageWith(Milestone(receipt)), "migrated_funds.tail_transaction_hash", second_at);
+}
+
+// TIP-17: every migrated deposit is at least 1 Mi, and all of them fit the total supply.
+TEST(ChrysalisDecodeErrors, MigratedDepositsAreAtLeastOneMiAndWithinTheSupply)
+{
+    std::size_t deposit_at = kReceiptAt + 4 + 1 + 2 + 49 + 33;
+    ReceiptPayload receipt = Receipt();
+    receipt.funds[0].deposit = 999'999;
+    ExpectError(MessageWith(Milestone(receipt)), "migrated_funds.deposit", deposit_at);
+
+    receipt = Receipt();
+    MigratedFundsEntry second = receipt.funds[0];
+    second.tail_transaction_hash[48] = 0x56;
+    second.deposit = limits::kTotalSupply;
+    receipt.funds.push_back(second);
+    ExpectError(MessageWith(Milestone(receipt)), "migrated_funds.deposit", deposit_at + 90);
+}
+
+TEST(ChrysalisDecodeErrors, TreasuryOutputWithinTheSupply)
+{
+    ReceiptPayload receipt = Receipt();
+    receipt.transaction.output.amount = limits::kTotalSupply;
+    EXPECT_NO_THROW(DecodeMessage(EncodeMessage(MessageWith(Milestone(receipt)))));
+    receipt.transaction.output.amount = limits::kTotalSupply + 1;
+    // After the entry, the treasury transaction's length, type, input (33) and output type.
+    std::size_t amount_at = kReceiptAt + 4 + 1 + 2 + 90 + 4 + 4 + 33 + 1;
+    ExpectError(MessageWith(Milestone(receipt)), "treasury_output.amount", amount_at);
+}
+
+// TIP-6 and TIP-17: receipts and treasury transactions are carried by milestones only.
+TEST(ChrysalisDecodeErrors, ReceiptAndTreasuryTransactionAloneAreRefused)
+{
+    ExpectError(MessageWith(Receipt()), "payload.type", kPayloadAt);
+    ExpectError(MessageWith(TreasuryTransaction()), "payload.type", kPayloadAt);
+}
+
+TEST(ChrysalisDecodeErrors, InputsAscendAndAreUnique)
+{
+    TransactionPayload transaction = DustTransaction();
+    transaction.essence.inputs.push_back(UtxoInput{Filled<32>(0x11), 0}); // index 0 after 1
+    transaction.unlocks.push_back(ReferenceUnlock{0});
+    std::size_t second_at = kInputTypeAt + 35;
+    ExpectError(MessageWith(transaction), "transaction_essence.inputs", second_at);
+
+    std::get<UtxoInput>(transaction.essence.inputs[1]).index = 1; // the same output twice
+    ExpectError(MessageWith(transaction), "transaction_essence.inputs", second_at);
+
+    std::get<UtxoInput>(transaction.essence.inputs[1]).index = 2;
+    EXPECT_NO_THROW(DecodeMessage(EncodeMessage(MessageWith(transaction))));
+}
+
+TEST(ChrysalisDecodeErrors, OutputsAscendAndAreUniquePerTypeAndAddress)
+{
+    // A single output and a dust allowance may share their address (TIP-15).
+    TransactionPayload transaction = WithSingleOutput(5);
+    std::get<SigLockedSingleOutput>(transaction.essence.outputs[0]).address = AddressOf(0x22);
+    EXPECT_NO_THROW(DecodeMessage(EncodeMessage(MessageWith(transaction))));
+
+    // Type 1 before type 0 is out of order (by bytes), however the addresses sort.
+    std::swap(transaction.essence.outputs[0], transaction.essence.outputs[1]);
+    ExpectError(MessageWith(transaction), "transaction_essence.outputs", kSecondOutputAt);
+
+    // Two single outputs to one address, whatever their amounts.
+    transaction = WithSingleOutput(5);
+    transaction.essence.outputs[1] = SigLockedSingleOutput{AddressOf(0x21), 4};
+    ExpectError(MessageWith(transaction), "transaction_essence.outputs", kSecondOutputAt);
+
+    transaction.essence.outputs[1] = SigLockedSingleOutput{AddressOf(0x20), 6};
+    ExpectError(MessageWith(transaction), "transaction_essence.outputs", kSecondOutputAt);
+}
+
+TEST(ChrysalisDecodeErrors, AmountsAreAboveZeroAndWithinTheSupply)
+{
+    ExpectError(MessageWith(WithSingleOutput(0)), "sig_locked_single_output.amount", kAmountAt);
+    EXPECT_NO_THROW(DecodeMessage(
+        EncodeMessage(MessageWith(WithSingleOutput(limits::kTotalSupply - 1'000'000)))));
+    ExpectError(MessageWith(WithSingleOutput(limits::kTotalSupply - 999'999)),
+                "sig_locked_dust_allowance_output.amount", kSecondOutputAt + 1 + 33);
+    ExpectError(MessageWith(WithSingleOutput(~std::uint64_t{0})), "sig_locked_single_output.amount",
+                kAmountAt);
+}
+
+// TIP-15: a dust allowance deposits at least 1 Mi.
+TEST(ChrysalisDecodeErrors, DustAllowanceIsAtLeastOneMi)
+{
+    TransactionPayload transaction = DustTransaction();
+    std::get<SigLockedDustAllowanceOutput>(transaction.essence.outputs[0]).amount = 999'999;
+    ExpectError(MessageWith(transaction), "sig_locked_dust_allowance_output.amount", kAmountAt);
+}
+
+TEST(ChrysalisDecodeErrors, SignatureUnlocksAreUnique)
+{
+    TransactionPayload transaction = DustTransaction();
+    transaction.essence.inputs.push_back(UtxoInput{Filled<32>(0x12), 0});
+    transaction.unlocks.push_back(transaction.unlocks[0]);
+    Bytes bytes = EncodeMessage(MessageWith(transaction));
+    std::size_t second_at = bytes.size() - 8 - 98;
+    ExpectError(MessageWith(transaction), "signature_unlock", second_at);
+
+    // Another signature by the same key is a different unlock.
+    std::get<SignatureUnlock>(transaction.unlocks[1]).signature[0] ^= 1;
+    EXPECT_NO_THROW(DecodeMessage(EncodeMessage(MessageWith(transaction))));
+}
+
+// TIP-8: the milestone names its message's parents; a next PoW score comes with a later index.
+TEST(ChrysalisDecodeErrors, MilestoneParentsAndNextPowScore)
+{
+    std::size_t parents_at = kPayloadAt + 4 + 4 + 8;
+    MilestonePayload milestone = Milestone();
+    milestone.essence.parents = {Filled<32>(0x01)};
+    ExpectError(MessageWith(milestone), "milestone.parents", parents_at);
+
+    std::size_t next_index_at = parents_at + 65 + 32 + 4;
+    milestone = Milestone();
+    milestone.essence.next_pow_score_milestone_index = 9;
+    ExpectError(MessageWith(milestone), "milestone.next_pow_score_milestone_index", next_index_at);
+    milestone.essence.next_pow_score = 2000;
+    EXPECT_NO_THROW(DecodeMessage(EncodeMessage(MessageWith(milestone))));
+    milestone.essence.next_pow_score_milestone_index = 7;
+    ExpectError(MessageWith(milestone), "milestone.next_pow_score_milestone_index", next_index_at);
 }
 
 TEST(ChrysalisDecodeErrors, UnsortedMilestoneKeys)
 {
-    MilestonePayload milestone;
-    milestone.essence.parents = {Filled<32>(0x0a)};
-    milestone.essence.public_keys = {Filled<32>(0x0c), Filled<32>(0x0b)};
-    milestone.signatures = {Filled<64>(0x0d), Filled<64>(0x0e)};
+    MilestonePayload milestone = Milestone();
+    std::swap(milestone.essence.public_keys[0], milestone.essence.public_keys[1]);
     EXPECT_EQ(ErrorOf(EncodeMessage(MessageWith(milestone))).Field(), "milestone.public_keys");
 }
 

@@ -43,18 +43,11 @@ TEST(ChrysalisJsonRead, SourceJsonEncodesToTheFixtureBytes)
 
 TEST(ChrysalisJsonRead, HandBuiltPayloadsRoundTripThroughJson)
 {
-    MilestonePayload milestone;
-    milestone.essence.index = 7;
-    milestone.essence.parents = {Filled<32>(0x0a)};
-    milestone.essence.public_keys = {Filled<32>(0x0b)};
-    milestone.essence.receipt = Receipt();
-    milestone.signatures = {Filled<64>(0x0d)};
     TransactionPayload transaction = DustTransaction();
     transaction.essence.inputs.push_back(UtxoInput{Filled<32>(0x12), 0});
     transaction.unlocks.push_back(ReferenceUnlock{0});
-    for (const Message &message :
-         {MessageWith(DustTransaction()), MessageWith(Receipt()),
-          MessageWith(TreasuryTransaction()), MessageWith(milestone), MessageWith(transaction)})
+    for (const Message &message : {MessageWith(DustTransaction()), MessageWith(Milestone()),
+                                   MessageWith(Milestone(Receipt())), MessageWith(transaction)})
         EXPECT_EQ(MessageFromJson(ToJson(message)), message);
 }
 

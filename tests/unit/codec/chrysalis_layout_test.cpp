@@ -1,6 +1,7 @@
-// Dust allowance outputs, receipts and treasury transactions have no real fixture: they are built
-// from the TIP-15 and TIP-17 layouts, and their bytes are compared with hex written out by hand
-// field by field from those tables, then round-tripped (encode -> decode -> encode).
+// Dust allowance outputs, receipts and treasury transactions have no real fixture (none of the
+// 11 real messages carries one): they are built from the TIP-15 and TIP-17 layouts, and their bytes
+// are compared with hex written out by hand field by field from those tables, then round-tripped
+// (encode -> decode -> encode).
 #include "chrysalis_samples.hpp"
 #include "codec/chrysalis/message.hpp"
 #include "codec/hex.hpp"
@@ -68,50 +69,57 @@ TEST(ChrysalisLayout, DustAllowanceTransaction)
     ExpectRoundTrip(message);
 }
 
-TEST(ChrysalisLayout, TreasuryTransaction)
+// The hex of Milestone(receipt) from its type through its signatures; `receipt_hex` is the
+// receipt behind its u32 length ("00000000" for none).
+std::string MilestoneHex(const std::string &receipt_hex)
 {
-    Message message = MessageWith(TreasuryTransaction());
-    std::string payload = "04000000"
-                          "01" +
-                          Repeat("77", 32) +
-                          "02"
-                          "0807060504030201";
-    EXPECT_EQ(Hex(EncodeMessage(message)), MessageHex(payload, "2e000000")); // 46 bytes
+    return "01000000"         // payload type: milestone
+           "07000000"         // index 7
+           "003d8f6000000000" // timestamp 1620000000
+           "02" +
+           Repeat("01", 32) + Repeat("02", 32) + // the message's parents
+           Repeat("00", 32) +                    // inclusion merkle proof
+           "00000000"                            // next PoW score
+           "00000000"                            // next PoW score milestone index
+           "02" +
+           Repeat("0b", 32) + Repeat("0c", 32) + receipt_hex + "02" + Repeat("0d", 64) +
+           Repeat("0e", 64);
+}
+
+// 4 + 4 + 8 + 1 + 64 + 32 + 4 + 4 + 1 + 64 + 4 + 1 + 128 = 319 bytes without a receipt.
+TEST(ChrysalisLayout, MilestoneWithoutReceipt)
+{
+    Message message = MessageWith(Milestone());
+    EXPECT_EQ(Hex(EncodeMessage(message)), MessageHex(MilestoneHex("00000000"), "3f010000"));
     ExpectRoundTrip(message);
 }
 
-TEST(ChrysalisLayout, Receipt)
+// TIP-17: a receipt, and the treasury transaction inside it, travel only in a milestone.
+TEST(ChrysalisLayout, ReceiptWithTreasuryTransactionInAMilestone)
 {
-    Message message = MessageWith(Receipt());
-    std::string payload = "03000000" // payload type: receipt
+    Message message = MessageWith(Milestone(Receipt()));
+    std::string receipt = "97000000" // receipt length 151
+                          "03000000" // payload type: receipt
                           "2a000000" // migrated at 42
                           "01"       // final
                           "0100" +   // one entry
                           Repeat("55", 49) +
-                          "00" + Repeat("66", 32) + "40420f0000000000" +
-                          "2e000000" // treasury transaction length 46
-                          "04000000"
-                          "01" +
+                          "00" + Repeat("66", 32) +
+                          "40420f0000000000" // deposit 1'000'000
+                          "2e000000"         // treasury transaction length 46
+                          "04000000"         // payload type: treasury transaction
+                          "01" +             // treasury input
                           Repeat("77", 32) +
-                          "02"
-                          "0807060504030201";
-    // 4 + 4 + 1 + 2 + 90 + 4 + 46 = 151 = 0x97
-    EXPECT_EQ(Hex(EncodeMessage(message)), MessageHex(payload, "97000000"));
+                          "02"                // treasury output
+                          "0706050403020100"; // amount 0x0001020304050607
+    // 4 + 4 + 1 + 2 + 90 + 4 + 46 = 151 = 0x97; the milestone: 319 + 151 = 470 = 0x1d6.
+    EXPECT_EQ(Hex(EncodeMessage(message)), MessageHex(MilestoneHex(receipt), "d6010000"));
     ExpectRoundTrip(message);
 }
 
-TEST(ChrysalisLayout, MilestoneWithReceiptRoundTripsAndSignsTheReceipt)
+TEST(ChrysalisLayout, MilestoneWithReceiptSignsTheReceipt)
 {
-    MilestonePayload milestone;
-    milestone.essence.index = 7;
-    milestone.essence.timestamp = 1620000000;
-    milestone.essence.parents = {Filled<32>(0x0a)};
-    milestone.essence.public_keys = {Filled<32>(0x0b), Filled<32>(0x0c)};
-    milestone.essence.receipt = Receipt();
-    milestone.signatures = {Filled<64>(0x0d), Filled<64>(0x0e)};
-    Message message = MessageWith(milestone);
-    ExpectRoundTrip(message);
-
+    MilestonePayload milestone = Milestone(Receipt());
     // The receipt is part of the essence, so it changes the milestone ID.
     MilestoneEssence without_receipt = milestone.essence;
     without_receipt.receipt.reset();
@@ -122,7 +130,9 @@ TEST(ChrysalisLayout, ReferenceUnlockRoundTrips)
 {
     TransactionPayload transaction = DustTransaction();
     transaction.essence.inputs.push_back(UtxoInput{Filled<32>(0x12), 0});
-    transaction.essence.outputs.push_back(SigLockedSingleOutput{AddressOf(0x23), 5});
+    // Outputs ascend by their bytes: the single output (type 0) before the dust allowance (1).
+    transaction.essence.outputs.insert(transaction.essence.outputs.begin(),
+                                       SigLockedSingleOutput{AddressOf(0x23), 5});
     transaction.essence.payload = IndexationPayload{{'I', 'O', 'T', 'A'}, {1, 2, 3}};
     transaction.unlocks.push_back(ReferenceUnlock{0});
     ExpectRoundTrip(MessageWith(transaction));
@@ -134,13 +144,13 @@ TEST(ChrysalisLayout, JsonOfDustReceiptAndTreasury)
     EXPECT_EQ(dust["payload"]["essence"]["outputs"][0],
               nlohmann::json::parse(R"({"type":1,"address":{"type":0,"address":")" +
                                     Repeat("22", 32) + R"("},"amount":1000000})"));
-    nlohmann::json receipt = ToJson(MessageWith(Receipt()))["payload"];
+    nlohmann::json receipt = ToJson(MessageWith(Milestone(Receipt())))["payload"]["receipt"];
     EXPECT_EQ(receipt["migratedAt"], 42);
     EXPECT_EQ(receipt["final"], true);
     EXPECT_EQ(receipt["funds"][0]["tailTransactionHash"], Repeat("55", 49));
     EXPECT_EQ(receipt["funds"][0]["deposit"], 1000000);
     EXPECT_EQ(receipt["transaction"]["input"]["milestoneId"], Repeat("77", 32));
-    EXPECT_EQ(receipt["transaction"]["output"]["amount"], 0x0102030405060708u);
+    EXPECT_EQ(receipt["transaction"]["output"]["amount"], 0x0001020304050607u);
 }
 
 TEST(ChrysalisLayout, Bech32AddressRoundTripsUnderBothHrps)

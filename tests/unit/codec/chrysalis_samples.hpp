@@ -29,11 +29,11 @@ inline TransactionPayload DustTransaction()
     return payload;
 }
 
-// Input milestone 0x77.., remaining treasury 0x0102030405060708.
+// Input milestone 0x77.., remaining treasury 0x0001020304050607 (within the total supply).
 inline TreasuryTransactionPayload TreasuryTransaction()
 {
     return TreasuryTransactionPayload{TreasuryInput{Filled<32>(0x77)},
-                                      TreasuryOutput{0x0102030405060708}};
+                                      TreasuryOutput{0x0001020304050607}};
 }
 
 // Migrated at 42, final, one entry (tail 0x55.., address 0x66.., 1 Mi).
@@ -47,6 +47,21 @@ inline ReceiptPayload Receipt()
     return receipt;
 }
 
+// Milestone 7 at 1620000000 with the parents of MessageWith (0x01.., 0x02..), no next PoW
+// score, keys 0x0b.. and 0x0c.. signed by 0x0d.. and 0x0e.., and `receipt` if one is given.
+inline MilestonePayload Milestone(std::optional<ReceiptPayload> receipt = std::nullopt)
+{
+    MilestonePayload milestone;
+    milestone.essence.index = 7;
+    milestone.essence.timestamp = 1620000000;
+    milestone.essence.parents = {Filled<32>(0x01), Filled<32>(0x02)};
+    milestone.essence.public_keys = {Filled<32>(0x0b), Filled<32>(0x0c)};
+    milestone.essence.receipt = std::move(receipt);
+    milestone.signatures = {Filled<64>(0x0d), Filled<64>(0x0e)};
+    return milestone;
+}
+
+// Network ID 0x1122334455667788, parents 0x01.. and 0x02.., nonce 0x0807060504030201.
 inline Message MessageWith(Payload payload)
 {
     Message message;

@@ -3,11 +3,13 @@
 //   codec_dump reencode        hex blocks on stdin, decode -> encode, hex on stdout
 //   codec_dump params          hex protocol parameters blobs on stdin, one /info `protocol` JSON
 //                              object per line (plus "reencoded": the blob encoded again)
-//   codec_dump write-corpus D  writes every fixture block as a file into directory D
+//   codec_dump write-corpus D  writes every fixture block and Chrysalis fixture message as a
+//                              file into directory D
 // A line that fails to decode prints {"error": "..."} (json, params) or "error: ..." (reencode).
 #include "codec/block.hpp"
 #include "codec/hex.hpp"
 #include "codec/json.hpp"
+#include "chrysalis_fixtures.hpp"
 #include "fixtures.hpp"
 
 #include <fstream>
@@ -27,20 +29,26 @@ int Usage()
     return 2;
 }
 
+bool WriteFile(const std::string &path, const Bytes &bytes)
+{
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char *>(bytes.data()),
+              static_cast<std::streamsize>(bytes.size()));
+    if (!out)
+        std::cerr << "cannot write " << path << "\n";
+    return static_cast<bool>(out);
+}
+
 int WriteCorpus(const std::string &directory)
 {
     auto blocks = fixtures::AllBlocks();
     for (std::size_t i = 0; i < blocks.size(); ++i)
-    {
-        std::ofstream out(directory + "/fixture-" + std::to_string(i), std::ios::binary);
-        out.write(reinterpret_cast<const char *>(blocks[i].raw.data()),
-                  static_cast<std::streamsize>(blocks[i].raw.size()));
-        if (!out)
-        {
-            std::cerr << "cannot write into " << directory << "\n";
+        if (!WriteFile(directory + "/fixture-" + std::to_string(i), blocks[i].raw))
             return 1;
-        }
-    }
+    auto messages = chrysalis::fixtures::Messages();
+    for (std::size_t i = 0; i < messages.size(); ++i)
+        if (!WriteFile(directory + "/chrysalis-" + std::to_string(i), messages[i].bytes))
+            return 1;
     return 0;
 }
 
