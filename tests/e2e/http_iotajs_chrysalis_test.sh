@@ -20,7 +20,7 @@ db=permanode_http_js_chrysalis
 dsn="$PERMANODE_TEST_DSN dbname=$db"
 "$root/tests/js/install.sh" >/dev/null
 
-work=$(mktemp -d)
+work=$(mktemp -d "${TMPDIR:-/tmp}/permanode-iotajs-chrysalis.XXXXXX")
 log=$work/serve.log
 server=""
 cleanup() {
@@ -36,16 +36,11 @@ psql "$dsn" -X -q -v ON_ERROR_STOP=1 \
   -c "DO \$\$BEGIN CREATE ROLE permanode_http_test LOGIN IN ROLE permanode_reader;
       EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END\$\$" >/dev/null
 
-# A generated ledger of 30 milestones (1000-1029, with receipts) below the fixtures' 16241-16242,
-# from a CLI that generates Chrysalis ledgers (said loudly when this one does not).
+# A generated ledger of 30 milestones (1000-1029, with receipts) below the fixtures' 16241-16242.
 bundles=()
-if "$cli" generate --help | grep -q -- "--protocol"; then
-  "$cli" generate --protocol chrysalis --milestones 30 --start-index 1000 --seed 11 \
-    -o "$work/generated.ndjson" >/dev/null
-  bundles+=("$work/generated.ndjson")
-else
-  echo "NOTE: $cli generate has no --protocol chrysalis: the real messages only" >&2
-fi
+"$cli" generate --protocol chrysalis --milestones 30 --start-index 1000 --seed 11 \
+  -o "$work/generated.ndjson" >/dev/null
+bundles+=("$work/generated.ndjson")
 "$node" "$root/tests/js/http_chrysalis_client_test.js" --fixture-bundle "$chrysalis" \
   "$work/fixtures.ndjson"
 bundles+=("$work/fixtures.ndjson")
@@ -53,6 +48,7 @@ for bundle in "${bundles[@]}"; do
   "$cli" ingest --dsn "$dsn" "$bundle" >/dev/null
 done
 
+: >"$log" # before the server's shell opens it: the loop below reads it at once
 "$serve" --dsn "$dsn user=permanode_http_test" --port 0 --threads 2 2>"$log" &
 server=$!
 port=""
