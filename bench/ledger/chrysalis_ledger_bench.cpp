@@ -16,29 +16,13 @@
 #include <pqxx/pqxx>
 
 #include "bench_common.hpp"
+#include "bench_query.hpp"
 #include "generated_ledger.hpp"
 
 using namespace permanode::bench;
 
 namespace
 {
-
-// Average microseconds of a prepared statement over the values, after one untimed pass (a
-// long-lived backend's steady state, on both sides of each comparison).
-double TimePrepared(pqxx::connection &conn, const std::string &sql,
-                    const std::vector<std::string> &values)
-{
-    conn.prepare("q", sql);
-    pqxx::nontransaction tx(conn);
-    for (const auto &v : values)
-        tx.exec_prepared("q", v);
-    auto start = std::chrono::steady_clock::now();
-    for (const auto &v : values)
-        tx.exec_prepared("q", v);
-    double us = SecondsSince(start) / values.size() * 1e6;
-    conn.unprepare("q");
-    return us;
-}
 
 // Keys sampled from an unpartitioned copy (popular keys come up as often as users ask for them).
 std::vector<std::string> Sample(pqxx::connection &conn, const std::string &table,

@@ -18,6 +18,7 @@
 #include <pqxx/pqxx>
 
 #include "bench_common.hpp"
+#include "bench_query.hpp"
 #include "bench_copy.hpp"
 #include "generated_ledger.hpp"
 
@@ -70,24 +71,6 @@ void CreateFlat(pqxx::connection &conn)
                              "milestone_index DESC, output_id DESC) WHERE {0} IS NOT NULL",
                              key));
     tx.exec0("VACUUM ANALYZE");
-}
-
-// Average microseconds of a prepared statement over the given parameter values.
-double TimePrepared(pqxx::connection &conn, const std::string &sql,
-                    const std::vector<std::string> &values)
-{
-    conn.prepare("q", sql);
-    pqxx::nontransaction tx(conn);
-    // One untimed pass first: steady state of a long-lived backend, with every partition's
-    // relcache entry built and the pages cached, on both sides of each comparison.
-    for (const auto &v : values)
-        tx.exec_prepared("q", v);
-    auto start = std::chrono::steady_clock::now();
-    for (const auto &v : values)
-        tx.exec_prepared("q", v);
-    double us = SecondsSince(start) / values.size() * 1e6;
-    conn.unprepare("q");
-    return us;
 }
 
 // Parameter values sampled from the rows (popular keys come up as often as users ask for them).

@@ -5,6 +5,7 @@
 #include "bundle.hpp"
 #include "chronicle_import.hpp"
 #include "chrysalis_fixtures.hpp"
+#include "chrysalis_generator.hpp"
 #include "commands.hpp"
 #include "embedded_cluster.hpp"
 #include "generator.hpp"
@@ -41,19 +42,25 @@ void WriteBundles(const std::vector<MilestoneBundle> &bundles, const fs::path &p
         throw std::runtime_error("cannot write " + path.string());
 }
 
-// Writes the generated ledger once; later runs reuse the file.
-fs::path GeneratedLedger(const fs::path &work, std::uint32_t milestones)
+// The generated Chrysalis ledger comes first, before the real Chrysalis milestones (16241-16242)
+// and the Stardust ones: from milestone 1000, in March 2021, 40-90 messages per milestone (a
+// lighter mix than the generator's default, to keep the demo short).
+constexpr std::uint32_t kChrysalisStart = 1000;
+constexpr std::uint32_t kChrysalisTimestamp = 1'617'000'000; // 2021-03-29
+constexpr std::uint32_t kChrysalisMilestones = 1000;
+
+// Writes a generated ledger once; later runs reuse the file.
+template <typename Generator>
+fs::path GeneratedLedger(const fs::path &work, const std::string &name,
+                         const GeneratorOptions &options)
 {
-    fs::path path = work / fmt::format("generated-{}-{}.ndjson", kGeneratedSeed, milestones);
+    fs::path path =
+        work / fmt::format("generated-{}-{}-{}.ndjson", name, options.seed, options.milestones);
     if (fs::exists(path))
         return path;
-    fmt::print("generating {} milestones of a synthetic ledger ...\n", milestones);
-    GeneratorOptions options;
-    options.milestones = milestones;
-    options.start_index = kGeneratedStart;
-    options.start_timestamp = kGeneratedTimestamp;
-    options.seed = kGeneratedSeed;
-    LedgerGenerator generator(options);
+    fmt::print("generating {} milestones of a synthetic {} ledger ...\n", options.milestones, name);
+    std::uint32_t milestones = options.milestones;
+    Generator generator(options);
     fs::path partial = path;
     partial += ".partial";
     {
@@ -133,6 +140,7 @@ void ExampleQueries(const std::string &dsn)
          "('alias_outputs', (SELECT count(*) FROM alias_outputs)), "
          "('foundry_outputs', (SELECT count(*) FROM foundry_outputs)), "
          "('nft_outputs', (SELECT count(*) FROM nft_outputs)), "
+         "('legacy_outputs', (SELECT count(*) FROM legacy_outputs)), "
          "('spent_outputs', (SELECT count(*) FROM spent_outputs)), "
          "('unspent_outputs', (SELECT count(*) FROM unspent_outputs)), "
          "('tags', (SELECT count(*) FROM tags)), "
@@ -168,6 +176,35 @@ void ExampleQueries(const std::string &dsn)
              "SELECT output_id, milestone_index, address, amount, tag FROM basic_outputs "
              "WHERE output_id = " +
                  tx.quote(std::string(some_output[0][0].c_str())));
+    // Both eras in one schema: the same tables, lookups and tiers answer for each.
+    Show(tx, "messages per era and tier (Chrysalis messages are version 1, Stardust blocks 2)",
+         "SELECT m.version, s.tier, count(*) AS messages, count(DISTINCT m.milestone_index) AS "
+         "milestones FROM messages m JOIN status s ON s.table_name = 'messages' "
+         "AND m.ms_range_id >= s.from_range AND m.ms_range_id < coalesce(s.to_range, "
+         "s.from_range + 1) GROUP BY 1, 2 ORDER BY 1, 2");
+    Show(tx, "a tag used in both eras (a Chrysalis indexation key, a Stardust tag)",
+         "SELECT m.version, count(*) AS messages, min(t.milestone_index) AS first_milestone, "
+         "max(t.milestone_index) AS last_milestone FROM tags t JOIN messages m "
+         "USING (message_id) WHERE t.tag = convert_to('HORNET Spammer', 'UTF8') GROUP BY 1 "
+         "ORDER BY 1");
+    pqxx::result legacy =
+        tx.exec("SELECT address FROM legacy_outputs WHERE milestone_index < 16000 GROUP BY address "
+                "ORDER BY count(DISTINCT ms_range_id) DESC, count(*) DESC, address LIMIT 1");
+    if (!legacy.empty())
+        Show(tx,
+             "a Chrysalis address's outputs: created (is_used f) and spent (t) rows per range "
+             "and tier (lookup legacy_outputs_by_address)",
+             "SELECT l.ms_range_id, s.tier, l.is_used, count(*) AS outputs, sum(l.amount) AS "
+             "amount FROM legacy_outputs_by_address l JOIN status s ON s.table_name = "
+             "'legacy_outputs' AND l.ms_range_id >= s.from_range AND l.ms_range_id < s.to_range "
+             "WHERE l.address = " +
+                 tx.quote(std::string(legacy[0][0].c_str())) + " GROUP BY 1, 2, 3 ORDER BY 1, 3");
+    Show(tx, "activity per day across both eras (ms_analytics, hot and cold)",
+         "SELECT d.date, p.protocol_version, count(*) AS milestones, sum(a.message_count) AS "
+         "messages, sum(a.transaction_count) AS transactions, sum(a.transferred_tokens) AS "
+         "tokens FROM ms_analytics a JOIN milestone_protocols p USING (milestone_index) "
+         "JOIN date_cache d ON a.milestone_index BETWEEN d.start_ms AND d.end_ms "
+         "GROUP BY 1, 2 ORDER BY 1");
     Show(tx, "ingested ranges and the gaps between them",
          "SELECT 'synced' AS kind, * FROM sync_ranges() UNION ALL "
          "SELECT 'gap', * FROM sync_gaps() ORDER BY 2");
@@ -213,8 +250,17 @@ int RunDemo(const DemoOptions &options)
         WriteBundles(ImportChronicle(source.string(), {}), bundles);
         Load(dsn, bundles);
     }
-    // The Chrysalis era: the real messages, as the two testnet7 milestones they form, before
-    // the Stardust milestones (one network's eras do not overlap).
+    // The Chrysalis era: a generated ledger, then the real messages as the two testnet7
+    // milestones they form, before the Stardust milestones (one network's eras do not overlap).
+    GeneratorOptions chrysalis_options = ChrysalisGeneratorDefaults();
+    chrysalis_options.milestones = kChrysalisMilestones;
+    chrysalis_options.start_index = kChrysalisStart;
+    chrysalis_options.start_timestamp = kChrysalisTimestamp;
+    chrysalis_options.min_blocks = 40;
+    chrysalis_options.max_blocks = 90;
+    chrysalis_options.transaction_share = 0.2;
+    chrysalis_options.seed = kGeneratedSeed;
+    Load(dsn, GeneratedLedger<ChrysalisLedgerGenerator>(work, "chrysalis", chrysalis_options));
     fs::path shimmer = fixtures.lexically_normal();
     if (!shimmer.has_filename()) // given with a trailing slash
         shimmer = shimmer.parent_path();
@@ -229,7 +275,12 @@ int RunDemo(const DemoOptions &options)
                chrysalis_bundles.string());
     WriteBundles(ChrysalisFixtureBundles(chrysalis.string()), chrysalis_bundles);
     Load(dsn, chrysalis_bundles);
-    Load(dsn, GeneratedLedger(work, options.milestones));
+    GeneratorOptions stardust_options;
+    stardust_options.milestones = options.milestones;
+    stardust_options.start_index = kGeneratedStart;
+    stardust_options.start_timestamp = kGeneratedTimestamp;
+    stardust_options.seed = kGeneratedSeed;
+    Load(dsn, GeneratedLedger<LedgerGenerator>(work, "stardust", stardust_options));
     ArchiveOldRanges(dsn);
     ExampleQueries(dsn);
     return kOk;

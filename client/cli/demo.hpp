@@ -1,8 +1,9 @@
-// `permanode demo`: the README's first command. Starts the embedded cluster, ingests the real
-// Shimmer fixtures and a generated ledger (in chunks of 1000 milestones when the database is
-// new), archives every range below the newest one into RocksDB, and prints the status and a few
-// example queries that span both tiers. Idempotent: a second run finds everything present and
-// archived, and prints the same answers.
+// `permanode demo`: the README's first command. Starts the embedded cluster, ingests both eras
+// (a generated Chrysalis ledger and the real Chrysalis messages, then the real Shimmer fixtures
+// and a generated Stardust ledger; in chunks of 1000 milestones when the database is new),
+// archives every range below the newest one into RocksDB, and prints the status and a few
+// example queries that span both eras and both tiers. Idempotent: a second run finds everything
+// present and archived, and prints the same answers.
 #pragma once
 
 #include <cstdint>

@@ -6,7 +6,6 @@
 #include "codec/writer.hpp"
 
 #include <cstring>
-#include <set>
 #include <string>
 
 namespace permanode::ledger
@@ -185,17 +184,48 @@ codec::Output DecodeOneOutput(codec::ByteSpan bytes)
     return output;
 }
 
+MilestoneRows NewMilestoneRows(std::uint8_t protocol_version, std::uint32_t milestone_index,
+                               std::uint32_t timestamp, std::size_t blocks)
+{
+    MilestoneRows rows;
+    rows.protocol_version = protocol_version;
+    rows.milestone_index = milestone_index;
+    rows.timestamp = timestamp;
+    rows.messages.reserve(blocks);
+    return rows;
+}
+
+MessageRow NewMessageRow(const BlockInput &input, std::size_t index, const codec::BlockId &id,
+                         std::uint8_t protocol_version, const char *variant,
+                         std::vector<codec::BlockId> parents)
+{
+    MessageRow row;
+    row.block_id = id;
+    row.protocol_version = protocol_version;
+    row.raw = input.bytes;
+    row.inclusion_state = input.inclusion_state;
+    row.conflict_reason = input.conflict_reason;
+    row.white_flag_index = static_cast<std::uint32_t>(index);
+    row.variant = variant;
+    row.parents = std::move(parents);
+    return row;
+}
+
+void ThrowUndecodable(std::size_t index, std::uint32_t milestone_index, const std::string &as,
+                      const std::string &error)
+{
+    throw InputError(InputError::Kind::kMalformed,
+                     "could not decode " + Position(index, milestone_index) +
+                         (as.empty() ? "" : " as " + as) + ": " + error,
+                     {}, index);
+}
+
 MilestoneRows DeriveMilestone(std::uint32_t milestone_index, std::uint32_t timestamp,
                               const std::vector<BlockInput> &blocks,
                               const std::vector<SnapshotInput> &snapshot_outputs)
 {
-    MilestoneRows rows;
-    rows.protocol_version = kStardustProtocol;
-    rows.milestone_index = milestone_index;
-    rows.timestamp = timestamp;
-    rows.messages.reserve(blocks.size());
-    std::set<codec::TransactionId> seen_transactions;
-
+    MilestoneRows rows =
+        NewMilestoneRows(kStardustProtocol, milestone_index, timestamp, blocks.size());
     // Snapshot outputs come first: the cone's transactions may spend them.
     AddSnapshotOutputs(rows, snapshot_outputs);
 
@@ -209,23 +239,13 @@ MilestoneRows DeriveMilestone(std::uint32_t milestone_index, std::uint32_t times
         }
         catch (const codec::DecodeError &e)
         {
-            throw InputError(InputError::Kind::kMalformed,
-                             "could not decode " + Position(i, milestone_index) + ": " + e.what(),
-                             {}, i);
+            ThrowUndecodable(i, milestone_index, {}, e.what());
         }
         const codec::Block &block = decoded.block;
         const codec::TransactionPayload *transaction = codec::TransactionOf(block);
         CheckInclusionState(input, transaction != nullptr, i, milestone_index);
-
-        MessageRow message;
-        message.block_id = decoded.block_id;
-        message.protocol_version = block.protocol_version;
-        message.raw = input.bytes;
-        message.inclusion_state = input.inclusion_state;
-        message.conflict_reason = input.conflict_reason;
-        message.white_flag_index = static_cast<std::uint32_t>(i);
-        message.variant = VariantOf(block);
-        message.parents = block.parents;
+        MessageRow message = NewMessageRow(input, i, decoded.block_id, block.protocol_version,
+                                           VariantOf(block), block.parents);
 
         if (const codec::TaggedDataPayload *tagged = codec::TaggedDataOf(block))
         {
@@ -238,8 +258,7 @@ MilestoneRows DeriveMilestone(std::uint32_t milestone_index, std::uint32_t times
             if (inner && !inner->tag.empty())
                 message.tag = inner->tag;
             const codec::TransactionId &transaction_id = *decoded.transaction_id;
-            if (seen_transactions.insert(transaction_id).second)
-                rows.transaction_ids.push_back(transaction_id);
+            rows.transaction_ids.push_back(transaction_id);
             AddTransactionParts(rows, *transaction, transaction_id, i);
             if (input.inclusion_state == static_cast<std::uint8_t>(InclusionState::kIncluded))
                 ApplyIncluded(rows, *transaction, transaction_id, decoded.block_id);

@@ -132,7 +132,7 @@ struct MilestoneRows
     std::uint32_t timestamp = 0; // unix seconds, from the milestone essence
     std::vector<MessageRow> messages;
     std::vector<TransactionPartRow> transaction_parts;
-    std::vector<codec::TransactionId> transaction_ids; // every transaction payload, once
+    std::vector<codec::TransactionId> transaction_ids; // every transaction payload (repeats too)
     std::vector<MilestoneRow> milestones;
     std::vector<OutputRow> outputs;
     std::vector<SpendRow> spends;
@@ -153,6 +153,17 @@ MilestoneRows DeriveMilestone(std::uint32_t milestone_index, std::uint32_t times
 MilestoneRows DeriveChrysalisMilestone(std::uint32_t milestone_index, std::uint32_t timestamp,
                                        const std::vector<BlockInput> &blocks,
                                        const std::vector<SnapshotInput> &snapshot_outputs);
+
+// The frame both eras share: the milestone's rows with its snapshot outputs to come, and a
+// block's row with what every block has (its payload's parts are the era's to add).
+MilestoneRows NewMilestoneRows(std::uint8_t protocol_version, std::uint32_t milestone_index,
+                               std::uint32_t timestamp, std::size_t blocks);
+MessageRow NewMessageRow(const BlockInput &input, std::size_t index, const codec::BlockId &id,
+                         std::uint8_t protocol_version, const char *variant,
+                         std::vector<codec::BlockId> parents);
+// A block that does not decode (as what `as` names, if anything), at `index` in the cone.
+[[noreturn]] void ThrowUndecodable(std::size_t index, std::uint32_t milestone_index,
+                                   const std::string &as, const std::string &error);
 
 // Checks shared by both eras. "block I of the cone of milestone N", for messages.
 std::string Position(std::size_t index, std::uint32_t milestone_index);

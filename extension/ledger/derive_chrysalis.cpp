@@ -5,7 +5,6 @@
 #include "codec/ids.hpp"
 #include "ledger/derive.hpp"
 
-#include <set>
 #include <string>
 
 namespace permanode::ledger
@@ -172,13 +171,8 @@ MilestoneRows DeriveChrysalisMilestone(std::uint32_t milestone_index, std::uint3
                                        const std::vector<BlockInput> &blocks,
                                        const std::vector<SnapshotInput> &snapshot_outputs)
 {
-    MilestoneRows rows;
-    rows.protocol_version = kChrysalisProtocol;
-    rows.milestone_index = milestone_index;
-    rows.timestamp = timestamp;
-    rows.messages.reserve(blocks.size());
-    std::set<codec::TransactionId> seen_transactions;
-
+    MilestoneRows rows =
+        NewMilestoneRows(kChrysalisProtocol, milestone_index, timestamp, blocks.size());
     AddSnapshotOutputs(rows, snapshot_outputs);
 
     for (std::size_t i = 0; i < blocks.size(); ++i)
@@ -191,31 +185,19 @@ MilestoneRows DeriveChrysalisMilestone(std::uint32_t milestone_index, std::uint3
         }
         catch (const codec::DecodeError &e)
         {
-            throw InputError(InputError::Kind::kMalformed,
-                             "could not decode " + Position(i, milestone_index) +
-                                 " as a Chrysalis message: " + e.what(),
-                             {}, i);
+            ThrowUndecodable(i, milestone_index, "a Chrysalis message", e.what());
         }
+        const chrysalis::Payload *payload = message.payload ? &*message.payload : nullptr;
         const auto *transaction =
-            message.payload ? std::get_if<chrysalis::TransactionPayload>(&*message.payload)
-                            : nullptr;
+            payload ? std::get_if<chrysalis::TransactionPayload>(payload) : nullptr;
         CheckInclusionState(input, transaction != nullptr, i, milestone_index);
+        MessageRow row = NewMessageRow(input, i, chrysalis::ComputeMessageId(input.bytes),
+                                       kChrysalisProtocol, VariantOf(message), message.parents);
 
-        MessageRow row;
-        row.block_id = chrysalis::ComputeMessageId(input.bytes);
-        row.protocol_version = kChrysalisProtocol;
-        row.raw = input.bytes;
-        row.inclusion_state = input.inclusion_state;
-        row.conflict_reason = input.conflict_reason;
-        row.white_flag_index = static_cast<std::uint32_t>(i);
-        row.variant = VariantOf(message);
-        row.parents = message.parents;
-
-        if (!message.payload)
+        if (!payload)
         {
         }
-        else if (const auto *indexation =
-                     std::get_if<chrysalis::IndexationPayload>(&*message.payload))
+        else if (const auto *indexation = std::get_if<chrysalis::IndexationPayload>(payload))
         {
             row.tag = indexation->index;
         }
@@ -224,14 +206,12 @@ MilestoneRows DeriveChrysalisMilestone(std::uint32_t milestone_index, std::uint3
             if (transaction->essence.payload)
                 row.tag = transaction->essence.payload->index;
             codec::TransactionId transaction_id = chrysalis::ComputeTransactionId(*transaction);
-            if (seen_transactions.insert(transaction_id).second)
-                rows.transaction_ids.push_back(transaction_id);
+            rows.transaction_ids.push_back(transaction_id);
             AddTransactionParts(rows, *transaction, transaction_id, i);
             if (input.inclusion_state == static_cast<std::uint8_t>(InclusionState::kIncluded))
                 ApplyIncluded(rows, *transaction, transaction_id, row.block_id);
         }
-        else if (const auto *milestone =
-                     std::get_if<chrysalis::MilestonePayload>(&*message.payload))
+        else if (const auto *milestone = std::get_if<chrysalis::MilestonePayload>(payload))
         {
             const chrysalis::MilestoneEssence &essence = milestone->essence;
             CheckMilestone(essence.index, essence.timestamp, rows, i);
