@@ -14,6 +14,15 @@ INSERT INTO @extschema@.milestone_protocols SELECT milestone_index, 2 FROM @exts
 SELECT pg_extension_config_dump('@extschema@.milestone_protocols', '');
 GRANT SELECT ON @extschema@.milestone_protocols TO permanode_reader;
 
+CREATE TABLE @extschema@.receipts (
+    milestone_index int PRIMARY KEY,
+    migrated_at int NOT NULL,
+    final boolean NOT NULL
+);
+CREATE INDEX receipts_by_migrated_at ON @extschema@.receipts (migrated_at, milestone_index);
+SELECT pg_extension_config_dump('@extschema@.receipts', '');
+GRANT SELECT ON @extschema@.receipts TO permanode_reader;
+
 ALTER TABLE @extschema@.unspent_outputs DROP CONSTRAINT unspent_outputs_output_kind_check;
 ALTER TABLE @extschema@.unspent_outputs ADD CONSTRAINT unspent_outputs_output_kind_check
     CHECK (output_kind IN ('basic', 'alias', 'foundry', 'nft', 'treasury', 'legacy'));

@@ -45,6 +45,7 @@ void CreateFlatTables(pqxx::connection &conn)
 {
     pqxx::nontransaction tx(conn);
     tx.exec0("SET maintenance_work_mem = '1GB'");
+    tx.exec0("DROP TABLE IF EXISTS flat_messages, flat_tags, flat_legacy");
     tx.exec0("CREATE TABLE flat_messages AS SELECT * FROM permanode.messages");
     tx.exec0("ALTER TABLE flat_messages ADD PRIMARY KEY (message_id)");
     tx.exec0("CREATE TABLE flat_tags AS SELECT * FROM permanode.tags");
@@ -65,9 +66,16 @@ int main()
                        ? std::atof(std::getenv("PERMANODE_BENCH_SCALE"))
                        : 1.0;
     int milestones = std::max(1000, static_cast<int>(11500 * scale));
-    std::string db =
-        CreateLedgerDatabase(dsn, "bench_chrysalis_ledger", std::max(1, milestones / 500));
-    GenerateAndIngest(PERMANODE_CLI_PATH, db, milestones, "chrysalis");
+    // PERMANODE_BENCH_REUSE=1 measures the ledger a previous run left (generating it takes most
+    // of the run).
+    std::string db;
+    if (std::getenv("PERMANODE_BENCH_REUSE"))
+        db = dsn + " dbname=bench_chrysalis_ledger";
+    else
+    {
+        db = CreateLedgerDatabase(dsn, "bench_chrysalis_ledger", std::max(1, milestones / 500));
+        GenerateAndIngest(PERMANODE_CLI_PATH, db, milestones, "chrysalis");
+    }
 
     pqxx::connection conn(db);
     CreateFlatTables(conn);
@@ -104,8 +112,7 @@ int main()
     // The outputs an address received, newest first (seed 000's addresses/{address}/outputs).
     std::string address_page = " WHERE address = $1 AND NOT is_used ORDER BY ms_range_id DESC, "
                                "ms_timestamp DESC, milestone_index DESC, output_id DESC LIMIT 100";
-    double flat_address =
-        TimePrepared(conn, "SELECT * FROM flat_legacy" + address_page, addresses);
+    double flat_address = TimePrepared(conn, "SELECT * FROM flat_legacy" + address_page, addresses);
     double address =
         TimePrepared(conn, "SELECT * FROM legacy_outputs_by_address" + address_page, addresses);
     PrintRatio("chrysalis: first page (100) of an address's outputs vs one index (us)", address,

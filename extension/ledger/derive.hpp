@@ -103,6 +103,14 @@ struct MilestoneRow
     codec::ByteSpan payload; // the serialized milestone payload, type included
 };
 
+// A Chrysalis milestone's receipt (TIP-17), booked by the milestone that carries it.
+struct ReceiptRow
+{
+    std::uint32_t milestone_index = 0;
+    std::uint32_t migrated_at = 0;
+    bool final = false;
+};
+
 // An output booked at this milestone: created by an included transaction or from a snapshot.
 struct OutputRow
 {
@@ -134,6 +142,7 @@ struct MilestoneRows
     std::vector<TransactionPartRow> transaction_parts;
     std::vector<codec::TransactionId> transaction_ids; // every transaction payload (repeats too)
     std::vector<MilestoneRow> milestones;
+    std::vector<ReceiptRow> receipts;
     std::vector<OutputRow> outputs;
     std::vector<SpendRow> spends;
     std::size_t included_transactions = 0;

@@ -221,7 +221,11 @@ MilestoneRows DeriveChrysalisMilestone(std::uint32_t milestone_index, std::uint3
                                        PayloadBytes(input.bytes, message.parents.size())});
             // Migrated funds are booked by the milestone that carries the receipt.
             if (essence.receipt && essence.index == milestone_index)
+            {
                 BookMigratedFunds(rows, *essence.receipt, milestone_id, row.block_id);
+                rows.receipts.push_back(
+                    {essence.index, essence.receipt->migrated_at, essence.receipt->final});
+            }
         }
         rows.messages.push_back(std::move(row));
     }

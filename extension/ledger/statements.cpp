@@ -295,6 +295,15 @@ const Statement kEraBounds{
     false,
     "permanode.milestone_protocols"};
 
+const Statement kReceipts{
+    "receipts",
+    "INSERT INTO permanode.receipts (milestone_index, migrated_at, final) "
+    "SELECT * FROM unnest(:milestone_index, :migrated_at, :final::int2[]::int4[]::bool[]) "
+    "ON CONFLICT DO NOTHING",
+    {{"milestone_index", "int4[]"}, {"migrated_at", "int4[]"}, {"final", "int2[]"}},
+    false,
+    "permanode.receipts"};
+
 const Statement kMilestoneProtocol{
     "milestone_protocol",
     "INSERT INTO permanode.milestone_protocols (milestone_index, protocol_version) "
@@ -525,6 +534,7 @@ const std::vector<const Statement *> &AllStatements()
                                                        &sql::kLegacyUsedLate,
                                                        &sql::kEraBounds,
                                                        &sql::kMilestoneProtocol,
+                                                       &sql::kReceipts,
                                                        &sql::kLocateCreated,
                                                        &sql::kChainLocator,
                                                        &sql::kFoundryLocator,

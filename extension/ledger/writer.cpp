@@ -336,6 +336,20 @@ void MilestoneWriter::WriteBlocks()
         Execute(sql::kMilestoneLocator,
                 Params().Set("milestone_id", ids).Set("ms_range_id", ranges));
     }
+    if (!rows_.receipts.empty())
+    {
+        ArrayColumn indexes = Int4s(), migrated_at = Int4s(), final = Int2s();
+        for (const ReceiptRow &r : rows_.receipts)
+        {
+            indexes.AddInt32(static_cast<int32>(r.milestone_index));
+            migrated_at.AddInt32(static_cast<int32>(r.migrated_at));
+            final.AddInt16(r.final ? 1 : 0);
+        }
+        Execute(sql::kReceipts, Params()
+                                    .Set("milestone_index", indexes)
+                                    .Set("migrated_at", migrated_at)
+                                    .Set("final", final));
+    }
 }
 
 std::vector<KnownOutput> MilestoneWriter::WriteSpends()

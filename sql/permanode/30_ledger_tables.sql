@@ -255,6 +255,15 @@ CREATE TABLE @extschema@.milestone_protocols (
 CREATE INDEX milestone_protocols_by_version
     ON @extschema@.milestone_protocols (protocol_version, milestone_index);
 
+-- Chrysalis receipts (TIP-17): which milestones carry one, by the legacy milestone it migrated
+-- funds at, so that the receipts routes read only those milestones' payloads.
+CREATE TABLE @extschema@.receipts (
+    milestone_index int PRIMARY KEY,
+    migrated_at int NOT NULL,
+    final boolean NOT NULL
+);
+CREATE INDEX receipts_by_migrated_at ON @extschema@.receipts (migrated_at, milestone_index);
+
 -- Locators: from an ID to the range(s) holding it, so that a point lookup costs the same
 -- whatever the number of partitions, hot or archived.
 CREATE TABLE @extschema@.block_locator (

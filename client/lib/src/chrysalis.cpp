@@ -16,33 +16,13 @@ const char *const kChrysalisLedgerIndex =
     "(SELECT coalesce(max(milestone_index), 0) FROM permanode.milestone_protocols "
     "WHERE protocol_version = 1)";
 
-// A u32 (little endian) of bytea `b` at the byte offset `at` (SQL expressions).
-std::string U32At(const std::string &b, const std::string &at)
-{
-    // SQL's | and << bind alike, left to right: each shift needs its parentheses.
-    return "(get_byte(" + b + ", " + at + ")::bigint | (get_byte(" + b + ", " + at +
-           " + 1)::bigint << 8) | (get_byte(" + b + ", " + at +
-           " + 2)::bigint << 16) | (get_byte(" + b + ", " + at + " + 3)::bigint << 24))";
-}
-
-// Chrysalis milestones that carry a receipt, with the receipt's migratedAt. In a milestone
-// payload (TIP-8, u32 type 1 first) the parent count is the byte at 16, the key count follows
-// the parents, proof and PoW fields at 57 + 32 * parents, and the receipt's u32 length follows
-// the keys; a receipt starts with its u32 type, then migratedAt.
+// Chrysalis milestones that carry a receipt (permanode.receipts, written by ingest), with the
+// receipt's migratedAt and the milestone's payload.
 std::string ReceiptsSql(const std::string &filter_and_order)
 {
-    // CASE keeps the offsets from being read in a payload of another era.
-    const std::string receipt_at =
-        "CASE WHEN get_byte(payload, 0) = 1 THEN 58 + 32 * get_byte(payload, 16) + 32 * "
-        "get_byte(payload, 57 + 32 * get_byte(payload, 16)) END";
-    return "SELECT milestone_index, " + U32At("payload", "r + 8") +
-           " AS migrated_at, milestone_id::text, payload FROM (SELECT milestone_index, "
-           "milestone_id, payload, " +
-           receipt_at +
-           " AS r FROM permanode.milestones WHERE milestone_index "
-           "BETWEEN (SELECT min(milestone_index) FROM permanode.milestone_protocols WHERE "
-           "protocol_version = 1) AND " +
-           kChrysalisLedgerIndex + ") m WHERE " + U32At("payload", "r") + " > 0 " +
+    return "SELECT r.milestone_index, r.migrated_at, m.milestone_id::text, m.payload "
+           "FROM permanode.receipts r JOIN permanode.milestones m "
+           "ON m.milestone_index = r.milestone_index " +
            filter_and_order;
 }
 
@@ -191,9 +171,9 @@ Query<LegacyOutputIds> LegacyAddressOutputs(const std::string &address,
 
 Query<std::vector<ReceiptRow>> Receipts(std::optional<std::int64_t> migrated_at)
 {
-    static const auto statement = MakeStatement(
-        "receipts", ReceiptsSql("AND ($1::bigint IS NULL OR " + U32At("payload", "r + 8") +
-                                " = $1) ORDER BY migrated_at, milestone_index"));
+    static const auto statement =
+        MakeStatement("receipts", ReceiptsSql("WHERE ($1::bigint IS NULL OR r.migrated_at = $1) "
+                                              "ORDER BY r.migrated_at, r.milestone_index"));
     Query<std::vector<ReceiptRow>> query;
     query.statement = statement;
     query.params.AddInt(migrated_at);
@@ -212,7 +192,7 @@ Query<std::vector<ReceiptRow>> Receipts(std::optional<std::int64_t> migrated_at)
 Query<std::optional<ReceiptRow>> LatestReceipt()
 {
     static const auto statement =
-        MakeStatement("latest_receipt", ReceiptsSql("ORDER BY milestone_index DESC LIMIT 1"));
+        MakeStatement("latest_receipt", ReceiptsSql("ORDER BY r.milestone_index DESC LIMIT 1"));
     Query<std::optional<ReceiptRow>> query;
     query.statement = statement;
     query.read = [](const Result &result) { return FirstRow(result, ReceiptOf); };
