@@ -3,6 +3,7 @@
 #include "codec/legacy/bundle.hpp"
 #include "codec/legacy/signing.hpp"
 #include "legacy_fixtures.hpp"
+#include "legacy_samples.hpp"
 
 #include <gtest/gtest.h>
 
@@ -114,54 +115,7 @@ TEST(LegacyBundleTest, OnlyTheTrunkChainedInstanceOfAConflictedBundleIsValid)
     EXPECT_EQ(alternatives, 2u);
 }
 
-// A value bundle signed here: an output, one input per security level given (each followed by
-// its other signature fragments) and a remainder, then signed.
-std::vector<Transaction> SignedBundle(const std::vector<int> &securities)
-{
-    const std::string seed(81, 'S');
-    std::vector<Transaction> txs;
-    auto add = [&](const std::string &address, std::int64_t value)
-    {
-        Transaction tx;
-        tx.signature_message_fragment.assign(2187, '9');
-        tx.address = address;
-        tx.value = value;
-        tx.obsolete_tag = tx.tag = std::string(27, '9');
-        tx.timestamp = 1556822619;
-        tx.bundle = tx.trunk_transaction = tx.branch_transaction = std::string(81, '9');
-        tx.nonce = std::string(27, '9');
-        txs.push_back(tx);
-    };
-    add(std::string(80, 'A') + "9", 500);
-    std::vector<std::pair<std::size_t, Trits>> inputs;
-    std::int64_t taken = 0;
-    for (std::size_t k = 0; k < securities.size(); k++)
-    {
-        Trits key = PrivateKey(seed, k, securities[k]);
-        inputs.emplace_back(txs.size(), key);
-        std::string address = AddressOfKey(key);
-        add(address, -700);
-        taken += 700;
-        for (int extra = 1; extra < securities[k]; extra++)
-            add(address, 0);
-    }
-    add(std::string(80, 'B') + "9", taken - 500);
-    for (std::size_t i = 0; i < txs.size(); i++)
-    {
-        txs[i].current_index = static_cast<std::int64_t>(i);
-        txs[i].last_index = static_cast<std::int64_t>(txs.size() - 1);
-    }
-    std::string bundle_hash = ComputeBundleHash(txs);
-    for (auto &tx : txs)
-        tx.bundle = bundle_hash;
-    for (const auto &[position, key] : inputs)
-    {
-        std::vector<std::string> fragments = SignatureFragments(key, bundle_hash);
-        for (std::size_t f = 0; f < fragments.size(); f++)
-            txs[position + f].signature_message_fragment = fragments[f];
-    }
-    return txs;
-}
+using samples::SignedBundle;
 
 TEST(LegacyBundleTest, SignedAtEverySecurityLevel)
 {

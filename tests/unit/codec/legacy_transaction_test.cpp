@@ -3,6 +3,7 @@
 #include "codec/error.hpp"
 #include "codec/legacy/transaction.hpp"
 #include "legacy_fixtures.hpp"
+#include "legacy_samples.hpp"
 
 #include <gtest/gtest.h>
 
@@ -130,6 +131,27 @@ TEST(LegacyTransactionTest, EncodeRejectsFieldsOfTheWrongSize)
     Transaction tx = DecodeTransaction(fixtures::AllTransactions().front().trytes);
     tx.address.pop_back();
     EXPECT_THROW(EncodeTransaction(tx), EncodeError);
+}
+
+} // namespace
+
+namespace
+{
+
+TEST(LegacyTransactionTest, RandomTransactionsRoundTrip)
+{
+    std::mt19937_64 random(2673);
+    for (int k = 0; k < 300; k++)
+    {
+        Transaction tx = samples::RandomTransaction(random);
+        Trits trits = EncodeTransaction(tx);
+        ASSERT_EQ(DetectLayout(trits.data()), Layout::kCurrent);
+        Transaction back = DecodeTransaction(trits.data(), Layout::kCurrent);
+        EXPECT_EQ(ToJson(back, "H"), ToJson(tx, "H")) << k;
+        Bytes bytes = EncodeT5b1(trits.data(), trits.size());
+        ASSERT_EQ(bytes.size(), kTransactionT5b1Bytes);
+        EXPECT_EQ(DecodeT5b1(bytes, kTransactionTrits), trits) << k;
+    }
 }
 
 } // namespace
