@@ -45,7 +45,7 @@ done
 block=0xf2174f3af8c862ba7b099c9ce56ecb5146c200521a8dbba9b0389ae645b10f1d
 address=smr1qr4602uf226wm0gz6zaceut585emfyvxd2s3ta7uajfmcp60usk9uqtllx7
 cat >"$work/block.sql" <<SQL
-SELECT message_id::text, message, coalesce(variant, ''), milestone_index, inclusion_state, conflict_reason, white_flag_index, coalesce(is_solid, false), should_promote, should_reattach FROM permanode.messages WHERE message_id = '$block' ORDER BY ms_range_id LIMIT 1;
+SELECT message_id::text, message, coalesce(variant, ''), milestone_index, inclusion_state, conflict_reason, white_flag_index, coalesce(is_solid, false), should_promote, should_reattach, version FROM permanode.messages WHERE message_id = '$block' ORDER BY ms_range_id LIMIT 1;
 SQL
 cat >"$work/address.sql" <<SQL
 SELECT o.output_id::text, 0, (extract(epoch FROM o.ms_timestamp) * 1000000)::bigint, o.milestone_index, (SELECT coalesce(max(milestone_index), 0) FROM permanode.sync) FROM permanode.unspent_outputs o WHERE o.output_kind = 'basic' AND o.address = '$address' ORDER BY o.ms_timestamp DESC, o.milestone_index DESC, o.output_id DESC LIMIT 101;

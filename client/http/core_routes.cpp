@@ -107,9 +107,27 @@ Task<> Info(const httplib::Request &, httplib::Response &response, Db &db, const
     SendJson(response, body);
 }
 
+// The core API serves the Stardust era; Chrysalis rows are answered under /api/v1.
+void RequireStardust(std::int16_t protocol_version, const std::string &what,
+                     const std::string &v1_path)
+{
+    if (protocol_version != client::kStardust)
+    {
+        throw HttpError(404,
+                        what + " not found: it is of the Chrysalis era, see /api/v1/" + v1_path);
+    }
+}
+
+std::string PlainHexOf(const std::string &id)
+{
+    return id.substr(2);
+}
+
 void SendBlock(const httplib::Request &request, httplib::Response &response,
                const client::BlockRow &block)
 {
+    RequireStardust(block.protocol_version, "block " + block.block_id,
+                    "messages/" + PlainHexOf(block.block_id));
     if (WantsRaw(request))
     {
         SendRaw(response, block.raw);
@@ -141,6 +159,8 @@ Task<> BlockMetadata(const httplib::Request &, httplib::Response &response, Db &
     {
         throw NotFound("block " + id);
     }
+    RequireStardust(block->protocol_version, "block " + id,
+                    "messages/" + PlainHexOf(id) + "/metadata");
     SendJson(response, BlockMetadataJson(*block));
 }
 
@@ -152,6 +172,7 @@ Task<client::OutputRow> FindOutput(const PathParams &path, Db &db)
     {
         throw NotFound("output " + id);
     }
+    RequireStardust(output->protocol_version, "output " + id, "outputs/" + PlainHexOf(id));
     co_return *output;
 }
 
@@ -190,6 +211,9 @@ Task<> IncludedBlock(const httplib::Request &request, httplib::Response &respons
 void SendMilestone(const httplib::Request &request, httplib::Response &response,
                    const client::MilestoneRow &milestone)
 {
+    RequireStardust(milestone.protocol_version,
+                    "milestone " + std::to_string(milestone.milestone_index),
+                    "milestones/" + std::to_string(milestone.milestone_index));
     if (WantsRaw(request))
     {
         SendRaw(response, milestone.payload);
@@ -231,6 +255,8 @@ Task<> SendUtxoChanges(httplib::Response &response, Db &db, std::int32_t index)
     {
         throw NotFound("milestone " + std::to_string(index));
     }
+    RequireStardust(changes->protocol_version, "milestone " + std::to_string(index),
+                    "milestones/" + std::to_string(index) + "/utxo-changes");
     SendJson(response, UtxoChangesJson(*changes));
 }
 
@@ -260,7 +286,8 @@ Task<> Health(const httplib::Request &, httplib::Response &response, Db &db, con
 
 Task<> Routes(const httplib::Request &, httplib::Response &response, Db &, const PathParams &)
 {
-    SendJson(response, {{"routes", {"core/v2", "indexer/v1", "explorer/v2", "analytics/v2"}}});
+    SendJson(response,
+             {{"routes", {"core/v2", "indexer/v1", "explorer/v2", "analytics/v2", "v1"}}});
     co_return;
 }
 

@@ -48,7 +48,7 @@ nlohmann::json OpenApi(const std::vector<RouteInfo> &routes)
             }
             parameters.push_back(p);
         }
-        nlohmann::json content = {{"application/json", nlohmann::json::object()}};
+        nlohmann::json content = {{route.media_type, nlohmann::json::object()}};
         if (route.raw)
         {
             content["application/vnd.iota.serializer-v1"] = nlohmann::json::object();
@@ -67,8 +67,9 @@ nlohmann::json OpenApi(const std::vector<RouteInfo> &routes)
         {"info",
          {{"title", "permanode HTTP API"},
           {"version", PERMANODE_VERSION_STRING},
-          {"description", "IOTA core API v2 and indexer v1 shapes over the permanode "
-                          "ledger archive, with seed 000's routes and explorer extras."}}},
+          {"description", "IOTA core API v2 and indexer v1 shapes (Stardust) and the REST API v1 "
+                          "(Chrysalis, under /api/v1) over the permanode ledger archive, with "
+                          "seed 000's routes and explorer extras."}}},
         {"paths", paths},
         {"components",
          {{"schemas",

@@ -8,6 +8,7 @@
 #include <httplib.h>
 
 #include "codec/bech32.hpp"
+#include "codec/chrysalis/message.hpp"
 #include "codec/hex.hpp"
 #include "json_errors.hpp"
 
@@ -63,6 +64,64 @@ std::string HexIdParam(const std::string &text, const std::string &name, std::si
                            "expected 0x followed by " + std::to_string(2 * size) + " hex digits");
     }
     return Lower(text);
+}
+
+std::string PlainHexIdParam(const std::string &text, const std::string &name, std::size_t size)
+{
+    std::size_t from = text.rfind("0x", 0) == 0 || text.rfind("0X", 0) == 0 ? 2 : 0;
+    if (text.size() != from + 2 * size || !IsHex(text, from))
+    {
+        throw BadParameter(name, "expected " + std::to_string(2 * size) + " hex digits");
+    }
+    return "0x" + Lower(text.substr(from));
+}
+
+std::string ChrysalisAddressParam(const std::string &text, const std::string &name)
+{
+    std::string lower = Lower(text);
+    std::string hrp = lower.substr(0, lower.rfind('1') == std::string::npos ? 0 : lower.rfind('1'));
+    try
+    {
+        auto address = codec::chrysalis::AddressFromBech32(lower, hrp);
+        return "0x00" + codec::ToHex(address.hash).substr(2);
+    }
+    catch (const std::exception &e)
+    {
+        throw BadParameter(name, std::string("not a Chrysalis bech32 address (") + e.what() + ")");
+    }
+}
+
+std::string Ed25519AddressParam(const std::string &text, const std::string &name)
+{
+    return "0x00" + PlainHexIdParam(text, name, 32).substr(2);
+}
+
+std::string IndexationIndexParam(const httplib::Request &request, const std::string &name)
+{
+    auto text = QueryText(request, name);
+    if (!text || text->empty())
+    {
+        throw BadParameter(name, "required: the indexation index, as hex or as UTF-8 text");
+    }
+    std::size_t from = text->rfind("0x", 0) == 0 ? 2 : 0;
+    std::string bytes_hex;
+    if (text->size() > from && (text->size() - from) % 2 == 0 && IsHex(*text, from))
+    {
+        bytes_hex = Lower(text->substr(from));
+    }
+    else
+    {
+        bytes_hex =
+            codec::ToHex(
+                codec::ByteSpan(reinterpret_cast<const std::uint8_t *>(text->data()), text->size()))
+                .substr(2);
+    }
+    if (bytes_hex.size() > 2 * 64)
+    {
+        throw BadParameter(name, "an indexation index has at most 64 bytes, this one " +
+                                     std::to_string(bytes_hex.size() / 2));
+    }
+    return "\\x" + bytes_hex;
 }
 
 std::string AddressParam(const std::string &text, const std::string &name)

@@ -33,6 +33,18 @@ std::string AddressParam(const std::string &text, const std::string &name);
 // A milestone index: a decimal in 0..2^31-1.
 std::int32_t MilestoneIndexParam(const std::string &text, const std::string &name);
 
+// REST API v1 (Chrysalis) parameters: hex without 0x, as Hornet 1.x took it (0x is taken too).
+// An ID of `size` bytes; returns it as 0x-hex in lower case, the database's form.
+std::string PlainHexIdParam(const std::string &text, const std::string &name, std::size_t size);
+// A Chrysalis address in bech32 (iota1..., atoi1...: an Ed25519 address, of either network, as
+// Hornet took any); returns the 0x-hex of its 33 bytes, which the database takes whatever its HRP.
+std::string ChrysalisAddressParam(const std::string &text, const std::string &name);
+// An Ed25519 address as 64 hex digits; returns the 0x-hex of its 33 bytes.
+std::string Ed25519AddressParam(const std::string &text, const std::string &name);
+// An indexation index of 1 to 64 bytes: hex digits (0x optional), else the text's UTF-8 bytes,
+// as Hornet 1.x took both; returns the bytes in bytea's hex text form.
+std::string IndexationIndexParam(const httplib::Request &request, const std::string &name);
+
 // Query parameters (unset: nullopt).
 std::optional<std::string> QueryText(const httplib::Request &request, const std::string &name);
 std::optional<bool> QueryBool(const httplib::Request &request, const std::string &name);

@@ -41,10 +41,11 @@ struct RouteInfo
     {
     }
     std::string path;   // template, e.g. /api/core/v2/blocks/{blockId}
-    std::string family; // OpenAPI tag: core, indexer, seed, explorer, operations
+    std::string family; // OpenAPI tag: core, indexer, seed, explorer, chrysalis, operations
     std::string summary;
     std::vector<QueryParam> query;
-    bool raw = false; // answers application/vnd.iota.serializer-v1 too
+    bool raw = false;                            // answers application/vnd.iota.serializer-v1 too
+    std::string media_type = "application/json"; // of a 200 answer
 };
 
 // What a handler gets: the request, the response, the database and the values of the route's
@@ -79,6 +80,8 @@ void RegisterCoreRoutes(Router &router);
 void RegisterIndexerRoutes(Router &router);
 void RegisterSeedRoutes(Router &router);
 void RegisterExplorerRoutes(Router &router);
+// REST API v1 (Chrysalis) under /api/v1.
+void RegisterChrysalisRoutes(Router &router);
 // /metrics (with the database connections' figures from `stats`) and /api/openapi.json.
 void RegisterOperationRoutes(Router &router, Metrics &metrics,
                              std::function<ConnectionStats()> stats);

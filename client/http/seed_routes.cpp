@@ -1,7 +1,11 @@
 // Seed 000's routes, at the paths it names: messages (blocks), their metadata and children,
-// messages by index (tag), an address's outputs, an output, a milestone's messages.
+// messages by index (tag), an address's outputs, an output, a milestone's messages. They serve
+// both eras: lists span every partition newest first, whatever the protocol of their rows, and a
+// message, its metadata or an output comes in its era's node API shape (core API v2 for a
+// Stardust block, REST API v1 for a Chrysalis message), with its protocolVersion.
 #include <httplib.h>
 
+#include "chrysalis_render.hpp"
 #include "json_errors.hpp"
 #include "params.hpp"
 #include "render.hpp"
@@ -38,7 +42,10 @@ Task<> Message(const httplib::Request &request, httplib::Response &response, Db 
         SendRaw(response, block->raw);
         co_return;
     }
-    SendJson(response, {{"messageId", id}, {"message", BlockJson(*block)}});
+    bool chrysalis = block->protocol_version == client::kChrysalis;
+    SendJson(response, {{"messageId", id},
+                        {"protocolVersion", block->protocol_version},
+                        {"message", chrysalis ? ChrysalisMessageJson(*block) : BlockJson(*block)}});
 }
 
 Task<> MessageMetadata(const httplib::Request &, httplib::Response &response, Db &db,
@@ -50,7 +57,8 @@ Task<> MessageMetadata(const httplib::Request &, httplib::Response &response, Db
     {
         throw NotFound("message " + id);
     }
-    SendJson(response, BlockMetadataJson(*block));
+    SendJson(response, block->protocol_version == client::kChrysalis ? ChrysalisMetadataJson(*block)
+                                                                     : BlockMetadataJson(*block));
 }
 
 Task<> MessageChildren(const httplib::Request &request, httplib::Response &response, Db &db,
@@ -96,7 +104,8 @@ Task<> Output(const httplib::Request &, httplib::Response &response, Db &db, con
     {
         throw NotFound("output " + id);
     }
-    SendJson(response, OutputJson(*output));
+    SendJson(response, output->protocol_version == client::kChrysalis ? ChrysalisOutputJson(*output)
+                                                                      : OutputJson(*output));
 }
 
 Task<> MilestoneMessages(const httplib::Request &request, httplib::Response &response, Db &db,
@@ -116,7 +125,12 @@ const std::vector<QueryParam> kPaging = {{"pageSize", "integer", "1 to 1000, def
 
 void RegisterSeedRoutes(Router &router)
 {
-    router.Get({"/messages/{messageId}", "seed", "A message (block)", {}, true}, Message);
+    router.Get({"/messages/{messageId}",
+                "seed",
+                "A message: a Stardust block or a Chrysalis message, in its era's shape",
+                {},
+                true},
+               Message);
     router.Get({"/messages/{messageId}/metadata", "seed", "A message's metadata"}, MessageMetadata);
     router.Get(
         {"/messages/{messageId}/children", "seed", "A message's children, newest first", kPaging},
@@ -129,7 +143,8 @@ void RegisterSeedRoutes(Router &router)
     router.Get({"/addresses/{address}/outputs", "seed",
                 "Outputs an address holds or held, newest first", kPaging},
                AddressOutputs);
-    router.Get({"/outputs/{outputId}", "seed", "An output with its metadata"}, Output);
+    router.Get({"/outputs/{outputId}", "seed", "An output with its metadata, of either era"},
+               Output);
     router.Get({"/milestones/{index}", "seed",
                 "The messages a milestone references, in "
                 "white-flag order",

@@ -55,6 +55,7 @@ class ServerImpl
         RegisterIndexerRoutes(router_);
         RegisterSeedRoutes(router_);
         RegisterExplorerRoutes(router_);
+        RegisterChrysalisRoutes(router_);
         RegisterOperationRoutes(router_, metrics_, [this] { return Stats(); });
     }
     ~ServerImpl()

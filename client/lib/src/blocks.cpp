@@ -12,7 +12,7 @@ namespace
 const char *const kBlockColumns =
     "message_id::text, message, coalesce(variant, ''), milestone_index, inclusion_state, "
     "conflict_reason, white_flag_index, coalesce(is_solid, false), should_promote, "
-    "should_reattach";
+    "should_reattach, version";
 
 BlockRow BlockOf(const Row &row)
 {
@@ -27,6 +27,7 @@ BlockRow BlockOf(const Row &row)
     block.is_solid = row[7].as<bool>();
     block.should_promote = row[8].optional<bool>();
     block.should_reattach = row[9].optional<bool>();
+    block.protocol_version = row[10].as<std::int16_t>();
     return block;
 }
 
@@ -106,6 +107,19 @@ Query<Page<std::string>> BlocksByTag(const std::string &tag, int page_size,
     return ListQuery(statement, tag, page_size, after);
 }
 
+Query<Page<std::string>> ChrysalisMessagesByIndex(const std::string &index, int page_size,
+                                                  const std::optional<Cursor> &after)
+{
+    // The eras of a network do not overlap: the Chrysalis milestones' span picks its messages.
+    static const auto statement = BlockList(
+        "chrysalis_messages_by_index",
+        "permanode.tags WHERE tag = $1 AND ms_timestamp IS NOT NULL AND milestone_index BETWEEN "
+        "(SELECT min(milestone_index) FROM permanode.milestone_protocols WHERE protocol_version "
+        "= 1) AND (SELECT max(milestone_index) FROM permanode.milestone_protocols WHERE "
+        "protocol_version = 1)");
+    return ListQuery(statement, index, page_size, after);
+}
+
 Query<Page<std::string>> MilestoneBlocks(std::int32_t milestone_index, int page_size,
                                          const std::optional<Cursor> &after)
 {
@@ -178,6 +192,12 @@ Page<std::string> Client::GetBlocksByTag(const std::string &tag, int page_size,
                                          const std::optional<Cursor> &after)
 {
     return Run(queries::BlocksByTag(tag, page_size, after));
+}
+
+Page<std::string> Client::GetChrysalisMessagesByIndex(const std::string &index, int page_size,
+                                                      const std::optional<Cursor> &after)
+{
+    return Run(queries::ChrysalisMessagesByIndex(index, page_size, after));
 }
 
 Page<std::string> Client::GetMilestoneBlocks(std::int32_t milestone_index, int page_size,

@@ -115,7 +115,7 @@ Query<Balance> BalanceOf(const std::string &address)
         "SELECT coalesce(sum(amount), 0)::bigint, coalesce(sum(amount) FILTER (WHERE "
         "dust_return_address IS NULL AND timelock IS NULL AND expiration IS NULL), 0)::bigint, "
         "(SELECT coalesce(max(milestone_index), 0) FROM permanode.sync) "
-        "FROM permanode.unspent_outputs WHERE address = $1");
+        "FROM permanode.unspent_outputs WHERE address = $1 AND output_kind <> 'legacy'");
     Query<Balance> query;
     query.statement = statement;
     query.params.Add(address);

@@ -9,8 +9,11 @@ using namespace internal;
 namespace
 {
 
+// The era comes from milestone_protocols; milestones ingested before it existed are Stardust.
 const char *const kMilestoneColumns =
-    "milestone_index, milestone_id::text, message_id::text, timestamp, payload";
+    "milestone_index, milestone_id::text, message_id::text, timestamp, payload, "
+    "coalesce((SELECT p.protocol_version FROM permanode.milestone_protocols p "
+    "WHERE p.milestone_index = m.milestone_index), 2)";
 
 MilestoneRow MilestoneOf(const Row &row)
 {
@@ -20,6 +23,7 @@ MilestoneRow MilestoneOf(const Row &row)
     milestone.block_id = row[2].as<std::string>();
     milestone.timestamp = row[3].as<std::int64_t>();
     milestone.payload = row[4].Bytes();
+    milestone.protocol_version = row[5].as<std::int16_t>();
     return milestone;
 }
 
@@ -31,18 +35,23 @@ std::optional<MilestoneRow> FirstMilestone(const Result &result)
 std::shared_ptr<const Statement> MilestoneBy(const char *name, const char *condition)
 {
     return MakeStatement(name, std::string("SELECT ") + kMilestoneColumns +
-                                   " FROM permanode.milestones WHERE " + condition + " LIMIT 1");
+                                   " FROM permanode.milestones m WHERE " + condition + " LIMIT 1");
 }
 
 std::string UtxoChangesSql()
 {
-    // 'm' marks that the milestone was ingested; 'c' created and 's' spent outputs.
-    std::string sql = "SELECT 'm', NULL FROM permanode.sync WHERE milestone_index = $1";
+    // 'm' marks that the milestone was ingested (with its protocol version); 'c' created and
+    // 's' spent outputs.
+    std::string sql = "SELECT 'm', coalesce((SELECT protocol_version::text FROM "
+                      "permanode.milestone_protocols WHERE milestone_index = $1), '2') "
+                      "FROM permanode.sync WHERE milestone_index = $1";
     for (const char *table : {"basic_outputs", "alias_outputs", "foundry_outputs", "nft_outputs"})
     {
         sql += std::string(" UNION ALL SELECT 'c', output_id::text FROM permanode.") + table +
                " WHERE milestone_index = $1";
     }
+    sql += " UNION ALL SELECT 'c', output_id::text FROM permanode.legacy_outputs "
+           "WHERE milestone_index = $1 AND NOT is_used";
     return sql + " UNION ALL SELECT 's', output_id::text FROM permanode.spent_outputs "
                  "WHERE milestone_index = $1 ORDER BY 1, 2";
 }
@@ -76,7 +85,7 @@ Query<std::vector<MilestoneRow>> LatestMilestones(int count)
 {
     static const auto statement = MakeStatement(
         "latest_milestones", std::string("SELECT ") + kMilestoneColumns +
-                                 " FROM permanode.milestones ORDER BY milestone_index DESC "
+                                 " FROM permanode.milestones m ORDER BY milestone_index DESC "
                                  "LIMIT $1");
     Query<std::vector<MilestoneRow>> query;
     query.statement = statement;
@@ -111,6 +120,7 @@ Query<std::optional<UtxoChanges>> UtxoChangesAt(std::int32_t milestone_index)
             if (kind == "m")
             {
                 ingested = true;
+                changes.protocol_version = row[1].as<std::int16_t>();
             }
             else if (kind == "c")
             {

@@ -11,23 +11,39 @@ namespace
 
 std::string OutputSql()
 {
-    // Each branch names output_id = $1 itself, so the partition hints prune every table.
+    // Each branch names output_id = $1 itself, so the partition hints prune every table. A
+    // Chrysalis output's creation is its legacy_outputs row with is_used = false.
     std::string created;
     for (const char *table : {"basic_outputs", "alias_outputs", "foundry_outputs", "nft_outputs"})
     {
-        created += std::string(created.empty() ? "" : " UNION ALL ") +
-                   "SELECT output_id, data, message_id, milestone_index, ms_timestamp "
-                   "FROM permanode." +
-                   table + " WHERE output_id = $1";
+        created +=
+            std::string(created.empty() ? "" : " UNION ALL ") +
+            "SELECT output_id, data, message_id, milestone_index, ms_timestamp, 2 AS version "
+            "FROM permanode." +
+            table + " WHERE output_id = $1";
     }
+    created += " UNION ALL SELECT output_id, data, message_id, milestone_index, ms_timestamp, 1 "
+               "FROM permanode.legacy_outputs WHERE output_id = $1 AND NOT is_used";
+    // The ledger index is the newest milestone of the output's era.
     return "SELECT o.output_id::text, o.data, o.message_id::text, o.milestone_index, "
            "extract(epoch FROM o.ms_timestamp)::bigint, s.milestone_index, "
            "extract(epoch FROM s.ms_timestamp)::bigint, s.transaction_id::text, "
-           "(SELECT coalesce(max(milestone_index), 0) FROM permanode.sync) "
+           "CASE o.version WHEN 1 THEN (SELECT coalesce(max(milestone_index), 0) "
+           "FROM permanode.milestone_protocols WHERE protocol_version = 1) "
+           "ELSE (SELECT coalesce(max(milestone_index), 0) FROM permanode.sync) END, o.version "
            "FROM (" +
            created +
            " LIMIT 1) o LEFT JOIN LATERAL (SELECT milestone_index, ms_timestamp, "
            "transaction_id FROM permanode.spent_outputs WHERE output_id = $1 LIMIT 1) s ON true";
+}
+
+// The Chrysalis outputs of one type an address received, one UNION ALL branch: the lookup's
+// index leads with (address, output_type, is_used), so each type is read in the list's order.
+std::string LegacyCreatedByAddress(int output_type)
+{
+    return "UNION ALL SELECT output_id, ms_range_id, ms_timestamp, milestone_index "
+           "FROM permanode.legacy_outputs_by_address WHERE address = $1 AND output_type = " +
+           std::to_string(output_type) + " AND NOT is_used ";
 }
 
 OutputRow OutputOf(const Row &row)
@@ -46,6 +62,7 @@ OutputRow OutputOf(const Row &row)
         output.transaction_id_spent = row[7].as<std::string>();
     }
     output.ledger_index = row[8].as<std::int32_t>();
+    output.protocol_version = row[9].as<std::int16_t>();
     return output;
 }
 
@@ -73,7 +90,8 @@ Query<Page<std::string>> AddressOutputs(const std::string &address, int page_siz
             ", milestone_index FROM (SELECT output_id, ms_range_id, ms_timestamp, "
             "milestone_index FROM permanode.basic_outputs_by_address WHERE address = $1 "
             "UNION ALL SELECT output_id, ms_range_id, ms_timestamp, milestone_index "
-            "FROM permanode.nft_outputs_by_address WHERE address = $1) o WHERE " +
+            "FROM permanode.nft_outputs_by_address WHERE address = $1 " +
+            LegacyCreatedByAddress(0) + LegacyCreatedByAddress(1) + ") o WHERE " +
             KeysetCondition(2, "ms_range_id", "ms_timestamp", "milestone_index", "output_id",
                             "permanode.output_id") +
             " ORDER BY ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, output_id "

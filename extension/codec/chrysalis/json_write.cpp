@@ -142,6 +142,16 @@ json PayloadJson(const Payload &payload)
 
 } // namespace
 
+nlohmann::json ToJson(const Output &output)
+{
+    return OutputJson(output);
+}
+
+nlohmann::json ToJson(const Payload &payload)
+{
+    return PayloadJson(payload);
+}
+
 nlohmann::json ToJson(const Message &message)
 {
     json out = {{"networkId", std::to_string(message.network_id)},

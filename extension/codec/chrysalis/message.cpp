@@ -120,6 +120,16 @@ Message DecodeMessage(ByteSpan bytes)
     return message;
 }
 
+Payload DecodePayloadBytes(ByteSpan bytes)
+{
+    ByteReader reader(bytes);
+    Payload payload = DecodePayload(reader);
+    if (reader.Remaining() != 0)
+        reader.Fail("payload", reader.Offset(),
+                    std::to_string(reader.Remaining()) + " trailing bytes after the payload");
+    return payload;
+}
+
 Bytes EncodeMessage(const Message &message)
 {
     Bytes bytes;

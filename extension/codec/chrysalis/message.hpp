@@ -13,6 +13,9 @@ namespace permanode::codec::chrysalis
 // Parses and syntactically checks a whole message; rejects trailing bytes.
 Message DecodeMessage(ByteSpan bytes);
 Bytes EncodeMessage(const Message &message);
+// A payload on its own (u32 type first), as milestones.payload stores a milestone's; rejects
+// trailing bytes.
+Payload DecodePayloadBytes(ByteSpan bytes);
 
 // Message ID: BLAKE2b-256 of the message bytes, nonce included.
 MessageId ComputeMessageId(ByteSpan message_bytes);
@@ -26,6 +29,11 @@ OutputIdBytes ComputeOutputId(const TransactionId &transaction_id, std::uint16_t
 // What the signatures sign: BLAKE2b-256 of the essence bytes (TIP-7 and TIP-8).
 Hash32 TransactionSigningHash(const TransactionEssence &essence);
 Hash32 MilestoneSigningHash(const MilestoneEssence &essence);
+
+// Parts in the REST API v1 shape, as ToJson(Message) writes them inside a message: an output
+// (GET outputs/{id}), a payload (a receipt in GET receipts).
+nlohmann::json ToJson(const Output &output);
+nlohmann::json ToJson(const Payload &payload);
 
 // The message as a Chrysalis node's REST API v1 served it (TIP-13): hex without 0x, amounts as
 // numbers, network ID and nonce as decimal strings; absent optional parts are left out.

@@ -109,6 +109,17 @@ class Client
     std::vector<DailyAnalytics> GetDailyAnalytics(const std::string &from_date,
                                                   const std::string &to_date);
 
+    // --- Chrysalis (protocol 1); GetBlock, GetOutput, ... serve its rows too ---
+    std::optional<EraMilestones> GetEra(std::int16_t protocol_version);
+    Page<std::string> GetChrysalisMessagesByIndex(const std::string &index, int page_size,
+                                                  const std::optional<Cursor> &after);
+    LegacyBalance GetLegacyBalance(const std::string &address);
+    LegacyOutputIds GetLegacyAddressOutputs(const std::string &address,
+                                            std::optional<std::int16_t> output_type,
+                                            bool include_spent, int max_results);
+    std::vector<ReceiptRow> GetReceipts(std::optional<std::int64_t> migrated_at);
+    std::optional<ReceiptRow> GetLatestReceipt();
+
     // Runs a query (permanode/queries.hpp) on this connection.
     template <typename T> T Run(const Query<T> &query)
     {

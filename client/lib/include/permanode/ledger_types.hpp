@@ -12,10 +12,15 @@
 namespace permanode::client
 {
 
+// The protocol versions (eras) the ledger holds: messages.version, milestone_protocols.
+constexpr std::int16_t kChrysalis = 1; // messages, REST API v1
+constexpr std::int16_t kStardust = 2;  // blocks, core API v2
+
 // A block (seed: message) with its metadata.
 struct BlockRow
 {
     std::string block_id;
+    std::int16_t protocol_version = kStardust;   // kChrysalis: a message (raw is TIP-6 bytes)
     std::string raw;                             // TIP-24 bytes
     std::string variant;                         // payload kind ("" when the block has none)
     std::optional<std::int32_t> milestone_index; // referencing milestone
@@ -31,7 +36,8 @@ struct BlockRow
 struct OutputRow
 {
     std::string output_id;
-    std::string raw; // TIP-18 bytes
+    std::int16_t protocol_version = kStardust; // kChrysalis: a SigLocked output (legacy_outputs)
+    std::string raw;                           // TIP-18 bytes (Chrysalis: TIP-7 output bytes)
     std::string block_id;
     std::int32_t milestone_index_booked = 0;
     std::int64_t milestone_timestamp_booked = 0; // unix seconds
@@ -45,6 +51,7 @@ struct OutputRow
 struct MilestoneRow
 {
     std::int32_t milestone_index = 0;
+    std::int16_t protocol_version = kStardust; // of the milestone (milestone_protocols)
     std::string milestone_id;
     std::string block_id;
     std::int64_t timestamp = 0; // unix seconds
@@ -54,6 +61,7 @@ struct MilestoneRow
 struct UtxoChanges
 {
     std::int32_t milestone_index = 0;
+    std::int16_t protocol_version = kStardust;
     std::vector<std::string> created_outputs;
     std::vector<std::string> consumed_outputs;
 };
@@ -109,7 +117,7 @@ struct OutputIdPage
 struct Balance
 {
     std::string address;
-    std::int64_t total_balance = 0;      // every unspent output the address unlocks
+    std::int64_t total_balance = 0;      // every unspent Stardust output the address unlocks
     std::int64_t sig_locked_balance = 0; // of those, the ones without return, timelock, expiry
     std::int32_t ledger_index = 0;
 };
@@ -138,6 +146,46 @@ struct DailyAnalytics
     std::int32_t total_addresses = 0;
     std::int32_t send_addresses = 0;
     std::int32_t recv_addresses = 0;
+};
+
+// --- Chrysalis (protocol 1) ---
+
+// The milestones of one era: the first and the newest ingested, the newest one's timestamp and
+// the last message of its cone in white-flag order (in Chrysalis, the milestone's own message
+// when the cone holds it), which names the network.
+struct EraMilestones
+{
+    std::int16_t protocol_version = 0;
+    std::int32_t first_index = 0;
+    std::int32_t last_index = 0;
+    std::int64_t last_timestamp = 0; // unix seconds
+    std::optional<std::string> last_message_id;
+    std::string bech32_hrp; // the database's network HRP
+};
+
+// An address's unspent Chrysalis outputs (TIP-15 dust rules need the last three).
+struct LegacyBalance
+{
+    std::int64_t balance = 0;
+    std::int64_t dust_allowance = 0; // the sum of its SigLockedDustAllowanceOutputs
+    std::int32_t dust_outputs = 0;   // SigLockedSingleOutputs below 1 Mi
+    std::int32_t ledger_index = 0;   // the newest Chrysalis milestone
+};
+
+// Output IDs of an address, the unspent first (newest first), then the spent ones.
+struct LegacyOutputIds
+{
+    std::vector<std::string> items;
+    std::int32_t ledger_index = 0; // the newest Chrysalis milestone
+};
+
+// A milestone that carries a receipt (TIP-17); its payload holds the receipt.
+struct ReceiptRow
+{
+    std::int32_t milestone_index = 0;
+    std::int64_t migrated_at = 0;
+    std::string milestone_id;
+    std::string payload; // the raw milestone payload
 };
 
 } // namespace permanode::client

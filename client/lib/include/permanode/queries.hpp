@@ -58,4 +58,25 @@ Query<std::optional<MilestoneAnalytics>> AnalyticsAt(std::int32_t milestone_inde
 Query<std::vector<DailyAnalytics>> DailyAnalyticsBetween(const std::string &from_date,
                                                          const std::string &to_date);
 
+// --- Chrysalis (protocol 1) ---
+// Messages, outputs and milestones by ID and index are the queries above: their rows carry the
+// protocol version. Addresses are bech32 or the 0x-hex of their 33 bytes (type 0, the hash).
+// The first and newest milestone of an era (kChrysalis, kStardust); nullopt when it has none.
+Query<std::optional<EraMilestones>> EraOf(std::int16_t protocol_version);
+// Messages with an indexation index (bytea's text form: a backslash, x, hex digits; as
+// BlocksByTag), of Chrysalis milestones only, newest first.
+Query<Page<std::string>> ChrysalisMessagesByIndex(const std::string &index, int page_size,
+                                                  const std::optional<Cursor> &after);
+Query<LegacyBalance> LegacyBalanceOf(const std::string &address);
+// At most max_results output IDs: unspent ones (of output_type, 0 or 1, when given), then with
+// include_spent the spent ones.
+Query<LegacyOutputIds> LegacyAddressOutputs(const std::string &address,
+                                            std::optional<std::int16_t> output_type,
+                                            bool include_spent, int max_results);
+// Milestones with a receipt (of migrated_at, when given), by migratedAt then milestone index.
+// They are found by reading every Chrysalis milestone's payload.
+Query<std::vector<ReceiptRow>> Receipts(std::optional<std::int64_t> migrated_at);
+// The newest milestone with a receipt: its treasury transaction made the current treasury.
+Query<std::optional<ReceiptRow>> LatestReceipt();
+
 } // namespace permanode::client::queries
