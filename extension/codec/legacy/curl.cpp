@@ -23,18 +23,22 @@ constexpr Trit kSubstitution[9] = {
 
 void CurlP81::Transform()
 {
-    std::array<Trit, kCurlStateTrits> previous;
+    std::array<Trit, kCurlStateTrits> scratch;
+    Trit *from = state_.data();
+    Trit *to = scratch.data();
     for (int round = 0; round < kCurlRounds; round++)
     {
-        previous = state_;
         std::size_t p = 0;
         for (std::size_t i = 0; i < kCurlStateTrits; i++)
         {
             std::size_t q = p < 365 ? p + 364 : p - 365; // p(i + 1) = p(i) + 364 mod 729
-            state_[i] = kSubstitution[previous[p] + 3 * previous[q] + 4];
+            to[i] = kSubstitution[from[p] + 3 * from[q] + 4];
             p = q;
         }
+        std::swap(from, to);
     }
+    // 81 rounds is odd: the last one wrote into `scratch`.
+    std::copy(from, from + kCurlStateTrits, state_.begin());
 }
 
 void CurlP81::Absorb(const Trit *trits, std::size_t count)
