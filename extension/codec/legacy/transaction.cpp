@@ -105,6 +105,18 @@ Trits TransactionTrits(std::string_view trytes, const char *field)
     return TrytesToTrits(trytes, field);
 }
 
+Bytes TransactionToBytes(std::string_view trytes)
+{
+    Trits trits = TransactionTrits(trytes);
+    return EncodeT5b1(trits.data(), trits.size());
+}
+
+std::string TransactionFromBytes(ByteSpan bytes)
+{
+    Trits trits = DecodeT5b1(bytes, kTransactionTrits);
+    return TritsToTrytes(trits.data(), trits.size());
+}
+
 Transaction DecodeTransaction(std::string_view trytes)
 {
     Trits trits = TransactionTrits(trytes);

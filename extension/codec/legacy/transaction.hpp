@@ -103,6 +103,12 @@ Transaction DecodeTransaction(std::string_view trytes);
 // 2673 trytes checked as a transaction: DecodeError names `field` and the tryte position.
 Trits TransactionTrits(std::string_view trytes, const char *field = "transaction");
 
+// A transaction as stored: its 8019 trits in t5b1, 1604 bytes; and back to its 2673 trytes,
+// exactly those it was stored from (DecodeError, offset in bytes, for bytes no transaction
+// encodes to).
+Bytes TransactionToBytes(std::string_view trytes);
+std::string TransactionFromBytes(ByteSpan bytes);
+
 // The fields back into 8019 trits (EncodeError when a field has the wrong size or a number does
 // not fit). Decoding then encoding gives the same trits when the value's high trits are zero.
 Trits EncodeTransaction(const Transaction &transaction);

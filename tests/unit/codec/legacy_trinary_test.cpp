@@ -1,5 +1,6 @@
 // Trytes, trits, t5b1 and integers of the legacy codec, on the real transactions and at the edges.
 #include "codec/error.hpp"
+#include "codec/legacy/transaction.hpp"
 #include "codec/legacy/trinary.hpp"
 #include "legacy_fixtures.hpp"
 
@@ -55,6 +56,8 @@ TEST(LegacyTrinaryTest, EveryFixtureTransactionTakes1604BytesAndComesBack)
         ASSERT_EQ(bytes.size(), kTransactionT5b1Bytes) << tx.hash;
         Trits back = DecodeT5b1(bytes, kTransactionTrits);
         EXPECT_EQ(TritsToTrytes(back.data(), back.size()), tx.trytes) << tx.hash;
+        EXPECT_EQ(TransactionToBytes(tx.trytes), bytes);
+        EXPECT_EQ(TransactionFromBytes(bytes), tx.trytes);
         count++;
     }
     EXPECT_EQ(count, 153u);
