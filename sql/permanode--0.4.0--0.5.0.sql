@@ -62,3 +62,17 @@ AS 'MODULE_PATHNAME', 'permanode_decode_message'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.decode_message(bytea) IS
     'a raw Chrysalis message (protocol v1) in the REST API v1 JSON shape (TIP-13)';
+
+-- legacy_outputs_by_address in the order of every other lookup (address, ms_range_id DESC, ...),
+-- so that a page newest first reads the newest ranges only. Nothing wrote legacy_outputs before
+-- 0.5.0, so no archive holds the old index.
+DROP VIEW @extschema@.legacy_outputs_by_address;
+DROP INDEX @extschema@.legacy_outputs_by_address_idx;
+-- (What create_lookup(), gone after the install script, makes.)
+CREATE VIEW @extschema@.legacy_outputs_by_address AS SELECT * FROM @extschema@.legacy_outputs
+WHERE address IS NOT NULL AND output_type IS NOT NULL AND is_used IS NOT NULL
+  AND ms_range_id IS NOT NULL AND ms_timestamp IS NOT NULL AND milestone_index IS NOT NULL;
+CREATE INDEX legacy_outputs_by_address_idx ON @extschema@.legacy_outputs
+    (address, ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, output_id DESC)
+    WHERE address IS NOT NULL;
+GRANT SELECT ON @extschema@.legacy_outputs_by_address TO permanode_reader;

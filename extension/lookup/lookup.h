@@ -39,9 +39,10 @@ typedef enum RangeScanSetting
     RS_KEY_ATTNUM,
     RS_RANGE_ATTNUM,
     RS_PARENT_INDEX, /* partitioned index (key, ms_range_id, ...), or InvalidOid */
-    RS_BACKWARD,     /* read oldest first (the index backward) */
+    RS_BACKWARD,     /* read the index backward */
     RS_KEYED,        /* 0: no key was found, read every partition */
     RS_KEY_ARRAY,    /* the key is an IN list (an array): its ranges all, unordered */
+    RS_OLDEST_FIRST, /* ranges in ascending order: the index's ms_range_id read ascending */
     RS_NSETTINGS
 } RangeScanSetting;
 

@@ -65,7 +65,8 @@ typedef struct RangeScanState
     AttrNumber key_attnum;
     AttrNumber range_attnum;
     Oid parent_index;
-    bool backward;
+    bool backward;     /* the partitions' index read backward */
+    bool oldest_first; /* ranges in ascending order */
     bool keyed;
     bool key_array; /* the key is an IN list: an array of keys */
     ExprState *key_state;
@@ -168,6 +169,7 @@ static void RangeScanBegin(CustomScanState *node, EState *estate, int eflags)
     state->range_attnum = list_nth_int(settings, RS_RANGE_ATTNUM);
     state->parent_index = (Oid)list_nth_int(settings, RS_PARENT_INDEX);
     state->backward = list_nth_int(settings, RS_BACKWARD) != 0;
+    state->oldest_first = list_nth_int(settings, RS_OLDEST_FIRST) != 0;
     state->keyed = list_nth_int(settings, RS_KEYED) != 0;
     state->key_array = list_nth_int(settings, RS_KEY_ARRAY) != 0;
     state->bound_strategies = lsecond(cscan->custom_private);
@@ -253,7 +255,7 @@ static void AddAllPartitions(RangeScanState *state)
 
     for (int d = 0; b != NULL && d <= b->ndatums; d++)
     {
-        int index = b->indexes[state->backward ? b->ndatums - d : d];
+        int index = b->indexes[state->oldest_first ? b->ndatums - d : d];
 
         if (index >= 0 && !state->seen[index])
             state->seen[index] = true, state->parts[state->nparts++] = index;
@@ -290,7 +292,7 @@ static bool FetchHintedRanges(RangeScanState *state)
         return false;
     old = MemoryContextSwitchTo(state->scan_cxt);
     ranges = permanode_hint_ranges_page(RelationGetRelid(state->css.ss.ss_currentRelation),
-                                        state->key_attnum, state->key_value, !state->backward,
+                                        state->key_attnum, state->key_value, !state->oldest_first,
                                         state->hint_after, state->hint_page, &n);
     if (n < 0)
     {
@@ -399,22 +401,22 @@ static void StartScan(RangeScanState *state)
         }
         /* Ranges are int4: start beyond either end, or at a bound on the range column. */
         state->hints_open = true;
-        state->hint_after = state->backward ? (int64)PG_INT32_MIN - 1 : (int64)PG_INT32_MAX + 1;
+        state->hint_after = state->oldest_first ? (int64)PG_INT32_MIN - 1 : (int64)PG_INT32_MAX + 1;
         i = 0;
         foreach (lc, state->bound_strategies)
         {
             int64 b = DatumGetInt32(state->bounds[i]);
             int strategy = lfirst_int(lc);
 
-            if (!state->bound_nulls[i] && !state->backward && strategy == BTLessStrategyNumber)
+            if (!state->bound_nulls[i] && !state->oldest_first && strategy == BTLessStrategyNumber)
                 state->hint_after = Min(state->hint_after, b);
-            else if (!state->bound_nulls[i] && !state->backward &&
+            else if (!state->bound_nulls[i] && !state->oldest_first &&
                      strategy == BTLessEqualStrategyNumber)
                 state->hint_after = Min(state->hint_after, b + 1);
-            else if (!state->bound_nulls[i] && state->backward &&
+            else if (!state->bound_nulls[i] && state->oldest_first &&
                      strategy == BTGreaterStrategyNumber)
                 state->hint_after = Max(state->hint_after, b);
-            else if (!state->bound_nulls[i] && state->backward &&
+            else if (!state->bound_nulls[i] && state->oldest_first &&
                      strategy == BTGreaterEqualStrategyNumber)
                 state->hint_after = Max(state->hint_after, b - 1);
             i++;
@@ -484,6 +486,46 @@ static void ForgetChildIndexes(Datum arg, Oid relid)
     }
 }
 
+static bool IsPartitionedIndex(Oid index)
+{
+    return get_rel_relkind(index) == RELKIND_PARTITIONED_INDEX;
+}
+
+/*
+ * The partition's index with the columns and orders of `model`, another partition's index
+ * (range_scan_plan.c, FindRangeIndexTemplate); InvalidOid when it has none.
+ */
+static Oid IndexLike(Relation part, Oid model)
+{
+    Relation model_index = index_open(model, AccessShareLock);
+    Form_pg_index want = model_index->rd_index;
+    List *indexes = RelationGetIndexList(part);
+    ListCell *lc;
+    Oid found = InvalidOid;
+
+    foreach (lc, indexes)
+    {
+        Relation index = index_open(lfirst_oid(lc), AccessShareLock);
+        Form_pg_index form = index->rd_index;
+        bool alike = form->indnkeyatts == want->indnkeyatts &&
+                     index->rd_rel->relam == model_index->rd_rel->relam &&
+                     heap_attisnull(index->rd_indextuple, Anum_pg_index_indpred, NULL);
+
+        for (int i = 0; alike && i < form->indnkeyatts; i++)
+            alike = form->indkey.values[i] == want->indkey.values[i] &&
+                    index->rd_indoption[i] == model_index->rd_indoption[i];
+        index_close(index, NoLock);
+        if (alike)
+        {
+            found = lfirst_oid(lc);
+            break;
+        }
+    }
+    list_free(indexes);
+    index_close(model_index, NoLock);
+    return found;
+}
+
 static Oid ChildIndex(Relation part, Oid parent_index)
 {
     ChildIndexKey key;
@@ -513,7 +555,8 @@ static Oid ChildIndex(Relation part, Oid parent_index)
     if (entry != NULL)
         return entry->child_index;
     {
-        Oid child = index_get_partition(part, parent_index);
+        Oid child = IsPartitionedIndex(parent_index) ? index_get_partition(part, parent_index)
+                                                     : IndexLike(part, parent_index);
 
         /* The cache may have been reset by an invalidation during the catalog scan. */
         if (child_index_cache == NULL)
@@ -522,6 +565,26 @@ static Oid ChildIndex(Relation part, Oid parent_index)
         entry->child_index = child;
         return child;
     }
+}
+
+/* A partitioned index by its name; a partition's index that models each range's by its columns. */
+static const char *IndexDescription(Oid index_oid)
+{
+    StringInfoData text;
+    Relation index;
+
+    if (IsPartitionedIndex(index_oid))
+        return get_rel_name(index_oid);
+    index = index_open(index_oid, AccessShareLock);
+    initStringInfo(&text);
+    appendStringInfoString(&text, "each range's (");
+    for (int i = 0; i < index->rd_index->indnkeyatts; i++)
+        appendStringInfo(
+            &text, "%s%s", i ? ", " : "",
+            get_attname(index->rd_index->indrelid, index->rd_index->indkey.values[i], false));
+    appendStringInfoChar(&text, ')');
+    index_close(index, NoLock);
+    return text.data;
 }
 
 /* The partition's index to read the key through; NULL when it has none. */
@@ -775,8 +838,8 @@ static void RangeScanExplain(CustomScanState *node, List *ancestors, ExplainStat
     ExplainPropertyText("Hint Column", column, es);
     if (OidIsValid(state->parent_index))
     {
-        ExplainPropertyText("Index", get_rel_name(state->parent_index), es);
-        ExplainPropertyText("Order", state->backward ? "oldest first" : "newest first", es);
+        ExplainPropertyText("Index", IndexDescription(state->parent_index), es);
+        ExplainPropertyText("Order", state->oldest_first ? "oldest first" : "newest first", es);
     }
     if (es->analyze)
     {

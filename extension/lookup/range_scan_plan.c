@@ -305,8 +305,67 @@ static RangeScanRel *GetMark(RelOptInfo *rel)
 }
 
 /*
+ * Where the table has no such partitioned index (tags and parents: their lookup order is each
+ * partition's unique key, which a parent with archived partitions cannot have), a hot
+ * partition's index led by (key, ms_range_id), without a predicate, whose columns have the
+ * parent's numbers: every range's partition has one alike (range_scan_exec.c finds it by its
+ * columns), so it orders the rows as a parent index would.
+ */
+static Oid FindRangeIndexTemplate(Relation parent, AttrNumber key_attnum, AttrNumber range_attnum)
+{
+    PartitionDesc partdesc = RelationGetPartitionDesc(parent, true);
+    TupleDesc parent_desc = RelationGetDescr(parent);
+    Oid found = InvalidOid;
+
+    for (int p = 0; p < partdesc->nparts && !OidIsValid(found); p++)
+    {
+        Relation part;
+        TupleDesc part_desc;
+        List *indexes;
+        ListCell *lc;
+
+        if (get_rel_relkind(partdesc->oids[p]) != RELKIND_RELATION)
+            continue;
+        part = table_open(partdesc->oids[p], AccessShareLock);
+        part_desc = RelationGetDescr(part);
+        indexes = RelationGetIndexList(part);
+        foreach (lc, indexes)
+        {
+            Relation index = index_open(lfirst_oid(lc), AccessShareLock);
+            Form_pg_index form = index->rd_index;
+            bool usable = form->indisvalid && form->indnkeyatts >= 2 &&
+                          index->rd_rel->relam == BTREE_AM_OID &&
+                          form->indkey.values[0] == key_attnum &&
+                          form->indkey.values[1] == range_attnum &&
+                          heap_attisnull(index->rd_indextuple, Anum_pg_index_indpred, NULL);
+
+            /* The same column under the same number in the parent and the partition. */
+            for (int i = 0; usable && i < form->indnkeyatts; i++)
+            {
+                AttrNumber attnum = form->indkey.values[i];
+
+                usable = attnum > 0 && attnum <= parent_desc->natts && attnum <= part_desc->natts &&
+                         strcmp(NameStr(TupleDescAttr(parent_desc, attnum - 1)->attname),
+                                NameStr(TupleDescAttr(part_desc, attnum - 1)->attname)) == 0;
+            }
+            index_close(index, NoLock);
+            if (usable)
+            {
+                found = lfirst_oid(lc);
+                break;
+            }
+        }
+        list_free(indexes);
+        table_close(part, NoLock);
+        break; /* one hot partition tells: they are all made alike */
+    }
+    return found;
+}
+
+/*
  * The partitioned index to read the key through: its first column is the key, its second
- * ms_range_id, and its predicate (if any) is implied by the query's restrictions.
+ * ms_range_id, and its predicate (if any) is implied by the query's restrictions; else a
+ * partition's index of that shape (FindRangeIndexTemplate).
  */
 static Oid FindParentIndex(Relation parent, RelOptInfo *rel, AttrNumber key_attnum,
                            AttrNumber range_attnum, List *clauses)
@@ -343,6 +402,8 @@ static Oid FindParentIndex(Relation parent, RelOptInfo *rel, AttrNumber key_attn
         }
     }
     list_free(indexes);
+    if (!OidIsValid(found))
+        found = FindRangeIndexTemplate(parent, key_attnum, range_attnum);
     return found;
 }
 
@@ -520,7 +581,11 @@ static void RangeScanSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rt
         if (OidIsValid(parent_index))
         {
             Relation index = index_open(parent_index, NoLock);
+            /* ms_range_id DESC (the lookups') read forward, or ASC (unique keys) backward:
+             * newest first. */
+            bool range_desc = (index->rd_indoption[1] & INDOPTION_DESC) != 0;
 
+            list_nth_cell(settings, RS_OLDEST_FIRST)->int_value = backward == range_desc;
             path->path.pathkeys = IndexPathkeys(root, rel, index, backward);
             index_close(index, NoLock);
         }

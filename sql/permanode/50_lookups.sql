@@ -49,8 +49,12 @@ BEGIN
 END
 $$;
 
+-- An address's Chrysalis outputs, newest first, as every other lookup: seed 002 keys the view
+-- (address, output_type, is_used, ...), but a page newest first (what seed 000's
+-- addresses/{address}/outputs serves) would then read every range of the address and sort; type
+-- and is_used filter the rows of the ranges read instead (issue 22's bench).
 SELECT @extschema@.create_lookup('legacy_outputs_by_address', 'legacy_outputs',
-    'address, output_type, is_used, ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, output_id DESC',
+    'address, ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, output_id DESC',
     '{address,output_type,is_used,ms_range_id,ms_timestamp,milestone_index}');
 -- parents_by_ms is backed by the partitions' unique key, (parent_id, ms_range_id, ms_timestamp,
 -- milestone_index, message_id), scanned backwards.

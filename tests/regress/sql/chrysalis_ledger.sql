@@ -114,6 +114,37 @@ FROM milestone_protocols GROUP BY 1 ORDER BY 1;
 SELECT chrysalis_test.run('hot') AS hot_rows;
 SELECT name, row FROM chrysalis_test.results WHERE run = 'hot' ORDER BY name, row;
 
+-- Pages by index and by address, newest and oldest first, are read range after range in the
+-- order of each range's index (tags: their unique key, read backwards), with no sort above, and
+-- give what PostgreSQL's own plan over every partition gives.
+EXPLAIN (COSTS OFF) SELECT message_id FROM tags WHERE tag = '\x484f524e4554205370616d6d6572'
+ORDER BY ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, message_id DESC LIMIT 3;
+EXPLAIN (COSTS OFF) SELECT output_id FROM legacy_outputs_by_address WHERE address = :'addr'
+AND NOT is_used ORDER BY ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, output_id DESC
+LIMIT 3;
+CREATE FUNCTION chrysalis_test.page(sql text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    rows text;
+BEGIN
+    EXECUTE format('SELECT string_agg(r::text, '' '') FROM (%s) r', sql) INTO rows;
+    RETURN rows;
+END
+$$;
+CREATE TABLE chrysalis_test.pages (sql text);
+INSERT INTO chrysalis_test.pages VALUES
+    ('SELECT milestone_index, message_id FROM tags WHERE tag = ''\x484f524e4554205370616d6d6572'' ORDER BY ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, message_id DESC LIMIT 5'),
+    ('SELECT milestone_index, message_id FROM tags WHERE tag = ''\x484f524e4554205370616d6d6572'' ORDER BY ms_range_id, ms_timestamp, milestone_index, message_id LIMIT 5'),
+    ('SELECT milestone_index, message_id FROM parents WHERE parent_id = ''0x3e69f2d115293a33a1cd78e04d6a4ac39030310bd7ce4ec491fcbcdcb45afc49'' ORDER BY ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, message_id DESC LIMIT 5'),
+    (format('SELECT output_id, is_used FROM legacy_outputs_by_address WHERE address = %L ORDER BY ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, output_id DESC LIMIT 5', :'addr'));
+CREATE TABLE chrysalis_test.page_answers AS
+SELECT sql, chrysalis_test.page(sql) AS range_scan FROM chrysalis_test.pages;
+SET permanode.range_scan = off;
+SELECT count(*) AS pages, count(*) FILTER (WHERE range_scan = chrysalis_test.page(sql)) AS same
+FROM chrysalis_test.page_answers;
+RESET permanode.range_scan;
+SELECT substr(range_scan, 1, 90) AS newest_tag_page FROM chrysalis_test.page_answers
+WHERE sql LIKE '%tags%DESC%';
+
 -- Eras do not overlap: a Chrysalis milestone (the real mainnet milestone 76695) after Stardust
 -- milestones is refused, and nothing of it is written.
 SELECT * FROM ingest_milestone(76695, 1620387319, ARRAY[chrysalis_test.raw('2f9a04d5')], '{0}',
