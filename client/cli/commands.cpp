@@ -164,22 +164,26 @@ void RegisterDecodeCommand(CLI::App &app)
     static std::vector<std::string> inputs;
     static std::string protocol = "stardust";
     auto *decode = app.add_subcommand(
-        "decode", "Print raw blocks or messages (hex) as JSON in the shape their node API serves, "
-                  "with the IDs computed from their bytes\n\nExit codes: 0 ok, 4 bad input (which "
-                  "argument or "
-                  "stdin line, the field and the byte offset on stderr)");
+        "decode", "Print raw blocks or messages (hex), or legacy transactions (trytes), as JSON "
+                  "in the shape their node API (or iota.js) serves, with the IDs or hash computed "
+                  "from them\n\nExit codes: 0 ok, 4 bad input (which argument or stdin line, the "
+                  "field and the byte or tryte offset on stderr)");
     decode
-        ->add_option("HEX", inputs,
-                     "Raw blocks as hex (0x optional), or - for one per line of "
-                     "standard input")
+        ->add_option("INPUT", inputs,
+                     "Raw blocks as hex (0x optional), legacy transactions as 2673 trytes, or - "
+                     "for one per line of standard input")
         ->required();
-    decode->add_option("--protocol", protocol, "stardust (blocks) or chrysalis (messages)")
-        ->check(CLI::IsMember({"stardust", "chrysalis"}));
+    decode
+        ->add_option("--protocol", protocol,
+                     "stardust (blocks), chrysalis (messages) or legacy (ternary transactions)")
+        ->check(CLI::IsMember({"stardust", "chrysalis", "legacy"}));
     decode->callback(
         [&]
         {
-            int rc = RunDecode(inputs, protocol == "chrysalis" ? Protocol::kChrysalis
-                                                               : Protocol::kStardust);
+            Protocol chosen = protocol == "chrysalis" ? Protocol::kChrysalis
+                              : protocol == "legacy"  ? Protocol::kLegacy
+                                                      : Protocol::kStardust;
+            int rc = RunDecode(inputs, chosen);
             if (rc != kOk)
                 throw CLI::RuntimeError(rc);
         });

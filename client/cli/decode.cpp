@@ -11,6 +11,7 @@
 #include "codec/error.hpp"
 #include "codec/hex.hpp"
 #include "codec/json.hpp"
+#include "codec/legacy/transaction.hpp"
 #include "commands.hpp"
 
 namespace permanode::cli
@@ -61,11 +62,23 @@ nlohmann::json ChrysalisJson(const codec::Bytes &bytes)
     return out;
 }
 
+// A legacy transaction's fields, layout detected, with its Curl-P-81 hash.
+nlohmann::json LegacyJson(std::string_view trytes)
+{
+    namespace legacy = codec::legacy;
+    legacy::Trits trits = legacy::TransactionTrits(Trimmed(trytes));
+    legacy::Transaction tx =
+        legacy::DecodeTransaction(trits.data(), legacy::DetectLayout(trits.data()));
+    return legacy::ToJson(tx, legacy::TransactionHash(trits.data()));
+}
+
 } // namespace
 
-nlohmann::json DecodeToJson(std::string_view hex, Protocol protocol)
+nlohmann::json DecodeToJson(std::string_view input, Protocol protocol)
 {
-    codec::Bytes bytes = BytesOf(hex);
+    if (protocol == Protocol::kLegacy)
+        return LegacyJson(input);
+    codec::Bytes bytes = BytesOf(input);
     if (protocol == Protocol::kChrysalis)
         return ChrysalisJson(bytes);
     codec::DecodedBlock decoded = codec::DecodeBlockWithIds(bytes);

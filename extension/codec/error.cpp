@@ -5,8 +5,9 @@
 namespace permanode::codec
 {
 
-DecodeError::DecodeError(std::string field, std::size_t offset, const std::string &reason)
-    : std::runtime_error(field + " at byte " + std::to_string(offset) + ": " + reason),
+DecodeError::DecodeError(std::string field, std::size_t offset, const std::string &reason,
+                         const char *unit)
+    : std::runtime_error(field + " at " + unit + " " + std::to_string(offset) + ": " + reason),
       field_(std::move(field)), offset_(offset)
 {
 }

@@ -1,7 +1,6 @@
 // Typed errors raised by the codec.
 #pragma once
 
-
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -10,10 +9,12 @@ namespace permanode::codec
 {
 
 // Malformed binary input: names the field being read and the byte offset where it starts.
+// Ternary (legacy) input counts its offset in trytes or trits instead: `unit` names it.
 class DecodeError : public std::runtime_error
 {
   public:
-    DecodeError(std::string field, std::size_t offset, const std::string &reason);
+    DecodeError(std::string field, std::size_t offset, const std::string &reason,
+                const char *unit = "byte");
 
     const std::string &Field() const noexcept { return field_; }
     std::size_t Offset() const noexcept { return offset_; }

@@ -171,3 +171,76 @@ TEST(CliDecodeTest, NotHexIsBadInput)
     EXPECT_EQ(r.exit_code, 4) << r.output;
     EXPECT_NE(r.output.find("argument 1: not hex"), std::string::npos) << r.output;
 }
+
+// The legacy fixtures' transactions (2673 trytes each), by file: trytes and hash.
+std::vector<std::pair<std::string, std::string>> LegacyTransactions()
+{
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto &entry : std::filesystem::directory_iterator(Fixtures() + "/../legacy"))
+    {
+        if (entry.path().extension() != ".json")
+            continue;
+        std::ifstream in(entry.path());
+        nlohmann::json fixture = nlohmann::json::parse(in);
+        for (const auto &tx : fixture.at("transactions"))
+            out.emplace_back(tx.at("trytes").get<std::string>(), tx.at("hash").get<std::string>());
+    }
+    return out;
+}
+
+TEST(CliDecodeTest, EveryLegacyFixtureTransactionDecodesToItsHash)
+{
+    std::vector<std::pair<std::string, std::string>> txs = LegacyTransactions();
+    ASSERT_EQ(txs.size(), 153u);
+    std::vector<std::string> lines;
+    for (const auto &tx : txs)
+        lines.push_back(tx.first);
+    std::string file = WriteLines(lines);
+    auto r = RunCli(fmt::format("decode --protocol legacy - < '{}'", file));
+    std::filesystem::remove(file);
+    ASSERT_EQ(r.exit_code, 0) << r.output.substr(0, 2000);
+    std::istringstream out(r.output);
+    std::string line;
+    size_t i = 0, old_layout = 0;
+    while (std::getline(out, line))
+    {
+        ASSERT_LT(i, txs.size());
+        nlohmann::json json = nlohmann::json::parse(line);
+        EXPECT_EQ(json.at("hash"), txs[i].second);
+        EXPECT_EQ(json.at("signatureMessageFragment").get<std::string>(),
+                  txs[i].first.substr(0, 2187));
+        EXPECT_EQ(json.size(), json.contains("layout") ? 17u : 16u);
+        old_layout += json.contains("layout");
+        i++;
+    }
+    EXPECT_EQ(i, txs.size());
+    EXPECT_EQ(old_layout, 1u); // the 2017 milestone transaction
+}
+
+TEST(CliDecodeTest, BadLegacyTransactionNamesItsLineAndTryte)
+{
+    std::vector<std::pair<std::string, std::string>> txs = LegacyTransactions();
+    ASSERT_GE(txs.size(), 3u);
+    std::string bad = txs[1].first;
+    bad[2200] = 'a';
+    std::string file = WriteLines({txs[0].first, bad, txs[2].first});
+    auto r = RunCli(fmt::format("decode --protocol legacy - < '{}'", file));
+    std::filesystem::remove(file);
+    EXPECT_EQ(r.exit_code, 4) << r.output;
+    EXPECT_NE(r.output.find(txs[0].second), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("stdin:2: transaction at tryte 2200: 'a' is not a tryte"),
+              std::string::npos)
+        << r.output;
+    EXPECT_EQ(r.output.find(txs[2].second), std::string::npos) << "stops at the bad line";
+
+    auto short_one = RunCli("decode --protocol legacy " + txs[0].first.substr(0, 2000));
+    EXPECT_EQ(short_one.exit_code, 4) << short_one.output;
+    EXPECT_NE(short_one.output.find("argument 1: transaction at tryte 2000: a transaction has "
+                                    "2673 trytes, got 2000"),
+              std::string::npos)
+        << short_one.output;
+    // One argument is pretty-printed, like the other protocols.
+    auto one = RunCli("decode --protocol legacy " + txs[0].first);
+    EXPECT_EQ(one.exit_code, 0) << one.output;
+    EXPECT_NE(one.output.find("\n  \"hash\": \"" + txs[0].second + "\""), std::string::npos);
+}

@@ -5,15 +5,23 @@
 //                              object per line (plus "reencoded": the blob encoded again)
 //   codec_dump write-corpus D  writes every fixture block and Chrysalis fixture message as a
 //                              file into directory D
+//   codec_dump legacy-bundle   legacy bundles on stdin, one a line (its transactions' trytes in
+//                              bundle order, space-separated): the verdict as JSON
+//   codec_dump legacy-checksum 81-tryte addresses on stdin: {"checksum"} of each
+//   codec_dump legacy-generate N SEED  N random legacy transactions, then value bundles signed
+//                              at security 1, 2, 3 and 1+3+2, as JSON lines {"trytes"}
 // A line that fails to decode prints {"error": "..."} (json, params) or "error: ..." (reencode).
 #include "codec/block.hpp"
 #include "codec/hex.hpp"
 #include "codec/json.hpp"
 #include "chrysalis_fixtures.hpp"
+#include "codec/legacy/address.hpp"
 #include "fixtures.hpp"
+#include "legacy_samples.hpp"
 
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <string>
 
 namespace
@@ -25,7 +33,9 @@ int Usage()
 {
     std::cerr << "usage: codec_dump json|reencode  (hex blocks on stdin)\n"
                  "       codec_dump params  (hex protocol parameters on stdin)\n"
-                 "       codec_dump write-corpus DIR\n";
+                 "       codec_dump write-corpus DIR\n"
+                 "       codec_dump legacy-bundle|legacy-checksum  (trytes on stdin)\n"
+                 "       codec_dump legacy-generate N SEED\n";
     return 2;
 }
 
@@ -52,6 +62,60 @@ int WriteCorpus(const std::string &directory)
     return 0;
 }
 
+// The verdict on each bundle of standard input (trytes separated by spaces, bundle order).
+int LegacyBundles()
+{
+    std::string line;
+    while (std::getline(std::cin, line))
+    {
+        std::istringstream in(line);
+        std::vector<legacy::Transaction> txs;
+        for (std::string trytes; in >> trytes;)
+            txs.push_back(legacy::DecodeTransaction(trytes));
+        legacy::BundleVerdict verdict = legacy::ValidateBundle(txs);
+        std::cout << nlohmann::json{{"valid", verdict.Valid()},
+                                    {"check", legacy::BundleCheckName(verdict.failed)},
+                                    {"transaction", verdict.transaction},
+                                    {"detail", verdict.detail}}
+                         .dump()
+                  << "\n";
+    }
+    return 0;
+}
+
+int LegacyChecksums()
+{
+    std::string line;
+    while (std::getline(std::cin, line))
+        if (!line.empty())
+            std::cout << nlohmann::json{{"checksum", legacy::AddressChecksum(line)}}.dump() << "\n";
+    return 0;
+}
+
+int LegacyGenerate(std::size_t count, std::uint64_t seed)
+{
+    auto trytes_of = [](const legacy::Transaction &tx)
+    {
+        legacy::Trits trits = legacy::EncodeTransaction(tx);
+        return legacy::TritsToTrytes(trits.data(), trits.size());
+    };
+    std::mt19937_64 random(seed);
+    for (std::size_t i = 0; i < count; i++)
+        std::cout << nlohmann::json{{"trytes",
+                                     trytes_of(legacy::samples::RandomTransaction(random))}}
+                         .dump()
+                  << "\n";
+    for (const auto &securities : std::vector<std::vector<int>>{{1}, {2}, {3}, {1, 3, 2}})
+    {
+        nlohmann::json bundle = nlohmann::json::array();
+        for (const auto &tx : legacy::samples::SignedBundle(
+                 securities, legacy::samples::RandomTrytes(random, legacy::kHashTrytes)))
+            bundle.push_back(trytes_of(tx));
+        std::cout << nlohmann::json{{"trytes", bundle}, {"security", securities}}.dump() << "\n";
+    }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -61,6 +125,12 @@ int main(int argc, char **argv)
     std::string mode = argv[1];
     if (mode == "write-corpus")
         return argc == 3 ? WriteCorpus(argv[2]) : Usage();
+    if (mode == "legacy-bundle")
+        return LegacyBundles();
+    if (mode == "legacy-checksum")
+        return LegacyChecksums();
+    if (mode == "legacy-generate")
+        return argc == 4 ? LegacyGenerate(std::stoul(argv[2]), std::stoull(argv[3])) : Usage();
     if (mode != "json" && mode != "reencode" && mode != "params")
         return Usage();
 

@@ -1,0 +1,49 @@
+// Curl-P-81, the sponge that hashes legacy transactions (a transaction's hash is Curl-P-81 of its
+// 8019 trits), in two implementations that must agree:
+//   - CurlP81, one input at a time: the reference, a plain reading of the definition;
+//   - CurlP81Batch, up to 64 inputs at once, bitsliced: trit i of input k is bit k of two 64-bit
+//     words, so one pass of the transform moves 64 states (the technique of IRI's BatchedHasher).
+#pragma once
+
+#include "codec/legacy/trinary.hpp"
+
+#include <array>
+#include <cstddef>
+#include <vector>
+
+namespace permanode::codec::legacy
+{
+
+constexpr std::size_t kCurlStateTrits = 3 * kHashTrits;
+constexpr int kCurlRounds = 81;
+// How many inputs CurlP81Batch hashes in one pass: one per bit of a 64-bit word.
+constexpr std::size_t kCurlBatchSize = 64;
+
+// The sponge: absorb whole 243-trit blocks, then squeeze 243-trit blocks.
+class CurlP81
+{
+  public:
+    // `count` is a multiple of 243.
+    void Absorb(const Trit *trits, std::size_t count);
+    void Squeeze(Trit *out, std::size_t count);
+    void Reset() { state_.fill(0); }
+    // What the next Squeeze returns, without the transform that prepares the block after it.
+    HashTrits Digest() const;
+
+  private:
+    void Transform();
+
+    std::array<Trit, kCurlStateTrits> state_{};
+};
+
+// Curl-P-81 of `count` trits (a multiple of 243), one input at a time.
+HashTrits CurlHash(const Trit *trits, std::size_t count);
+
+// Curl-P-81 of `inputs.size()` inputs (at most 64) of `count` trits each (a multiple of 243),
+// bitsliced; hash k goes to outputs[k].
+void CurlP81Batch(const std::vector<const Trit *> &inputs, std::size_t count, HashTrits *outputs);
+
+// The hashes of many inputs of `count` trits each, 64 at a time through CurlP81Batch.
+std::vector<HashTrits> CurlHashMany(const std::vector<const Trit *> &inputs, std::size_t count);
+
+} // namespace permanode::codec::legacy
