@@ -12,6 +12,7 @@
 #include "generator.hpp"
 #include "ingest.hpp"
 #include "interrupt.hpp"
+#include "legacy_generator.hpp"
 #include "progress.hpp"
 
 #include <fstream>
@@ -410,19 +411,23 @@ void RegisterImportChronicleCommand(CLI::App &app)
 void RegisterGenerateCommand(CLI::App &app)
 {
     static GeneratorOptions options;
-    static std::string output, protocol = "stardust", blocks_per_milestone = "40-90",
-                               outputs_per_transaction = "1-3";
+    static std::string output, snapshot, protocol = "stardust", blocks_per_milestone = "40-90",
+                                         outputs_per_transaction = "1-3";
     auto *generate = app.add_subcommand(
         "generate",
         "Write a synthetic Stardust ledger (or, with --protocol chrysalis, a Chrysalis one) as "
         "milestone bundles (deterministic for a seed; signatures, public keys and merkle proofs "
-        "are random bytes and not verified)");
+        "are random bytes and not verified), or with --protocol legacy a ternary ledger as IRI's "
+        ".dmp export (hash,trytes,snapshot_index lines; value bundles validly signed, milestone "
+        "signatures and proof of work not real)");
     generate
         ->add_option("--protocol", protocol,
-                     "stardust (blocks, protocol 2) or chrysalis (messages, protocol 1: "
+                     "stardust (blocks, protocol 2), chrysalis (messages, protocol 1: "
                      "mainnet's network ID, indexation spam, value transactions with dust "
-                     "allowances, receipts; default stardust)")
-        ->check(CLI::IsMember({"stardust", "chrysalis"}));
+                     "allowances, receipts) or legacy (ternary transactions, current layout: "
+                     "signed value bundles, zero-value spam, Coordinator milestone bundles); "
+                     "default stardust")
+        ->check(CLI::IsMember({"stardust", "chrysalis", "legacy"}));
     generate->add_option("--milestones", options.milestones, "Milestones to write (default 100)");
     generate
         ->add_option("--start-index", options.start_index,
@@ -430,32 +435,41 @@ void RegisterGenerateCommand(CLI::App &app)
         ->check(CLI::Range(0u, static_cast<unsigned>(INT32_MAX)));
     generate->add_option("--start-timestamp", options.start_timestamp,
                          "Unix time of the first milestone (default 2023-01-01, then every 5 s; "
-                         "Chrysalis: 2021-05-01, then every 10 s)");
+                         "Chrysalis: 2021-05-01, then every 10 s; legacy: 2019-06-01, then "
+                         "every 60 s, not before 2017-11-01)");
     generate->add_option("--blocks-per-milestone", blocks_per_milestone,
-                         "MIN-MAX blocks (messages) in each milestone's cone (default 40-90; "
-                         "Chrysalis: 150-350)");
+                         "MIN-MAX blocks (messages, legacy: transactions besides the milestone "
+                         "bundle) in each milestone's cone (default 40-90; Chrysalis: 150-350; "
+                         "legacy: 20-50)");
     generate->add_option("--outputs-per-transaction", outputs_per_transaction,
                          "MIN-MAX new outputs a transaction creates besides the chained alias, "
                          "NFT and token outputs (Chrysalis: besides a micro payment or a dust "
-                         "allowance; default 1-3)");
+                         "allowance; legacy: outputs of a value bundle besides its remainder, "
+                         "1-2; default 1-3)");
     generate
         ->add_option("--tx-share", options.transaction_share,
-                     "Share of blocks carrying a transaction (default 0.15; Chrysalis: 0.05)")
+                     "Share of blocks carrying a transaction (default 0.15; Chrysalis: 0.05; "
+                     "legacy: share of bundles moving value, 0.1)")
         ->check(CLI::Range(0.0, 1.0));
     generate
         ->add_option("--genesis-addresses", options.genesis_addresses,
-                     "Addresses the genesis snapshot funds (default 200)")
+                     "Addresses the genesis snapshot funds (default 200; legacy: 40)")
         ->check(CLI::Range(1u, 100000u));
+    generate->add_option("--snapshot", snapshot,
+                         "legacy: also write the genesis snapshot to this file, as IRI's "
+                         "Snapshot.txt (ADDRESS;BALANCE lines summing to the supply)");
     generate->add_option("--seed", options.seed, "Random seed (default 1)");
-    generate->add_option("-o,--output", output, "Bundle file to write (default: stdout)");
+    generate->add_option("-o,--output", output,
+                         "Bundle file (legacy: .dmp file) to write (default: stdout)");
     generate->callback(
         [generate]
         {
-            bool chrysalis = protocol == "chrysalis";
-            if (chrysalis)
+            bool chrysalis = protocol == "chrysalis", legacy = protocol == "legacy";
+            if (chrysalis || legacy)
             {
-                // Chrysalis's defaults for what the command line leaves out.
-                GeneratorOptions defaults = ChrysalisGeneratorDefaults();
+                // The protocol's defaults for what the command line leaves out.
+                GeneratorOptions defaults =
+                    chrysalis ? ChrysalisGeneratorDefaults() : LegacyGeneratorDefaults();
                 if (generate->count("--start-timestamp") == 0)
                     options.start_timestamp = defaults.start_timestamp;
                 if (generate->count("--blocks-per-milestone") == 0)
@@ -463,7 +477,19 @@ void RegisterGenerateCommand(CLI::App &app)
                         fmt::format("{}-{}", defaults.min_blocks, defaults.max_blocks);
                 if (generate->count("--tx-share") == 0)
                     options.transaction_share = defaults.transaction_share;
+                if (legacy && generate->count("--outputs-per-transaction") == 0)
+                    outputs_per_transaction = fmt::format("{}-{}", defaults.min_fresh_outputs,
+                                                          defaults.max_fresh_outputs);
+                if (legacy && generate->count("--genesis-addresses") == 0)
+                    options.genesis_addresses = defaults.genesis_addresses;
             }
+            if (!snapshot.empty() && !legacy)
+                throw CLI::ValidationError("--snapshot", "only with --protocol legacy");
+            if (legacy && options.start_timestamp < LegacyEarliestStart())
+                throw CLI::ValidationError(
+                    "--start-timestamp",
+                    "the legacy generator writes the current layout, used from 2017-11-01 "
+                    "(1509494400) on");
             std::tie(options.min_blocks, options.max_blocks) =
                 ParseMinMax("--blocks-per-milestone", blocks_per_milestone, 1, 10000);
             std::tie(options.min_fresh_outputs, options.max_fresh_outputs) =
@@ -481,16 +507,38 @@ void RegisterGenerateCommand(CLI::App &app)
             Progress progress("generate", options.milestones, Progress::StderrIsTerminal());
             std::unique_ptr<LedgerGenerator> stardust;
             std::unique_ptr<ChrysalisLedgerGenerator> v1;
+            std::unique_ptr<LegacyLedgerGenerator> ternary;
             if (chrysalis)
                 v1 = std::make_unique<ChrysalisLedgerGenerator>(options);
+            else if (legacy)
+                ternary = std::make_unique<LegacyLedgerGenerator>(options);
             else
                 stardust = std::make_unique<LedgerGenerator>(options);
+            if (ternary && !snapshot.empty())
+            {
+                std::ofstream snapshot_file(snapshot, std::ios::trunc);
+                for (const SnapshotBalance &entry : ternary->Snapshot())
+                    snapshot_file << entry.address << ';' << entry.balance << '\n';
+                if (!snapshot_file.flush())
+                    throw std::runtime_error("cannot write " + snapshot);
+            }
             std::uint64_t blocks = 0;
             for (std::uint32_t i = 0; i < options.milestones && !Interrupted(); ++i)
             {
-                MilestoneBundle bundle = chrysalis ? v1->Next() : stardust->Next();
-                blocks += bundle.blocks.size();
-                out << FormatBundle(bundle) << '\n';
+                if (ternary)
+                {
+                    for (const DmpLine &line : ternary->Next())
+                    {
+                        out << FormatDmpLine(line) << '\n';
+                        blocks++;
+                    }
+                }
+                else
+                {
+                    MilestoneBundle bundle = chrysalis ? v1->Next() : stardust->Next();
+                    blocks += bundle.blocks.size();
+                    out << FormatBundle(bundle) << '\n';
+                }
                 progress.Update(i + 1, i + 1, blocks);
             }
             progress.Finish();
