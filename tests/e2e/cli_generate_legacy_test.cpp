@@ -19,6 +19,7 @@
 
 #include "codec/legacy/bundle.hpp"
 #include "codec/legacy/curl.hpp"
+#include "codec/legacy/signing.hpp"
 #include "codec/legacy/transaction.hpp"
 #include "run_cli.hpp"
 
@@ -250,6 +251,9 @@ TEST(CliGenerateLegacyTest, BundlesValidateAndBalancesHold)
             tag.find_first_not_of('9', 11) == std::string::npos)
             area_codes++;
     }
+    fmt::print("{} lines, {} bundles: {} moving value, {} spam ({} with area codes), {} "
+               "milestones\n",
+               lines.size(), bundles, value_bundles, spam_bundles, area_codes, milestones);
     EXPECT_EQ(start, lines.size()) << "the file ends with a whole bundle";
     EXPECT_EQ(milestones, kMilestones);
     EXPECT_GT(value_bundles, 10u);

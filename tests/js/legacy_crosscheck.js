@@ -12,6 +12,9 @@
 // bundles signed at security 1, 2, 3 and 1+3+2, and broken copies of the value bundles
 // (a signature tryte, a value, two transactions swapped, a bundle hash), our validity equals
 // isBundle's.
+// For a ledger of `permanode generate --protocol legacy` (8 milestones): every .dmp line as
+// above and hashed as the line says, every bundle (value, spam, milestone) valid for isBundle,
+// and broken copies of its value bundles invalid for both.
 "use strict";
 
 const assert = require("assert");
@@ -177,3 +180,39 @@ assert.strictEqual(brokenValid, 0, "no broken bundle is valid");
 console.log(`legacy_crosscheck: ${randomTxs.length} generated transactions, ${signed.length} signed ` +
     `bundles and ${brokenBundles.length} broken copies of ${valueBundles.length + signed.length} ` +
     "value bundles equal with iota.js");
+
+// --- a ledger of `permanode generate --protocol legacy` ---
+// Every .dmp line decodes to asTransactionObject's object with the line's hash, and every bundle
+// (assembled from its tail along the trunks) is valid for isBundle: value bundles with their
+// signatures, spam and milestone bundles.
+const os = require("os");
+const dmpPath = path.join(os.tmpdir(), `permanode-legacy-crosscheck-${process.pid}.dmp`);
+execFileSync(cli, ["generate", "--protocol", "legacy", "--milestones", "8", "--tx-share", "0.3",
+    "--genesis-addresses", "10", "--seed", "23", "-o", dmpPath], { stdio: ["ignore", "ignore", "inherit"] });
+const dmp = fs.readFileSync(dmpPath, "utf8").trim().split("\n").map((line) => {
+    const [hash, trytes, snapshotIndex] = line.split(",");
+    return { hash, trytes, snapshotIndex: Number(snapshotIndex) };
+});
+fs.unlinkSync(dmpPath);
+checkTransactions(dmp.map((l) => l.trytes), (i) => `generated ledger line ${i + 1}`);
+dmp.forEach((l, i) => assert.strictEqual(asTransactionObject(l.trytes).hash, l.hash,
+    `generated ledger line ${i + 1}: hash`));
+const byBundle = new Map(); // the bundle field, trytes 2349 to 2430
+for (const l of dmp) {
+    const hash = l.trytes.slice(2349, 2430);
+    if (!byBundle.has(hash)) byBundle.set(hash, []);
+    byBundle.get(hash).push(l);
+}
+const ledgerBundleHashes = [...byBundle.keys()];
+const ledgerBundles = ledgerBundleHashes.map((hash) => assemble(byBundle.get(hash), hash));
+ledgerBundles.forEach((b, i) => assert.ok(b, `generated bundle ${ledgerBundleHashes[i]} complete`));
+const ledgerValid = checkBundles(ledgerBundles, (i) => `generated bundle ${ledgerBundleHashes[i]}`);
+assert.strictEqual(ledgerValid, ledgerBundles.length, "every generated bundle is valid");
+const ledgerValue = ledgerBundles.filter((b) => b.some((t) => asTransactionObject(t).value < 0));
+assert.ok(ledgerValue.length >= 5, "the generated ledger moves value");
+const ledgerBroken = ledgerValue.slice(0, 10).flatMap(broken);
+assert.strictEqual(checkBundles(ledgerBroken, (i) => `broken generated bundle ${i}`), 0,
+    "no broken copy of a generated bundle is valid");
+console.log(`legacy_crosscheck: ${dmp.length} transactions of a generated ledger in ` +
+    `${ledgerBundles.length} bundles (${ledgerValue.length} moving value, all valid) and ` +
+    `${ledgerBroken.length} broken copies equal with iota.js`);
