@@ -1,6 +1,6 @@
 #!/bin/sh
-# Short libFuzzer run of the Stardust block and Chrysalis message decoders, seeded with every
-# fixture block and Chrysalis fixture message.
+# Short libFuzzer run of the Stardust block, Chrysalis message and legacy transaction decoders,
+# seeded with every fixture block, Chrysalis fixture message and legacy fixture transaction.
 # usage: fuzz_smoke.sh FUZZER CODEC_DUMP WORK_DIR [RUNS]
 # For a longer run by hand: FUZZER WORK_DIR/corpus -max_total_time=600
 set -eu

@@ -3,8 +3,9 @@
 //   codec_dump reencode        hex blocks on stdin, decode -> encode, hex on stdout
 //   codec_dump params          hex protocol parameters blobs on stdin, one /info `protocol` JSON
 //                              object per line (plus "reencoded": the blob encoded again)
-//   codec_dump write-corpus D  writes every fixture block and Chrysalis fixture message as a
-//                              file into directory D
+//   codec_dump write-corpus D  writes every fixture block, Chrysalis fixture message and legacy
+//                              fixture transaction (as t5b1 bytes and as trytes) as a file into
+//                              directory D
 //   codec_dump legacy-bundle   legacy bundles on stdin, one a line (its transactions' trytes in
 //                              bundle order, space-separated): the verdict as JSON
 //   codec_dump legacy-checksum 81-tryte addresses on stdin: {"checksum"} of each
@@ -17,6 +18,7 @@
 #include "chrysalis_fixtures.hpp"
 #include "codec/legacy/address.hpp"
 #include "fixtures.hpp"
+#include "legacy_fixtures.hpp"
 #include "legacy_samples.hpp"
 
 #include <fstream>
@@ -59,6 +61,16 @@ int WriteCorpus(const std::string &directory)
     for (std::size_t i = 0; i < messages.size(); ++i)
         if (!WriteFile(directory + "/chrysalis-" + std::to_string(i), messages[i].bytes))
             return 1;
+    auto transactions = legacy::fixtures::AllTransactions();
+    for (std::size_t i = 0; i < transactions.size(); ++i)
+    {
+        const std::string &trytes = transactions[i].trytes;
+        if (!WriteFile(directory + "/legacy-t5b1-" + std::to_string(i),
+                       legacy::TransactionToBytes(trytes)) ||
+            !WriteFile(directory + "/legacy-trytes-" + std::to_string(i),
+                       Bytes(trytes.begin(), trytes.end())))
+            return 1;
+    }
     return 0;
 }
 
