@@ -200,11 +200,15 @@ const char *EraName(int protocol_version)
 }
 
 // One network's eras follow each other: refuses a milestone at or beyond one of a later
-// protocol, or at or before one of an earlier protocol. Inside SPI_connect.
+// protocol, or at or before one of an earlier protocol, after the other eras' ingests in
+// progress commit (statements.cpp, kEraLock). Inside SPI_connect.
 void CheckEra(std::uint8_t protocol_version, int32 milestone_index)
 {
     if (!ledger::Prepared(ledger::sql::kEraBounds)) // a schema older than 0.5.0: Stardust only
         return;
+    ledger::Params era = ledger::Params().SetInt32("protocol_version", protocol_version);
+    ledger::Execute(ledger::sql::kEraLock, era);
+    ledger::Execute(ledger::sql::kEraWait, era);
     ledger::Execute(ledger::sql::kEraBounds,
                     ledger::Params().SetInt16("protocol_version", protocol_version));
     for (uint64 i = 0; i < SPI_processed; ++i)

@@ -281,6 +281,20 @@ const Statement kLegacyUsedLate{
      {"data", "bytea[]"}},
     true};
 
+// The eras' locks. Ingests of one era share their era's lock and run at once; an ingest of
+// another era waits until those commit (taking and releasing that era's lock exclusively) before
+// its era check, so the check sees them: two eras never pass the check side by side. (Two that
+// start together deadlock instead: one is rolled back with 40P01, which the CLI retries.)
+const Statement kEraLock{"era_lock",
+                         "SELECT pg_advisory_xact_lock_shared(hashtext('permanode.era'), "
+                         ":protocol_version)",
+                         {{"protocol_version", "int4"}}};
+const Statement kEraWait{"era_wait",
+                         "SELECT pg_advisory_lock(hashtext('permanode.era'), e.v), "
+                         "pg_advisory_unlock(hashtext('permanode.era'), e.v) "
+                         "FROM (VALUES (1), (2)) AS e(v) WHERE e.v <> :protocol_version",
+                         {{"protocol_version", "int4"}}};
+
 // The era check: the last milestone of each earlier protocol and the first of each later one.
 const Statement kEraBounds{
     "era_bounds",
@@ -532,6 +546,8 @@ const std::vector<const Statement *> &AllStatements()
                                                        &sql::kNftOutputs,
                                                        &sql::kLegacyOutputs,
                                                        &sql::kLegacyUsedLate,
+                                                       &sql::kEraLock,
+                                                       &sql::kEraWait,
                                                        &sql::kEraBounds,
                                                        &sql::kMilestoneProtocol,
                                                        &sql::kReceipts,

@@ -48,9 +48,9 @@ namespace sql
 extern const Statement kLock, kIsSynced, kChunkSizes, kMessages, kParents, kBlockLocator,
     kParentHints, kTags, kTagHints, kTransactions, kTransactionLocator, kMilestones,
     kMilestoneLocator, kSpentOutputs, kLocateSpent, kUnspentDelete, kBasicOutputs, kAliasOutputs,
-    kFoundryOutputs, kNftOutputs, kLegacyOutputs, kLegacyUsedLate, kEraBounds, kMilestoneProtocol,
-    kReceipts, kLocateCreated, kChainLocator, kFoundryLocator, kAddressHints, kUnspentInsert,
-    kLateSpends, kMsAnalytics, kAddressAnalytics, kMetrics, kDateCache, kSync;
+    kFoundryOutputs, kNftOutputs, kLegacyOutputs, kLegacyUsedLate, kEraLock, kEraWait, kEraBounds,
+    kMilestoneProtocol, kReceipts, kLocateCreated, kChainLocator, kFoundryLocator, kAddressHints,
+    kUnspentInsert, kLateSpends, kMsAnalytics, kAddressAnalytics, kMetrics, kDateCache, kSync;
 } // namespace sql
 
 // Element type OIDs of the extension's identifier types, for building arrays of them.
