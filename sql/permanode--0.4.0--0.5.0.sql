@@ -85,3 +85,11 @@ CREATE INDEX legacy_outputs_by_address_idx ON @extschema@.legacy_outputs
     (address, ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, output_id DESC)
     WHERE address IS NOT NULL;
 GRANT SELECT ON @extschema@.legacy_outputs_by_address TO permanode_reader;
+
+-- A Chrysalis output's creating range, kept apart from the Stardust creation of the same output
+-- ID (the genesis of the Stardust era books the Chrysalis outputs again). Nothing wrote
+-- legacy_outputs before 0.5.0: no row to fill.
+ALTER TABLE @extschema@.output_locator ADD COLUMN legacy_ms_range_id int;
+UPDATE @extschema@.partition_hints
+SET hint_query = 'SELECT legacy_ms_range_id FROM @extschema@.output_locator WHERE output_id = $1 AND legacy_ms_range_id IS NOT NULL'
+WHERE table_name = 'legacy_outputs' AND column_name = 'output_id';

@@ -318,6 +318,26 @@ const Statement kReceipts{
     false,
     "permanode.receipts"};
 
+// Chrysalis outputs that a Stardust snapshot books again (writer.cpp, RetireMigratedOutputs).
+const Statement kRetireMigrated{
+    "retire_migrated",
+    "DELETE FROM permanode.unspent_outputs WHERE output_id OPERATOR(permanode.=) ANY "
+    "(:output_id) AND output_kind = 'legacy'",
+    {{"output_id", kO}},
+    true,
+    "permanode.milestone_protocols"};
+
+// The creating range of Chrysalis outputs, beside the one kLocateCreated keeps (which a Stardust
+// creation of the same ID takes over).
+const Statement kLocateLegacy{
+    "locate_legacy",
+    "UPDATE permanode.output_locator l SET legacy_ms_range_id = u.ms_range_id "
+    "FROM unnest(:output_id, :ms_range_id) AS u(output_id, ms_range_id) "
+    "WHERE l.output_id OPERATOR(permanode.=) u.output_id",
+    {{"output_id", kO}, {"ms_range_id", "int4[]"}},
+    true,
+    "permanode.milestone_protocols"};
+
 const Statement kMilestoneProtocol{
     "milestone_protocol",
     "INSERT INTO permanode.milestone_protocols (milestone_index, protocol_version) "
@@ -550,6 +570,8 @@ const std::vector<const Statement *> &AllStatements()
                                                        &sql::kEraWait,
                                                        &sql::kEraBounds,
                                                        &sql::kMilestoneProtocol,
+                                                       &sql::kRetireMigrated,
+                                                       &sql::kLocateLegacy,
                                                        &sql::kReceipts,
                                                        &sql::kLocateCreated,
                                                        &sql::kChainLocator,

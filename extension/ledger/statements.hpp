@@ -49,8 +49,9 @@ extern const Statement kLock, kIsSynced, kChunkSizes, kMessages, kParents, kBloc
     kParentHints, kTags, kTagHints, kTransactions, kTransactionLocator, kMilestones,
     kMilestoneLocator, kSpentOutputs, kLocateSpent, kUnspentDelete, kBasicOutputs, kAliasOutputs,
     kFoundryOutputs, kNftOutputs, kLegacyOutputs, kLegacyUsedLate, kEraLock, kEraWait, kEraBounds,
-    kMilestoneProtocol, kReceipts, kLocateCreated, kChainLocator, kFoundryLocator, kAddressHints,
-    kUnspentInsert, kLateSpends, kMsAnalytics, kAddressAnalytics, kMetrics, kDateCache, kSync;
+    kMilestoneProtocol, kReceipts, kRetireMigrated, kLocateLegacy, kLocateCreated, kChainLocator,
+    kFoundryLocator, kAddressHints, kUnspentInsert, kLateSpends, kMsAnalytics, kAddressAnalytics,
+    kMetrics, kDateCache, kSync;
 } // namespace sql
 
 // Element type OIDs of the extension's identifier types, for building arrays of them.

@@ -493,9 +493,17 @@ void MilestoneWriter::WriteOutputs()
             Params params;
             Execute(locator->Of(), locator->Bind(params));
         }
+    if (rows_.protocol_version == kChrysalisProtocol && locate.Rows() > 0)
+    {
+        Params params;
+        Execute(
+            sql::kLocateLegacy,
+            params.Set("output_id", locate["output_id"]).Set("ms_range_id", locate["ms_range_id"]));
+    }
 
     if (unspent.Rows() > 0)
     {
+        RetireMigratedOutputs();
         Params params;
         params.SetInt32("milestone_index", milestone_index_)
             .SetTimestamp("ms_timestamp", ms_timestamp_);
@@ -509,6 +517,22 @@ void MilestoneWriter::WriteOutputs()
             WriteLegacyUsedLate(owned);
         }
     }
+}
+
+// The Stardust genesis books the Chrysalis outputs unspent at the end of their era again, as
+// basic outputs under the same IDs: they leave the unspent set as Chrysalis outputs (not spent:
+// their legacy_outputs rows stay unused) to enter it as Stardust ones. (output_locator keeps
+// both creations: legacy_ms_range_id.)
+void MilestoneWriter::RetireMigratedOutputs()
+{
+    if (rows_.protocol_version != kStardustProtocol || !Prepared(sql::kRetireMigrated))
+        return;
+    ArrayColumn ids = OutputIds();
+    for (const OutputRow &o : rows_.outputs)
+        if (o.from_snapshot)
+            AddOutputId(ids, o.output_id);
+    if (ids.Count() > 0)
+        Execute(sql::kRetireMigrated, Params().Set("output_id", ids));
 }
 
 void MilestoneWriter::WriteLegacyUsedLate(

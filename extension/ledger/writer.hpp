@@ -74,6 +74,8 @@ class MilestoneWriter
     };
     // Analytics of spends that committed before the outputs they spent were created.
     void BookLateSpends(const std::map<codec::OutputId, const OutputRow *> &outputs);
+    // Chrysalis outputs a Stardust snapshot books again under their IDs leave the unspent set.
+    void RetireMigratedOutputs();
     // The used rows of Chrysalis outputs among those (in the spender's range).
     void WriteLegacyUsedLate(const std::map<codec::OutputId, const OutputRow *> &outputs);
     // Parameters with the milestone's index and timestamp and the range `range`.

@@ -290,7 +290,10 @@ CREATE TABLE @extschema@.milestone_locator (
 CREATE TABLE @extschema@.output_locator (
     output_id @extschema@.output_id PRIMARY KEY,
     ms_range_id int,
-    spent_ms_range_id int
+    spent_ms_range_id int,
+    -- A Chrysalis output's creating range (legacy_outputs), kept when the Stardust genesis books
+    -- the output again under its ID (ms_range_id is then the Stardust row's).
+    legacy_ms_range_id int
 );
 -- Alias and NFT IDs, and foundry IDs: every range where the chain has an output.
 CREATE TABLE @extschema@.chain_locator (

@@ -162,6 +162,28 @@ SELECT * FROM ingest_milestone(16243, 1617959732,
 SELECT * FROM ingest_milestone(16243, 1617959732, ARRAY[]::bytea[], '{}',
                                protocol_version => 3::smallint);
 
+-- The era boundary: the Stardust genesis books the Chrysalis outputs still unspent again, as
+-- basic outputs under their IDs. They leave the unspent set as Chrysalis outputs (not spent:
+-- their legacy_outputs rows stay unused) and enter it as Stardust ones; a lookup by the ID finds
+-- both creations.
+SELECT output_id AS migrated, amount AS migrated_amount,
+       '0x' || encode(substring(data FROM 3 FOR 32), 'hex') AS migrated_hash
+FROM unspent_outputs WHERE output_kind = 'legacy' ORDER BY output_id LIMIT 1 \gset
+SELECT milestone, outputs, spent FROM ingest_milestone(2418188,
+    (SELECT milestone_timestamp + 5 FROM ingest_test.cone WHERE milestone_index = 2418187),
+    ARRAY[]::bytea[], '{}', NULL,
+    ARRAY[(:'migrated', '0x0000000000000000000000000000000000000000000000000000000000000000',
+           encode_output(jsonb_build_object('type', 3, 'amount', :'migrated_amount',
+               'unlockConditions', jsonb_build_array(jsonb_build_object('type', 0,
+                   'address', jsonb_build_object('type', 0, 'pubKeyHash', :'migrated_hash'))))))
+         ]::snapshot_output[]);
+SELECT output_kind, amount = :migrated_amount AS same_amount FROM unspent_outputs
+WHERE output_id = :'migrated';
+SELECT milestone_index, is_used FROM legacy_outputs WHERE output_id = :'migrated';
+SELECT milestone_index, amount = :migrated_amount AS same_amount FROM basic_outputs
+WHERE output_id = :'migrated';
+SELECT output_kind, count(*) FROM unspent_outputs GROUP BY 1 ORDER BY 1;
+
 -- The cold tier: archive range 16 (the Chrysalis milestones) of every ledger table; every
 -- query answers the same.
 SET client_min_messages = warning;
