@@ -201,7 +201,8 @@ const Statement kLocateSpent{
 const Statement kUnspentDelete{
     "unspent_delete",
     "DELETE FROM permanode.unspent_outputs WHERE output_id OPERATOR(permanode.=) ANY (:output_id) "
-    "RETURNING output_id, address, amount, output_kind, data, message_id",
+    "RETURNING output_id, address, amount, output_kind, "
+    "CASE WHEN output_kind = 'legacy' THEN data END",
     {{"output_id", kO}},
     true};
 
@@ -327,15 +328,16 @@ const Statement kRetireMigrated{
     true,
     "permanode.milestone_protocols"};
 
-// The creating range of Chrysalis outputs, beside the one kLocateCreated keeps (which a Stardust
-// creation of the same ID takes over).
+// kLocateCreated for Chrysalis outputs: their creating range is also kept apart, for a Stardust
+// creation of the same ID (the era's genesis) to take over ms_range_id only.
 const Statement kLocateLegacy{
     "locate_legacy",
-    "UPDATE permanode.output_locator l SET legacy_ms_range_id = u.ms_range_id "
-    "FROM unnest(:output_id, :ms_range_id) AS u(output_id, ms_range_id) "
-    "WHERE l.output_id OPERATOR(permanode.=) u.output_id",
+    "INSERT INTO permanode.output_locator (output_id, ms_range_id, legacy_ms_range_id) "
+    "SELECT u.output_id, u.ms_range_id, u.ms_range_id FROM unnest(:output_id, :ms_range_id) "
+    "AS u(output_id, ms_range_id) ON CONFLICT (output_id) DO UPDATE SET "
+    "ms_range_id = EXCLUDED.ms_range_id, legacy_ms_range_id = EXCLUDED.legacy_ms_range_id",
     {{"output_id", kO}, {"ms_range_id", "int4[]"}},
-    true,
+    false,
     "permanode.milestone_protocols"};
 
 const Statement kMilestoneProtocol{

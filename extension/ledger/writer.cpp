@@ -470,8 +470,11 @@ void MilestoneWriter::WriteOutputs()
             Execute(table.Of(), table.Bind(params));
         }
 
-    StatementColumns locate(sql::kLocateCreated, types_), chain(sql::kChainLocator, types_),
-        foundry(sql::kFoundryLocator, types_);
+    // A Chrysalis milestone creates Chrysalis outputs only, located for legacy_outputs too.
+    StatementColumns locate(rows_.protocol_version == kChrysalisProtocol ? sql::kLocateLegacy
+                                                                         : sql::kLocateCreated,
+                            types_),
+        chain(sql::kChainLocator, types_), foundry(sql::kFoundryLocator, types_);
     for (const auto &[output_id, range] : created)
     {
         AddOutputId(locate["output_id"], output_id);
@@ -493,13 +496,6 @@ void MilestoneWriter::WriteOutputs()
             Params params;
             Execute(locator->Of(), locator->Bind(params));
         }
-    if (rows_.protocol_version == kChrysalisProtocol && locate.Rows() > 0)
-    {
-        Params params;
-        Execute(
-            sql::kLocateLegacy,
-            params.Set("output_id", locate["output_id"]).Set("ms_range_id", locate["ms_range_id"]));
-    }
 
     if (unspent.Rows() > 0)
     {
