@@ -2,7 +2,8 @@
  * hint_catalog.c
  *	  The hint catalog: permanode.partition_hints, read once per backend and kept until it changes.
  *
- *	  Ledger tables are range-partitioned on ms_range_id, but most lookups are by another key: an
+ *	  Ledger tables are range-partitioned on ms_range_id (the legacy era's on month_id: each
+ *	  hint names its table's range column), but most lookups are by another key: an
  *	  ID, an address, a tag. For each such keyed column, the catalog holds a query that takes the
  *	  key as $1 and names the ranges holding it, from a locator (output_locator, block_locator,
  *	  ...) or a hint table (addresses_hints, tag_hints). The Range Scan (range_scan_plan.c) asks
@@ -29,7 +30,7 @@ typedef struct HintEntry
     Oid relid;                /* the partitioned ledger table */
     AttrNumber key_attnum;    /* the keyed column */
     Oid key_type;             /* its type, the hint query's $1 */
-    AttrNumber range_attnum;  /* the table's ms_range_id column */
+    AttrNumber range_attnum;  /* the table's range column (ms_range_id, month_id) */
     char *hint_query;         /* returns the ranges holding $1 */
     SPIPlanPtr page_plans[2]; /* a page of ranges in order: [0] ascending, [1] descending */
 } HintEntry;
@@ -89,12 +90,12 @@ static void LoadHints(Oid relid)
     {
         SPI_connect();
         ret = SPI_execute(
-            "SELECT format('permanode.%I', h.table_name)::regclass::oid, a.attnum, "
-            "a.atttypid, r.attnum, h.hint_query "
+            "SELECT c.oid, a.attnum, a.atttypid, r.attnum, h.hint_query "
             "FROM permanode.partition_hints h "
-            "JOIN pg_attribute a ON a.attrelid = format('permanode.%I', h.table_name)::regclass "
-            " AND a.attname = h.column_name "
-            "JOIN pg_attribute r ON r.attrelid = a.attrelid AND r.attname = 'ms_range_id'",
+            "JOIN pg_namespace n ON n.nspname = h.table_schema "
+            "JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = h.table_name "
+            "JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = h.column_name "
+            "JOIN pg_attribute r ON r.attrelid = c.oid AND r.attname = h.range_column",
             true, 0);
         if (ret != SPI_OK_SELECT)
             elog(ERROR, "cannot read permanode.partition_hints: %s", SPI_result_code_string(ret));

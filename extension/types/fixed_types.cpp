@@ -7,6 +7,7 @@
  *	    output_id   34 bytes: transaction ID + output index (u16 little endian)
  *	    foundry_id  38 bytes: alias address + serial number + token scheme type
  *	    address     33 bytes: type byte + 32-byte ID; text is bech32 (see address.cpp)
+ *	    trytes81, trytes27: legacy trit strings in t5b1 (text I/O in trytes.cpp)
  *
  *	  Comparison and hashing are generated per length; one template serves every type.
  */
@@ -193,3 +194,6 @@ PERMANODE_FIXED_COMPARE(permanode_foundry_id, 38)
 PERMANODE_FIXED_IO(permanode_foundry_id, 38, "foundry_id")
 PERMANODE_FIXED_COMPARE(permanode_address, 33)
 PERMANODE_FIXED_IO(permanode_address_hex, 33, "address")
+/* The legacy ledger's tryte types (text and binary I/O in trytes.cpp): t5b1 bytes. */
+PERMANODE_FIXED_COMPARE(permanode_trytes81, 49)
+PERMANODE_FIXED_COMPARE(permanode_trytes27, 17)

@@ -21,14 +21,18 @@ COMMENT ON TABLE @extschema@.ledger_tables IS
 CREATE FUNCTION @extschema@.pending_range() RETURNS int
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS 'SELECT 2147483647';
 
--- How a lookup on table_name.column_name finds the ranges that hold a key: hint_query takes the
--- key as $1 and returns ms_range_id values. The Permanode Range Scan (extension/lookup/) runs it
--- at execution, a page of ranges at a time, so a keyed query touches only those partitions.
+-- How a lookup on table_schema.table_name.column_name finds the ranges that hold a key:
+-- hint_query takes the key as $1 and returns values of the table's range column (ms_range_id for
+-- the ledger tables, month_id for the legacy era's). The Permanode Range Scan (extension/lookup/)
+-- runs it at execution, a page of ranges at a time, so a keyed query touches only those
+-- partitions.
 CREATE TABLE @extschema@.partition_hints (
-    table_name name NOT NULL REFERENCES @extschema@.ledger_tables,
+    table_schema name NOT NULL DEFAULT '@extschema@',
+    table_name name NOT NULL,
     column_name name NOT NULL,
     hint_query text NOT NULL,
-    PRIMARY KEY (table_name, column_name)
+    range_column name NOT NULL DEFAULT 'ms_range_id',
+    PRIMARY KEY (table_schema, table_name, column_name)
 );
 COMMENT ON TABLE @extschema@.partition_hints IS
     'for each keyed column of a ledger table, the query that names the ranges holding a key';

@@ -190,24 +190,6 @@ $$;
 COMMENT ON FUNCTION @extschema@.maintain() IS
     'archives by the policy in settings (archive_older_than), expires pending rows, premakes the next range';
 
--- Rows of a hot partition: counted when it is small or never analyzed, else reltuples.
--- SECURITY DEFINER (80_init_roles.sql) because readers have no rights on the partitions.
-CREATE FUNCTION @extschema@.partition_rows(part regclass) RETURNS bigint
-LANGUAGE plpgsql STABLE AS $$
-DECLARE
-    n bigint;
-BEGIN
-    IF NOT EXISTS (SELECT 1 FROM @extschema@.partitions p WHERE p.partition = part AND p.tier = 'hot') THEN
-        RAISE EXCEPTION '% is not a hot partition of a ledger table', part USING ERRCODE = 'wrong_object_type';
-    END IF;
-    SELECT c.reltuples::bigint INTO n FROM pg_class c WHERE c.oid = part;
-    IF n < 0 OR pg_relation_size(part) < 8 * 1024 * 1024 THEN
-        EXECUTE format('SELECT count(*) FROM %s', part) INTO n;
-    END IF;
-    RETURN n;
-END
-$$;
-
 -- Each ledger table's ranges: tier, rows and bytes on disk (hot: the partition with its
 -- indexes; cold: the archive, which may hold several ranges). ms_range_id 2147483647 is the
 -- pending tier.
