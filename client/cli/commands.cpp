@@ -13,6 +13,7 @@
 #include "ingest.hpp"
 #include "interrupt.hpp"
 #include "legacy_generator.hpp"
+#include "legacy_import.hpp"
 #include "progress.hpp"
 
 #include <fstream>
@@ -357,6 +358,38 @@ void RegisterIngestCommand(CLI::App &app, CommonOptions &common)
         });
 }
 
+void RegisterImportDmpCommand(CLI::App &app, CommonOptions &common)
+{
+    static DmpImportOptions options;
+    auto *import = app.add_subcommand(
+        "import-dmp",
+        "Load legacy (ternary) transactions from IRI's .dmp export (hash,trytes,snapshot_index "
+        "lines) into the legacy tables; each hash is computed again and must be the line's; "
+        "transactions already held are left alone\n\n"
+        "Exit codes: 0 ok, 3 database error, 4 bad input (FILE:LINE on stderr; the lines "
+        "before it are in), 5 no cluster, 130 interrupted");
+    import->add_option("FILE", options.files, ".dmp files in order, or - for stdin")->required();
+    import->add_option("--dsn", common.dsn, "libpq connection string (default: embedded cluster)");
+    import->add_option("--dir", common.dir, "Embedded cluster directory");
+    import->add_option("--snapshot", options.snapshot,
+                       "Global snapshot to load first (IRI's Snapshot.txt: ADDRESS;BALANCE lines)");
+    import->add_option("--coordinator", options.coordinator,
+                       "The Coordinator's address (81 trytes): its bundles are the milestones");
+    import
+        ->add_option("--layout", options.layout,
+                     "Transaction layout: auto (told from each transaction), current "
+                     "(November 2017 on) or old (files before snapshot 242662)")
+        ->check(CLI::IsMember({"auto", "current", "old"}));
+    import->add_option("--batch", options.batch_size, "Transactions per batch (default 1000)")
+        ->check(CLI::Range(1, 100000));
+    import->callback(
+        [&]
+        {
+            InstallInterruptHandlers();
+            Exit(ImportDmpFiles(StartedDsnFor(common), options));
+        });
+}
+
 void RegisterImportChronicleCommand(CLI::App &app)
 {
     static std::string input, output;
@@ -514,6 +547,8 @@ void RegisterGenerateCommand(CLI::App &app)
                 ternary = std::make_unique<LegacyLedgerGenerator>(options);
             else
                 stardust = std::make_unique<LedgerGenerator>(options);
+            if (ternary)
+                fmt::print(stderr, "coordinator {}\n", ternary->Coordinator());
             if (ternary && !snapshot.empty())
             {
                 std::ofstream snapshot_file(snapshot, std::ios::trunc);

@@ -41,6 +41,7 @@ void RegisterDemoCommand(CLI::App &app, CommonOptions &common);
 void RegisterInitCommand(CLI::App &app, CommonOptions &common);
 void RegisterIngestCommand(CLI::App &app, CommonOptions &common);
 void RegisterImportChronicleCommand(CLI::App &app);
+void RegisterImportDmpCommand(CLI::App &app, CommonOptions &common);
 void RegisterGenerateCommand(CLI::App &app);
 void RegisterServeCommand(CLI::App &app, CommonOptions &common);
 void RegisterArchiveCommands(CLI::App &app, CommonOptions &common);

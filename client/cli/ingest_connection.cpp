@@ -1,6 +1,8 @@
 // Binary-parameter, pipelined calls of permanode.ingest_milestone() over libpq.
 #include "ingest_connection.hpp"
 
+#include "pg_binary.hpp"
+
 #include "codec/ids.hpp"
 
 #include "permanode/client.hpp"
@@ -14,48 +16,9 @@ namespace permanode::cli
 namespace
 {
 
+using namespace pgbin;
+
 constexpr const char *kStatement = "permanode_ingest_milestone";
-constexpr Oid kInt4Oid = 23;
-constexpr Oid kInt8Oid = 20;
-constexpr Oid kByteaOid = 17;
-constexpr Oid kInt2Oid = 21;
-
-// Big-endian writers for PostgreSQL's binary formats.
-void PutU32(std::string &out, std::uint32_t value)
-{
-    char bytes[4] = {static_cast<char>(value >> 24), static_cast<char>(value >> 16),
-                     static_cast<char>(value >> 8), static_cast<char>(value)};
-    out.append(bytes, 4);
-}
-
-void PutU64(std::string &out, std::uint64_t value)
-{
-    PutU32(out, static_cast<std::uint32_t>(value >> 32));
-    PutU32(out, static_cast<std::uint32_t>(value));
-}
-
-void PutBytes(std::string &out, const std::uint8_t *data, std::size_t size)
-{
-    PutU32(out, static_cast<std::uint32_t>(size));
-    out.append(reinterpret_cast<const char *>(data), size);
-}
-
-// The header of a one-dimensional array without nulls (array_recv's format).
-void PutArrayHeader(std::string &out, Oid element_type, std::size_t count)
-{
-    PutU32(out, 1); // dimensions
-    PutU32(out, 0); // no nulls
-    PutU32(out, element_type);
-    PutU32(out, static_cast<std::uint32_t>(count));
-    PutU32(out, 1); // lower bound
-}
-
-std::string ErrorField(const PGresult *result, int field)
-{
-    const char *value = PQresultErrorField(result, field);
-    return value ? value : "";
-}
-
 } // namespace
 
 IngestConnection::IngestConnection(const std::string &dsn, bool synchronous_commit)

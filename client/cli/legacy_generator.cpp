@@ -141,11 +141,6 @@ struct Wallet
 
 } // namespace
 
-std::string FormatDmpLine(const DmpLine &line)
-{
-    return fmt::format("{},{},{}", line.hash, line.trytes, line.snapshot_index);
-}
-
 GeneratorOptions LegacyGeneratorDefaults()
 {
     GeneratorOptions options;
@@ -423,6 +418,11 @@ LegacyLedgerGenerator::~LegacyLedgerGenerator() = default;
 const std::vector<SnapshotBalance> &LegacyLedgerGenerator::Snapshot() const
 {
     return state_->snapshot;
+}
+
+const std::string &LegacyLedgerGenerator::Coordinator() const
+{
+    return state_->coordinator;
 }
 
 std::vector<DmpLine> LegacyLedgerGenerator::Next()

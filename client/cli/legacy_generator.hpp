@@ -7,6 +7,7 @@
 // nor Merkle tree).
 #pragma once
 
+#include "dmp_line.hpp"
 #include "generator_common.hpp"
 
 #include <cstdint>
@@ -16,17 +17,6 @@
 
 namespace permanode::cli
 {
-
-// One line of the .dmp export.
-struct DmpLine
-{
-    std::string hash;                 // 81 trytes
-    std::string trytes;               // 2673
-    std::uint32_t snapshot_index = 0; // the milestone that confirms the transaction
-};
-
-// "hash,trytes,snapshot_index" (no newline).
-std::string FormatDmpLine(const DmpLine &line);
 
 // An address the genesis snapshot funds: IRI's Snapshot.txt line "ADDRESS;BALANCE".
 struct SnapshotBalance
@@ -51,6 +41,8 @@ class LegacyLedgerGenerator
 
     // The genesis balances, summing to the IOTA supply.
     const std::vector<SnapshotBalance> &Snapshot() const;
+    // The Coordinator's address: its bundles are the milestones.
+    const std::string &Coordinator() const;
 
     // The next milestone's transactions in the order they were attached (every trunk and branch
     // refers to an earlier line or to the null hash, 81 nines), its milestone bundle last.

@@ -23,6 +23,7 @@ int main(int argc, char **argv)
     RegisterStatusCommand(app, common);
     RegisterInitCommand(app, common);
     RegisterImportChronicleCommand(app);
+    RegisterImportDmpCommand(app, common);
     RegisterGenerateCommand(app);
     RegisterDecodeCommand(app);
     RegisterIngestCommand(app, common);

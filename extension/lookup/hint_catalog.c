@@ -89,13 +89,21 @@ static void LoadHints(Oid relid)
     PG_TRY();
     {
         SPI_connect();
+        /* Before 0.6.0 every hinted table was permanode's, partitioned on ms_range_id. */
         ret = SPI_execute(
-            "SELECT c.oid, a.attnum, a.atttypid, r.attnum, h.hint_query "
-            "FROM permanode.partition_hints h "
-            "JOIN pg_namespace n ON n.nspname = h.table_schema "
-            "JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = h.table_name "
-            "JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = h.column_name "
-            "JOIN pg_attribute r ON r.attrelid = c.oid AND r.attname = h.range_column",
+            get_attnum(relid, "table_schema") != InvalidAttrNumber
+                ? "SELECT c.oid, a.attnum, a.atttypid, r.attnum, h.hint_query "
+                  "FROM permanode.partition_hints h "
+                  "JOIN pg_namespace n ON n.nspname = h.table_schema "
+                  "JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = h.table_name "
+                  "JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = h.column_name "
+                  "JOIN pg_attribute r ON r.attrelid = c.oid AND r.attname = h.range_column"
+                : "SELECT format('permanode.%I', h.table_name)::regclass::oid, a.attnum, "
+                  "a.atttypid, r.attnum, h.hint_query "
+                  "FROM permanode.partition_hints h "
+                  "JOIN pg_attribute a ON a.attrelid = format('permanode.%I', h.table_name)::regclass "
+                  " AND a.attname = h.column_name "
+                  "JOIN pg_attribute r ON r.attrelid = a.attrelid AND r.attname = 'ms_range_id'",
             true, 0);
         if (ret != SPI_OK_SELECT)
             elog(ERROR, "cannot read permanode.partition_hints: %s", SPI_result_code_string(ret));

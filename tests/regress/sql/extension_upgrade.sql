@@ -87,7 +87,8 @@ LANGUAGE sql AS $$
     SELECT c.relname::text, format('%s %s%s', a.attname, format_type(a.atttypid, a.atttypmod),
                                    CASE WHEN a.attnotnull THEN ' not null' ELSE '' END)
     FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
-    WHERE c.relnamespace = 'permanode'::regnamespace AND c.relkind IN ('r', 'p', 'v') AND NOT c.relispartition
+    WHERE c.relnamespace IN ('permanode'::regnamespace, to_regnamespace('legacy'))
+      AND c.relkind IN ('r', 'p', 'v') AND NOT c.relispartition
     UNION ALL
     SELECT 'partition_hints', format('%s.%s: %s', table_name, column_name, hint_query)
     FROM permanode.partition_hints

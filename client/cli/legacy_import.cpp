@@ -1,0 +1,293 @@
+#include "legacy_import.hpp"
+
+#include "commands.hpp"
+#include "interrupt.hpp"
+#include "pg_binary.hpp"
+
+#include "codec/legacy/curl.hpp"
+#include "codec/legacy/transaction.hpp"
+#include "codec/legacy/trinary.hpp"
+
+#include "permanode/client.hpp"
+
+#include <libpq-fe.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+
+#include <fmt/format.h>
+
+namespace permanode::cli
+{
+
+namespace legacy = codec::legacy;
+
+std::vector<SnapshotEntry> ReadSnapshotFile(const std::string &path)
+{
+    std::ifstream in(path);
+    if (!in)
+        throw DmpInputError(path + ": cannot open");
+    std::vector<SnapshotEntry> entries;
+    std::string line;
+    for (std::size_t number = 1; std::getline(in, line); number++)
+    {
+        if (!line.empty() && line.back() == '\r')
+            line.pop_back();
+        if (line.empty())
+            continue;
+        std::size_t semicolon = line.find(';');
+        SnapshotEntry entry;
+        entry.address = line.substr(0, semicolon);
+        bool ok = semicolon != std::string::npos && entry.address.size() == legacy::kHashTrytes &&
+                  std::all_of(entry.address.begin(), entry.address.end(), legacy::IsTryte);
+        try
+        {
+            std::size_t used = 0;
+            if (ok)
+                entry.balance = std::stoll(line.substr(semicolon + 1), &used);
+            ok = ok && used == line.size() - semicolon - 1 && entry.balance >= 0;
+        }
+        catch (const std::exception &)
+        {
+            ok = false;
+        }
+        if (!ok)
+            throw DmpInputError(fmt::format("{}:{}: a snapshot line is ADDRESS;BALANCE (81 "
+                                            "trytes; a balance of 0 or more)",
+                                            path, number));
+        entries.push_back(std::move(entry));
+    }
+    return entries;
+}
+
+// One libpq connection; legacy.ingest() with binary parameters, one batch in flight.
+struct DmpImporter::Connection
+{
+    explicit Connection(const std::string &dsn)
+    {
+        conn = PQconnectdb(dsn.c_str());
+        if (PQstatus(conn) != CONNECTION_OK)
+            Fail("cannot connect");
+        PGresult *types = PQexec(conn, "SELECT 'permanode.trytes81'::regtype::oid, "
+                                       "'permanode.trytes81[]'::regtype::oid");
+        if (PQresultStatus(types) != PGRES_TUPLES_OK)
+            Throw(types, "the legacy era is missing (permanode 0.6.0 or later)");
+        trytes81_oid = static_cast<std::uint32_t>(std::stoul(PQgetvalue(types, 0, 0)));
+        trytes81_array_oid = static_cast<std::uint32_t>(std::stoul(PQgetvalue(types, 0, 1)));
+        PQclear(types);
+    }
+    ~Connection() { PQfinish(conn); }
+
+    [[noreturn]] void Fail(const std::string &what)
+    {
+        std::string message = PQerrorMessage(conn);
+        while (!message.empty() && message.back() == '\n')
+            message.pop_back();
+        throw client::Error(what + ": " + message, "08006");
+    }
+    [[noreturn]] static void Throw(PGresult *result, const std::string &what)
+    {
+        std::string message = PQresultErrorMessage(result);
+        while (!message.empty() && message.back() == '\n')
+            message.pop_back();
+        std::string sqlstate = pgbin::ErrorField(result, PG_DIAG_SQLSTATE);
+        PQclear(result);
+        throw client::Error(what + ": " + message, sqlstate);
+    }
+    // Runs a statement with text parameters and returns the first value.
+    std::string Exec(const char *sql, const std::vector<std::string> &params)
+    {
+        std::vector<const char *> values;
+        for (const auto &p : params)
+            values.push_back(p.c_str());
+        PGresult *result = PQexecParams(conn, sql, static_cast<int>(values.size()), nullptr,
+                                        values.data(), nullptr, nullptr, 0);
+        if (PQresultStatus(result) != PGRES_TUPLES_OK)
+            Throw(result, sql);
+        std::string value = PQntuples(result) ? PQgetvalue(result, 0, 0) : "";
+        PQclear(result);
+        return value;
+    }
+
+    PGconn *conn = nullptr;
+    std::uint32_t trytes81_oid = 0;
+    std::uint32_t trytes81_array_oid = 0;
+};
+
+// The batch being filled: each line with where it came from.
+struct DmpImporter::Pending
+{
+    std::vector<DmpLine> lines;
+    std::vector<std::string> files;
+    std::vector<std::size_t> numbers;
+};
+
+DmpImporter::DmpImporter(const std::string &dsn, std::string layout, std::size_t batch_size)
+    : connection_(std::make_unique<Connection>(dsn)), layout_(std::move(layout)),
+      batch_size_(std::max<std::size_t>(1, batch_size)), pending_(std::make_unique<Pending>())
+{
+}
+
+DmpImporter::~DmpImporter() = default;
+
+void DmpImporter::SetCoordinator(const std::string &address)
+{
+    connection_->Exec("SELECT legacy.configure(coordinator => $1::permanode.trytes81)",
+                      {address});
+}
+
+void DmpImporter::LoadSnapshot(const std::vector<SnapshotEntry> &entries)
+{
+    std::string addresses = "{", balances = "{";
+    for (std::size_t i = 0; i < entries.size(); i++)
+    {
+        addresses += (i ? "," : "") + entries[i].address;
+        balances += (i ? "," : "") + std::to_string(entries[i].balance);
+    }
+    connection_->Exec("SELECT legacy.load_snapshot($1::permanode.trytes81[], $2::bigint[])",
+                      {addresses + "}", balances + "}"});
+}
+
+void DmpImporter::Add(DmpLine line, const std::string &file, std::size_t line_number)
+{
+    pending_->lines.push_back(std::move(line));
+    pending_->files.push_back(file);
+    pending_->numbers.push_back(line_number);
+    lines_++;
+    if (pending_->lines.size() >= batch_size_)
+        Flush();
+}
+
+void DmpImporter::Finish()
+{
+    if (!pending_->lines.empty())
+        Flush();
+    Await();
+}
+
+// Checks the queued lines' hashes, then sends them once the batch before has committed.
+void DmpImporter::Flush()
+{
+    Pending batch = std::move(*pending_);
+    *pending_ = Pending();
+    std::size_t n = batch.lines.size();
+    std::vector<legacy::Trits> trits;
+    trits.reserve(n);
+    std::vector<const legacy::Trit *> inputs;
+    for (const DmpLine &line : batch.lines)
+    {
+        trits.push_back(legacy::TrytesToTrits(line.trytes));
+        inputs.push_back(trits.back().data());
+    }
+    std::vector<legacy::HashTrits> hashes = legacy::CurlHashMany(inputs, legacy::kTransactionTrits);
+    std::string transactions, hash_array, indexes;
+    pgbin::PutArrayHeader(transactions, pgbin::kByteaOid, n);
+    pgbin::PutArrayHeader(hash_array, connection_->trytes81_oid, n);
+    pgbin::PutArrayHeader(indexes, pgbin::kInt4Oid, n);
+    for (std::size_t i = 0; i < n; i++)
+    {
+        std::string computed = legacy::TritsToTrytes(hashes[i]);
+        if (computed != batch.lines[i].hash)
+        {
+            Await(); // the lines before it are in
+            throw DmpInputError(fmt::format("{}:{}: the transaction hashes to {}, not to the "
+                                            "line's hash {}",
+                                            batch.files[i], batch.numbers[i], computed,
+                                            batch.lines[i].hash));
+        }
+        codec::Bytes bytes = legacy::EncodeT5b1(trits[i].data(), trits[i].size());
+        pgbin::PutBytes(transactions, bytes.data(), bytes.size());
+        codec::Bytes hash = legacy::EncodeT5b1(hashes[i].data(), hashes[i].size());
+        pgbin::PutBytes(hash_array, hash.data(), hash.size());
+        std::string index;
+        pgbin::PutU32(index, batch.lines[i].snapshot_index);
+        pgbin::PutBytes(indexes, reinterpret_cast<const std::uint8_t *>(index.data()), 4);
+    }
+    Await();
+    std::string layout = layout_ == "auto" ? "" : layout_;
+    const char *values[4] = {transactions.data(), hash_array.data(), indexes.data(),
+                             layout.empty() ? nullptr : layout.c_str()};
+    int lengths[4] = {static_cast<int>(transactions.size()), static_cast<int>(hash_array.size()),
+                      static_cast<int>(indexes.size()), 0};
+    int formats[4] = {1, 1, 1, 0};
+    if (PQsendQueryParams(connection_->conn,
+                          "SELECT legacy.ingest($1::bytea[], $2::permanode.trytes81[], "
+                          "$3::int[], $4::text)",
+                          4, nullptr, values, lengths, formats, 0) != 1)
+        connection_->Fail("cannot send a batch");
+    in_flight_ = true;
+    in_flight_source_ = batch.files.front() == batch.files.back()
+                            ? fmt::format("{}:{}-{}", batch.files.front(), batch.numbers.front(),
+                                          batch.numbers.back())
+                            : fmt::format("{}:{} to {}:{}", batch.files.front(),
+                                          batch.numbers.front(), batch.files.back(),
+                                          batch.numbers.back());
+}
+
+void DmpImporter::Await()
+{
+    if (!in_flight_)
+        return;
+    in_flight_ = false;
+    PGresult *result = PQgetResult(connection_->conn);
+    while (PGresult *more = PQgetResult(connection_->conn))
+        PQclear(more);
+    if (result == nullptr || PQresultStatus(result) != PGRES_TUPLES_OK)
+        Connection::Throw(result, "lines " + in_flight_source_);
+    imported_ += std::stoul(PQgetvalue(result, 0, 0));
+    PQclear(result);
+}
+
+int ImportDmpFiles(const std::string &dsn, const DmpImportOptions &options)
+{
+    try
+    {
+        DmpImporter importer(dsn, options.layout, options.batch_size);
+        if (!options.coordinator.empty())
+            importer.SetCoordinator(options.coordinator);
+        if (!options.snapshot.empty())
+            importer.LoadSnapshot(ReadSnapshotFile(options.snapshot));
+        for (const std::string &path : options.files)
+        {
+            std::ifstream file;
+            if (path != "-")
+            {
+                file.open(path);
+                if (!file)
+                    throw DmpInputError(path + ": cannot open");
+            }
+            std::istream &in = path == "-" ? std::cin : file;
+            std::string text;
+            for (std::size_t number = 1; std::getline(in, text) && !Interrupted(); number++)
+            {
+                if (text.empty() || text == "\r")
+                    continue;
+                try
+                {
+                    importer.Add(ParseDmpLine(text), path, number);
+                }
+                catch (const DmpLineError &e)
+                {
+                    throw DmpInputError(fmt::format("{}:{}: {}", path, number, e.what()));
+                }
+            }
+        }
+        importer.Finish();
+        fmt::print(stderr, "{} lines, {} new transactions\n", importer.Lines(),
+                   importer.Imported());
+        return Interrupted() ? kInterrupted : kOk;
+    }
+    catch (const DmpInputError &e)
+    {
+        fmt::print(stderr, "{}\n", e.what());
+        return kBadInput;
+    }
+    catch (const client::Error &e)
+    {
+        fmt::print(stderr, "{} (SQLSTATE {})\n", e.what(), e.sqlstate());
+        return kDatabase;
+    }
+}
+
+} // namespace permanode::cli
