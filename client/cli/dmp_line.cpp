@@ -44,8 +44,8 @@ DmpLine ParseDmpLine(std::string_view line)
         throw DmpLineError("a .dmp line is hash,trytes,snapshot_index");
     DmpLine out;
     out.hash = Trytes(line.substr(0, first), legacy::kHashTrytes, "the hash");
-    out.trytes =
-        Trytes(line.substr(first + 1, second - first - 1), legacy::kTransactionTrytes, "the trytes");
+    out.trytes = Trytes(line.substr(first + 1, second - first - 1), legacy::kTransactionTrytes,
+                        "the trytes");
     std::string_view index = line.substr(second + 1);
     auto [end, ec] = std::from_chars(index.data(), index.data() + index.size(), out.snapshot_index);
     if (ec != std::errc() || end != index.data() + index.size() || index.empty())

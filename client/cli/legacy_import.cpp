@@ -133,8 +133,7 @@ DmpImporter::~DmpImporter() = default;
 
 void DmpImporter::SetCoordinator(const std::string &address)
 {
-    connection_->Exec("SELECT legacy.configure(coordinator => $1::permanode.trytes81)",
-                      {address});
+    connection_->Exec("SELECT legacy.configure(coordinator => $1::permanode.trytes81)", {address});
 }
 
 void DmpImporter::LoadSnapshot(const std::vector<SnapshotEntry> &entries)
@@ -217,12 +216,12 @@ void DmpImporter::Flush()
                           4, nullptr, values, lengths, formats, 0) != 1)
         connection_->Fail("cannot send a batch");
     in_flight_ = true;
-    in_flight_source_ = batch.files.front() == batch.files.back()
-                            ? fmt::format("{}:{}-{}", batch.files.front(), batch.numbers.front(),
-                                          batch.numbers.back())
-                            : fmt::format("{}:{} to {}:{}", batch.files.front(),
-                                          batch.numbers.front(), batch.files.back(),
-                                          batch.numbers.back());
+    in_flight_source_ =
+        batch.files.front() == batch.files.back()
+            ? fmt::format("{}:{}-{}", batch.files.front(), batch.numbers.front(),
+                          batch.numbers.back())
+            : fmt::format("{}:{} to {}:{}", batch.files.front(), batch.numbers.front(),
+                          batch.files.back(), batch.numbers.back());
 }
 
 void DmpImporter::Await()

@@ -28,7 +28,7 @@ extern "C"
 #include "utils/timestamp.h"
 #include "utils/tuplestore.h"
 
-PG_FUNCTION_INFO_V1(permanode_legacy_decode_transactions);
+    PG_FUNCTION_INFO_V1(permanode_legacy_decode_transactions);
 }
 
 #include "pgcpp/guard.hpp"
@@ -115,7 +115,8 @@ std::optional<legacy::Layout> ReadLayout(FunctionCallInfo fcinfo)
     if (layout == "old")
         return legacy::Layout::kOld;
     throw PgError(ERRCODE_INVALID_PARAMETER_VALUE, "unknown transaction layout \"" + layout + "\"",
-                  {}, "The layouts are \"current\" (November 2017 on) and \"old\"; NULL detects it.");
+                  {},
+                  "The layouts are \"current\" (November 2017 on) and \"old\"; NULL detects it.");
 }
 
 /* Each transaction's 8019 trits; an error names the batch position of bytes that do not decode. */
@@ -139,15 +140,15 @@ std::vector<legacy::Trits> ReadTrits(const Input &in)
                     "a stored transaction is " + std::to_string(legacy::kTransactionT5b1Bytes) +
                         " bytes (t5b1)");
             all.push_back(legacy::DecodeT5b1(
-                permanode::codec::ByteSpan(reinterpret_cast<const std::uint8_t *>(VARDATA_ANY(bytes)),
-                                           size),
+                permanode::codec::ByteSpan(
+                    reinterpret_cast<const std::uint8_t *>(VARDATA_ANY(bytes)), size),
                 legacy::kTransactionTrits));
         }
         catch (const permanode::codec::DecodeError &e)
         {
-            throw PgError(ERRCODE_INVALID_BINARY_REPRESENTATION,
-                          "could not decode transaction " + std::to_string(i + 1) +
-                              " of the batch: " + e.what());
+            throw PgError(ERRCODE_INVALID_BINARY_REPRESENTATION, "could not decode transaction " +
+                                                                     std::to_string(i + 1) +
+                                                                     " of the batch: " + e.what());
         }
     }
     return all;
@@ -186,7 +187,8 @@ extern "C" Datum permanode_legacy_decode_transactions(PG_FUNCTION_ARGS)
                     std::memcmp(DatumGetPointer(hash), DatumGetPointer(in.hashes[i]),
                                 kTrytes81Bytes) != 0)
                     throw PgError(ERRCODE_DATA_EXCEPTION,
-                                  "transaction " + std::to_string(i + 1) + " of the batch hashes to " +
+                                  "transaction " + std::to_string(i + 1) +
+                                      " of the batch hashes to " +
                                       legacy::TritsToTrytes(hashes[i]) + ", not the hash given",
                                   {}, "A transaction's hash is the Curl-P-81 hash of its trits.");
                 legacy::Transaction tx = legacy::DecodeTransaction(
@@ -214,9 +216,9 @@ extern "C" Datum permanode_legacy_decode_transactions(PG_FUNCTION_ARGS)
                 values[16] = Int64GetDatum(tx.attachment_timestamp_lower_bound);
                 values[17] = Int64GetDatum(tx.attachment_timestamp_upper_bound);
                 values[18] = CallPg([&] { return CStringGetTextDatum(tx.nonce.c_str()); });
-                CallPg([&] {
-                    tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-                });
+                CallPg(
+                    [&]
+                    { tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls); });
             }
             return (Datum)0;
         });

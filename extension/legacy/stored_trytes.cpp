@@ -16,8 +16,8 @@ extern "C"
 #include "fmgr.h"
 #include "utils/builtins.h"
 
-PG_FUNCTION_INFO_V1(permanode_legacy_trytes);
-PG_FUNCTION_INFO_V1(permanode_legacy_t5b1);
+    PG_FUNCTION_INFO_V1(permanode_legacy_trytes);
+    PG_FUNCTION_INFO_V1(permanode_legacy_t5b1);
 }
 
 #include "pgcpp/guard.hpp"
@@ -64,7 +64,8 @@ extern "C" Datum permanode_legacy_t5b1(PG_FUNCTION_ARGS)
                                              std::string("invalid legacy transaction trytes: ") +
                                                  e.what());
             }
-            bytea *result = CallPg([&] { return static_cast<bytea *>(palloc(VARHDRSZ + bytes.size())); });
+            bytea *result =
+                CallPg([&] { return static_cast<bytea *>(palloc(VARHDRSZ + bytes.size())); });
             SET_VARSIZE(result, VARHDRSZ + bytes.size());
             std::memcpy(VARDATA(result), bytes.data(), bytes.size());
             return PointerGetDatum(result);

@@ -75,9 +75,9 @@ template <std::size_t Trytes> Datum TrytesIn(const char *text, const char *type_
 template <std::size_t Trytes> std::string TrytesOf(const void *data)
 {
     constexpr std::size_t n = BytesFor(Trytes);
-    legacy::Trits trits = legacy::DecodeT5b1(
-        permanode::codec::ByteSpan(static_cast<const std::uint8_t *>(data), n),
-        Trytes * legacy::kTritsPerTryte);
+    legacy::Trits trits =
+        legacy::DecodeT5b1(permanode::codec::ByteSpan(static_cast<const std::uint8_t *>(data), n),
+                           Trytes * legacy::kTritsPerTryte);
     return legacy::TritsToTrytes(trits.data(), trits.size());
 }
 

@@ -8,7 +8,7 @@ namespace permanode::codec::legacy
 std::int64_t IssuedAtMs(const Transaction &transaction)
 {
     std::int64_t ms = transaction.attachment_timestamp > 0 ? transaction.attachment_timestamp
-                                                            : transaction.timestamp * 1000;
+                                                           : transaction.timestamp * 1000;
     return std::clamp(ms, kEarliestIssuedMs, kLatestIssuedMs - 1);
 }
 
