@@ -10,6 +10,9 @@
 #include "embedded_cluster.hpp"
 #include "generator.hpp"
 #include "ingest.hpp"
+#include "legacy_fixtures.hpp"
+#include "legacy_generator.hpp"
+#include "legacy_import.hpp"
 #include "print_table.hpp"
 
 #include <cstdlib>
@@ -72,6 +75,81 @@ fs::path GeneratedLedger(const fs::path &work, const std::string &name,
     }
     fs::rename(partial, path);
     return path;
+}
+
+// The legacy era: a generated ternary ledger from the last hour of June 2019 (so that it spans
+// two months, one to be archived), from milestone 100000, then the real fixture transactions
+// (2017 to 2021) with their test network's three milestones.
+constexpr std::uint32_t kLegacyStart = 100'000;
+constexpr std::uint32_t kLegacyTimestamp = 1'561'935'600; // 2019-06-30T23:00:00Z
+constexpr std::uint32_t kLegacyMilestones = 120;
+
+void ImportLines(DmpImporter &importer, const std::vector<DmpLine> &lines, const std::string &name)
+{
+    for (std::size_t i = 0; i < lines.size(); i++)
+        importer.Add(lines[i], name, i + 1);
+    importer.Finish();
+}
+
+void LoadLegacy(const std::string &dsn, const fs::path &work, const fs::path &legacy_fixtures)
+{
+    GeneratorOptions options = LegacyGeneratorDefaults();
+    options.milestones = kLegacyMilestones;
+    options.start_index = kLegacyStart;
+    options.start_timestamp = kLegacyTimestamp;
+    options.seed = kGeneratedSeed;
+    LegacyLedgerGenerator generator(options);
+    fs::path dmp =
+        work / fmt::format("generated-legacy-{}-{}.dmp", options.seed, options.milestones);
+    std::vector<DmpLine> lines;
+    if (fs::exists(dmp))
+    {
+        std::ifstream in(dmp);
+        for (std::string text; std::getline(in, text);)
+            lines.push_back(ParseDmpLine(text));
+    }
+    else
+    {
+        fmt::print("generating {} milestones of a synthetic legacy ledger ...\n",
+                   options.milestones);
+        for (std::uint32_t i = 0; i < options.milestones; ++i)
+            for (DmpLine &line : generator.Next())
+                lines.push_back(std::move(line));
+        std::ofstream out(dmp, std::ios::trunc);
+        for (const DmpLine &line : lines)
+            out << FormatDmpLine(line) << '\n';
+        if (!out)
+            throw std::runtime_error("cannot write " + dmp.string());
+    }
+    std::vector<SnapshotEntry> snapshot;
+    for (const SnapshotBalance &entry : generator.Snapshot())
+        snapshot.push_back({entry.address, entry.balance});
+
+    fmt::print("$ permanode import-dmp --coordinator {} (the legacy fixtures as .dmp lines)\n",
+               kFixtureCoordinator);
+    DmpImporter fixtures(dsn, "auto", 1000);
+    fixtures.SetCoordinator(kFixtureCoordinator);
+    ImportLines(fixtures, LegacyFixtureLines(legacy_fixtures.string()), "legacy fixtures");
+    fmt::print("{} lines, {} new transactions\n", fixtures.Lines(), fixtures.Imported());
+    fmt::print("$ permanode import-dmp {} --snapshot (its genesis) --coordinator {}\n",
+               dmp.filename().string(), generator.Coordinator());
+    DmpImporter generated(dsn, "auto", 1000);
+    generated.SetCoordinator(generator.Coordinator());
+    generated.LoadSnapshot(snapshot);
+    ImportLines(generated, lines, dmp.string());
+    fmt::print("{} lines, {} new transactions\n", generated.Lines(), generated.Imported());
+}
+
+// Archives the legacy months before July 2019: the older fixtures and the generated ledger's
+// June; its July and the newer fixtures stay hot.
+void ArchiveOldMonths(const std::string &dsn)
+{
+    pqxx::connection conn(dsn);
+    pqxx::work tx(conn);
+    fmt::print("\n$ psql -c \"SELECT * FROM legacy.archive(0, legacy.month_id(2019, 7))\"\n");
+    PrintTable(tx.exec("SELECT table_name, count(*) AS archives, sum(rows) AS rows "
+                       "FROM legacy.archive(0, legacy.month_id(2019, 7)) GROUP BY 1 ORDER BY 1"));
+    tx.commit();
 }
 
 void Load(const std::string &dsn, const fs::path &path)
@@ -205,6 +283,50 @@ void ExampleQueries(const std::string &dsn)
          "tokens FROM ms_analytics a JOIN milestone_protocols p USING (milestone_index) "
          "JOIN date_cache d ON a.milestone_index BETWEEN d.start_ms AND d.end_ms "
          "GROUP BY 1, 2 ORDER BY 1");
+    Show(tx, "the legacy era: transactions per month and tier (legacy.status)",
+         "SELECT to_char(legacy.month_start(from_month), 'YYYY-MM') AS from_month, "
+         "to_char(legacy.month_start(to_month - 1), 'YYYY-MM') AS to_month, tier, rows "
+         "FROM legacy.status WHERE table_name = 'legacy.transactions'::regclass ORDER BY 1");
+    Show(tx,
+         "all three eras, month by month: legacy transactions, Chrysalis messages, Stardust "
+         "blocks, and the tokens they moved",
+         "SELECT to_char(legacy.month_start(month_id), 'YYYY-MM') AS month, 'legacy' AS era, "
+         "count(*) AS transactions_or_messages, sum(value) FILTER (WHERE value > 0) AS tokens "
+         "FROM legacy.transactions GROUP BY 1 UNION ALL "
+         "SELECT to_char(d.date, 'YYYY-MM'), CASE p.protocol_version WHEN 1 THEN 'chrysalis' "
+         "ELSE 'stardust' END, sum(a.message_count), sum(a.transferred_tokens) "
+         "FROM ms_analytics a JOIN milestone_protocols p USING (milestone_index) "
+         "JOIN date_cache d ON a.milestone_index BETWEEN d.start_ms AND d.end_ms "
+         "GROUP BY 1, 2 ORDER BY 1, 2");
+    pqxx::result busiest = tx.exec(
+        "SELECT address FROM legacy.edges WHERE address IS NOT NULL AND milestone_index >= " +
+        std::to_string(kLegacyStart) +
+        " GROUP BY address ORDER BY count(DISTINCT month_id) DESC, count(*) DESC, address LIMIT 1");
+    if (!busiest.empty())
+    {
+        std::string address = tx.quote(std::string(busiest[0][0].c_str()));
+        Show(tx,
+             "a legacy address's value moves, newest first, over a hot and an archived month "
+             "(legacy.edges by address: the hints name its months)",
+             "SELECT e.issued_at, e.value, e.milestone_index, e.bundle_hash, s.tier "
+             "FROM legacy.edges e JOIN legacy.status s ON s.table_name = 'legacy.edges'::regclass "
+             "AND e.month_id >= s.from_month AND e.month_id < s.to_month WHERE e.address = " +
+                 address +
+                 " ORDER BY e.month_id DESC, e.issued_at DESC, e.transaction_hash DESC "
+                 "LIMIT 6");
+        Show(tx, "its balance at three milestones (snapshot plus confirmed moves)",
+             fmt::format("SELECT m AS milestone_index, legacy.balance({}, m) AS balance FROM "
+                         "unnest(ARRAY[{}, {}, {}]) m",
+                         address, kLegacyStart, kLegacyStart + kLegacyMilestones / 2,
+                         kLegacyStart + kLegacyMilestones - 1));
+    }
+    Show(tx, "a real bundle from an archived month (2019-05), in index order",
+         "SELECT current_index, label, value, transaction_hash FROM legacy.bundles "
+         "WHERE bundle_hash = 'BJVQHAHPDFGNEELCFLIEXWWKZXLPUZQMDXFGKKOGPDEGJDALESJZFVKIIRJSGKXDN"
+         "WJOQBRIUEBTGACG9' ORDER BY month_id, current_index, transaction_hash");
+    Show(tx, "real bundles held incomplete, and the indexes they miss",
+         "SELECT bundle_hash, last_index, missing FROM legacy.incomplete_bundles "
+         "ORDER BY bundle_hash LIMIT 5");
     Show(tx, "ingested ranges and the gaps between them",
          "SELECT 'synced' AS kind, * FROM sync_ranges() UNION ALL "
          "SELECT 'gap', * FROM sync_gaps() ORDER BY 2");
@@ -281,7 +403,15 @@ int RunDemo(const DemoOptions &options)
     stardust_options.start_timestamp = kGeneratedTimestamp;
     stardust_options.seed = kGeneratedSeed;
     Load(dsn, GeneratedLedger<LedgerGenerator>(work, "stardust", stardust_options));
+    fs::path legacy_fixtures = shimmer.parent_path() / "legacy";
+    if (!fs::exists(legacy_fixtures))
+    {
+        fmt::print(stderr, "permanode: no fixture directory {}\n", legacy_fixtures.string());
+        return kEnvironment;
+    }
+    LoadLegacy(dsn, work, legacy_fixtures);
     ArchiveOldRanges(dsn);
+    ArchiveOldMonths(dsn);
     ExampleQueries(dsn);
     return kOk;
 }
