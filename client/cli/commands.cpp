@@ -366,8 +366,8 @@ void RegisterImportDmpCommand(CLI::App &app, CommonOptions &common)
         "Load legacy (ternary) transactions from IRI's .dmp export (hash,trytes,snapshot_index "
         "lines) into the legacy tables; each hash is computed again and must be the line's; "
         "transactions already held are left alone\n\n"
-        "Exit codes: 0 ok, 3 database error, 4 bad input (FILE:LINE on stderr; the lines "
-        "before it are in), 5 no cluster, 130 interrupted");
+        "Exit codes: 0 ok, 3 database error, 4 bad input (FILE:LINE on stderr; the batches "
+        "before its batch are in), 5 no cluster, 130 interrupted");
     import->add_option("FILE", options.files, ".dmp files in order, or - for stdin")->required();
     import->add_option("--dsn", common.dsn, "libpq connection string (default: embedded cluster)");
     import->add_option("--dir", common.dir, "Embedded cluster directory");
@@ -382,6 +382,11 @@ void RegisterImportDmpCommand(CLI::App &app, CommonOptions &common)
         ->check(CLI::IsMember({"auto", "current", "old"}));
     import->add_option("--batch", options.batch_size, "Transactions per batch (default 1000)")
         ->check(CLI::Range(1, 100000));
+    import
+        ->add_option("--jobs", options.jobs,
+                     "Connections importing batches at once (default 2); with more than one, "
+                     "batches after a bad line that were already sent may be in too")
+        ->check(CLI::Range(1, 64));
     import->callback(
         [&]
         {

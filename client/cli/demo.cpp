@@ -133,7 +133,7 @@ void LoadLegacy(const std::string &dsn, const fs::path &work, const fs::path &le
     fmt::print("{} lines, {} new transactions\n", fixtures.Lines(), fixtures.Imported());
     fmt::print("$ permanode import-dmp {} --snapshot (its genesis) --coordinator {}\n",
                dmp.filename().string(), generator.Coordinator());
-    DmpImporter generated(dsn, "auto", 1000);
+    DmpImporter generated(dsn, "auto", 1000, 2);
     generated.SetCoordinator(generator.Coordinator());
     generated.LoadSnapshot(snapshot);
     ImportLines(generated, lines, dmp.string());

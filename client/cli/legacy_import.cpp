@@ -4,7 +4,6 @@
 #include "interrupt.hpp"
 #include "pg_binary.hpp"
 
-#include "codec/legacy/curl.hpp"
 #include "codec/legacy/transaction.hpp"
 #include "codec/legacy/trinary.hpp"
 
@@ -15,6 +14,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <regex>
 
 #include <fmt/format.h>
 
@@ -115,7 +115,7 @@ struct DmpImporter::Connection
     std::uint32_t trytes81_array_oid = 0;
 };
 
-// The batch being filled: each line with where it came from.
+// A batch: each line with where it came from.
 struct DmpImporter::Pending
 {
     std::vector<DmpLine> lines;
@@ -123,17 +123,29 @@ struct DmpImporter::Pending
     std::vector<std::size_t> numbers;
 };
 
-DmpImporter::DmpImporter(const std::string &dsn, std::string layout, std::size_t batch_size)
-    : connection_(std::make_unique<Connection>(dsn)), layout_(std::move(layout)),
-      batch_size_(std::max<std::size_t>(1, batch_size)), pending_(std::make_unique<Pending>())
+// A connection of the pool and the batch it has in flight (none when `lines` is empty).
+struct DmpImporter::Slot
 {
+    explicit Slot(const std::string &dsn) : connection(dsn) {}
+    Connection connection;
+    Pending in_flight;
+};
+
+DmpImporter::DmpImporter(const std::string &dsn, std::string layout, std::size_t batch_size,
+                         int jobs)
+    : layout_(std::move(layout)), batch_size_(std::max<std::size_t>(1, batch_size)),
+      pending_(std::make_unique<Pending>())
+{
+    for (int i = 0; i < std::max(1, jobs); i++)
+        slots_.push_back(std::make_unique<Slot>(dsn));
 }
 
 DmpImporter::~DmpImporter() = default;
 
 void DmpImporter::SetCoordinator(const std::string &address)
 {
-    connection_->Exec("SELECT legacy.configure(coordinator => $1::permanode.trytes81)", {address});
+    slots_.front()->connection.Exec(
+        "SELECT legacy.configure(coordinator => $1::permanode.trytes81)", {address});
 }
 
 void DmpImporter::LoadSnapshot(const std::vector<SnapshotEntry> &entries)
@@ -144,8 +156,9 @@ void DmpImporter::LoadSnapshot(const std::vector<SnapshotEntry> &entries)
         addresses += (i ? "," : "") + entries[i].address;
         balances += (i ? "," : "") + std::to_string(entries[i].balance);
     }
-    connection_->Exec("SELECT legacy.load_snapshot($1::permanode.trytes81[], $2::bigint[])",
-                      {addresses + "}", balances + "}"});
+    slots_.front()->connection.Exec(
+        "SELECT legacy.load_snapshot($1::permanode.trytes81[], $2::bigint[])",
+        {addresses + "}", balances + "}"});
 }
 
 void DmpImporter::Add(DmpLine line, const std::string &file, std::size_t line_number)
@@ -162,87 +175,96 @@ void DmpImporter::Finish()
 {
     if (!pending_->lines.empty())
         Flush();
-    Await();
+    for (std::size_t i = 0; i < slots_.size(); i++)
+        Await(*slots_[(next_slot_ + i) % slots_.size()]);
 }
 
-// Checks the queued lines' hashes, then sends them once the batch before has committed.
+// Sends the queued lines on the next connection, once its batch before has committed. The
+// server computes every hash and refuses a batch whose hash is not its line's (Await names the
+// line).
 void DmpImporter::Flush()
 {
-    Pending batch = std::move(*pending_);
+    Slot &slot = *slots_[next_slot_];
+    next_slot_ = (next_slot_ + 1) % slots_.size();
+    Await(slot);
+    slot.in_flight = std::move(*pending_);
     *pending_ = Pending();
-    std::size_t n = batch.lines.size();
-    std::vector<legacy::Trits> trits;
-    trits.reserve(n);
-    std::vector<const legacy::Trit *> inputs;
-    for (const DmpLine &line : batch.lines)
+    const std::vector<DmpLine> &lines = slot.in_flight.lines;
+    std::string transactions, hashes, indexes;
+    pgbin::PutArrayHeader(transactions, pgbin::kByteaOid, lines.size());
+    pgbin::PutArrayHeader(hashes, slot.connection.trytes81_oid, lines.size());
+    pgbin::PutArrayHeader(indexes, pgbin::kInt4Oid, lines.size());
+    for (const DmpLine &line : lines)
     {
-        trits.push_back(legacy::TrytesToTrits(line.trytes));
-        inputs.push_back(trits.back().data());
-    }
-    std::vector<legacy::HashTrits> hashes = legacy::CurlHashMany(inputs, legacy::kTransactionTrits);
-    std::string transactions, hash_array, indexes;
-    pgbin::PutArrayHeader(transactions, pgbin::kByteaOid, n);
-    pgbin::PutArrayHeader(hash_array, connection_->trytes81_oid, n);
-    pgbin::PutArrayHeader(indexes, pgbin::kInt4Oid, n);
-    for (std::size_t i = 0; i < n; i++)
-    {
-        std::string computed = legacy::TritsToTrytes(hashes[i]);
-        if (computed != batch.lines[i].hash)
-        {
-            Await(); // the lines before it are in
-            throw DmpInputError(fmt::format("{}:{}: the transaction hashes to {}, not to the "
-                                            "line's hash {}",
-                                            batch.files[i], batch.numbers[i], computed,
-                                            batch.lines[i].hash));
-        }
-        codec::Bytes bytes = legacy::EncodeT5b1(trits[i].data(), trits[i].size());
+        legacy::Trits trits = legacy::TrytesToTrits(line.trytes);
+        codec::Bytes bytes = legacy::EncodeT5b1(trits.data(), trits.size());
         pgbin::PutBytes(transactions, bytes.data(), bytes.size());
-        codec::Bytes hash = legacy::EncodeT5b1(hashes[i].data(), hashes[i].size());
-        pgbin::PutBytes(hash_array, hash.data(), hash.size());
+        legacy::Trits hash_trits = legacy::TrytesToTrits(line.hash);
+        codec::Bytes hash = legacy::EncodeT5b1(hash_trits.data(), hash_trits.size());
+        pgbin::PutBytes(hashes, hash.data(), hash.size());
         std::string index;
-        pgbin::PutU32(index, batch.lines[i].snapshot_index);
+        pgbin::PutU32(index, line.snapshot_index);
         pgbin::PutBytes(indexes, reinterpret_cast<const std::uint8_t *>(index.data()), 4);
     }
-    Await();
     std::string layout = layout_ == "auto" ? "" : layout_;
-    const char *values[4] = {transactions.data(), hash_array.data(), indexes.data(),
+    const char *values[4] = {transactions.data(), hashes.data(), indexes.data(),
                              layout.empty() ? nullptr : layout.c_str()};
-    int lengths[4] = {static_cast<int>(transactions.size()), static_cast<int>(hash_array.size()),
+    int lengths[4] = {static_cast<int>(transactions.size()), static_cast<int>(hashes.size()),
                       static_cast<int>(indexes.size()), 0};
     int formats[4] = {1, 1, 1, 0};
-    if (PQsendQueryParams(connection_->conn,
+    if (PQsendQueryParams(slot.connection.conn,
                           "SELECT legacy.ingest($1::bytea[], $2::permanode.trytes81[], "
                           "$3::int[], $4::text)",
                           4, nullptr, values, lengths, formats, 0) != 1)
-        connection_->Fail("cannot send a batch");
-    in_flight_ = true;
-    in_flight_source_ =
+        slot.connection.Fail("cannot send a batch");
+}
+
+void DmpImporter::Await(Slot &slot)
+{
+    Pending batch = std::move(slot.in_flight);
+    slot.in_flight = Pending();
+    if (batch.lines.empty())
+        return;
+    PGconn *conn = slot.connection.conn;
+    PGresult *result = PQgetResult(conn);
+    while (PGresult *more = PQgetResult(conn))
+        PQclear(more);
+    if (result != nullptr && PQresultStatus(result) == PGRES_TUPLES_OK)
+    {
+        imported_ += std::stoul(PQgetvalue(result, 0, 0));
+        PQclear(result);
+        return;
+    }
+    // legacy.decode_transactions names the first transaction whose hash is not the one given.
+    std::string message = result ? PQresultErrorMessage(result) : "";
+    std::smatch match;
+    static const std::regex mismatch("transaction ([0-9]+) of the batch hashes to ([9A-Z]+)");
+    if (std::regex_search(message, match, mismatch))
+    {
+        std::size_t i = std::stoul(match[1].str()) - 1;
+        if (i < batch.lines.size())
+        {
+            PQclear(result);
+            throw DmpInputError(fmt::format("{}:{}: the transaction hashes to {}, not to the "
+                                            "line's hash {}",
+                                            batch.files[i], batch.numbers[i], match[2].str(),
+                                            batch.lines[i].hash));
+        }
+    }
+    std::string source =
         batch.files.front() == batch.files.back()
             ? fmt::format("{}:{}-{}", batch.files.front(), batch.numbers.front(),
                           batch.numbers.back())
             : fmt::format("{}:{} to {}:{}", batch.files.front(), batch.numbers.front(),
                           batch.files.back(), batch.numbers.back());
-}
-
-void DmpImporter::Await()
-{
-    if (!in_flight_)
-        return;
-    in_flight_ = false;
-    PGresult *result = PQgetResult(connection_->conn);
-    while (PGresult *more = PQgetResult(connection_->conn))
-        PQclear(more);
-    if (result == nullptr || PQresultStatus(result) != PGRES_TUPLES_OK)
-        Connection::Throw(result, "lines " + in_flight_source_);
-    imported_ += std::stoul(PQgetvalue(result, 0, 0));
-    PQclear(result);
+    Connection::Throw(result, "lines " + source);
 }
 
 int ImportDmpFiles(const std::string &dsn, const DmpImportOptions &options)
 {
     try
     {
-        DmpImporter importer(dsn, options.layout, options.batch_size);
+        DmpImporter importer(dsn, options.layout, options.batch_size, options.jobs);
         if (!options.coordinator.empty())
             importer.SetCoordinator(options.coordinator);
         if (!options.snapshot.empty())

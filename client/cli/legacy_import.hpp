@@ -1,11 +1,10 @@
 // `permanode import-dmp`: legacy transactions from IRI's .dmp export into the legacy tables.
 //
-// Each line's hash is computed again here (Curl-P-81, 64 transactions at a time) and must be the
-// line's: a mismatch is a FILE:LINE error before anything of its batch is sent. Batches go to
-// legacy.ingest() as binary t5b1 (the server decodes and hashes them again), each its own
-// transaction, the next batch read and hashed while the server writes the last. Transactions
-// held already are skipped, so a file can be imported again, and a bundle whose transactions
-// come in different batches or files is complete once the last one arrives.
+// Batches go to legacy.ingest() as binary t5b1 with the lines' hashes, each its own transaction,
+// on one or more connections at once. The server computes every hash again (Curl-P-81, 64
+// transactions at a time) and refuses a batch whose hash is not its line's: that is a FILE:LINE
+// error. Transactions held already are skipped, so a file can be imported again, and a bundle
+// whose transactions come in different batches or files is complete once the last one arrives.
 #pragma once
 
 #include "dmp_line.hpp"
@@ -38,8 +37,9 @@ std::vector<SnapshotEntry> ReadSnapshotFile(const std::string &path);
 class DmpImporter
 {
   public:
-    // layout: "auto" (each transaction's layout told from its trits), "current" or "old".
-    DmpImporter(const std::string &dsn, std::string layout, std::size_t batch_size);
+    // layout: "auto" (each transaction's layout told from its trits), "current" or "old"; jobs:
+    // connections with a batch in flight each.
+    DmpImporter(const std::string &dsn, std::string layout, std::size_t batch_size, int jobs = 1);
     ~DmpImporter();
     DmpImporter(const DmpImporter &) = delete;
     DmpImporter &operator=(const DmpImporter &) = delete;
@@ -48,7 +48,7 @@ class DmpImporter
     void SetCoordinator(const std::string &address);
     void LoadSnapshot(const std::vector<SnapshotEntry> &entries);
 
-    // Queues one line (source names it in errors); a full batch is checked and sent.
+    // Queues one line (source names it in errors); a full batch is sent.
     void Add(DmpLine line, const std::string &file, std::size_t line_number);
     // Sends what is queued and waits for every batch.
     void Finish();
@@ -59,15 +59,17 @@ class DmpImporter
   private:
     struct Pending;
     struct Connection;
+    struct Slot;
     void Flush();
-    void Await();
+    // Waits for the slot's batch: DmpInputError (FILE:LINE) for a hash that is not its line's,
+    // client::Error for any other refusal.
+    void Await(Slot &slot);
 
-    std::unique_ptr<Connection> connection_;
     std::string layout_;
     std::size_t batch_size_;
     std::unique_ptr<Pending> pending_;
-    bool in_flight_ = false;
-    std::string in_flight_source_;
+    std::vector<std::unique_ptr<Slot>> slots_;
+    std::size_t next_slot_ = 0;
     std::size_t lines_ = 0;
     std::size_t imported_ = 0;
 };
@@ -79,6 +81,7 @@ struct DmpImportOptions
     std::string coordinator;
     std::string layout = "auto";
     std::size_t batch_size = 1000;
+    int jobs = 2;
 };
 
 // Imports the files in order; returns an exit code (ExitCode) after printing any error.

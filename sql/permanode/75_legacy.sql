@@ -351,9 +351,13 @@ BEGIN
         RETURN 0;
     END IF;
 
-    FOR m IN SELECT DISTINCT b.month_id FROM pg_temp.legacy_batch b LOOP
-        FOR t IN SELECT l.table_name FROM legacy.tables l LOOP
+    -- Missing partitions are made by one ingest at a time: each holds its attaches' locks on
+    -- the parents until it commits, so two making partitions of different months at once could
+    -- wait for each other.
+    FOR m IN SELECT DISTINCT b.month_id FROM pg_temp.legacy_batch b ORDER BY 1 LOOP
+        FOR t IN SELECT l.table_name FROM legacy.tables l ORDER BY 1 LOOP
             IF to_regclass(format('legacy.%I', legacy.partition_name(t, m))) IS NULL THEN
+                PERFORM pg_advisory_xact_lock(hashtext('permanode.legacy_partitions'));
                 PERFORM legacy.create_partition(t, m);
             END IF;
         END LOOP;
