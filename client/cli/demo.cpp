@@ -284,13 +284,13 @@ void ExampleQueries(const std::string &dsn)
          "JOIN date_cache d ON a.milestone_index BETWEEN d.start_ms AND d.end_ms "
          "GROUP BY 1, 2 ORDER BY 1");
     Show(tx, "the legacy era: transactions per month and tier (legacy.status)",
-         "SELECT to_char(legacy.month_start(from_month), 'YYYY-MM') AS from_month, "
-         "to_char(legacy.month_start(to_month - 1), 'YYYY-MM') AS to_month, tier, rows "
+         "SELECT legacy.month_name(from_month) AS from_month, "
+         "legacy.month_name(to_month - 1) AS to_month, tier, rows "
          "FROM legacy.status WHERE table_name = 'legacy.transactions'::regclass ORDER BY 1");
     Show(tx,
          "all three eras, month by month: legacy transactions, Chrysalis messages, Stardust "
          "blocks, and the tokens they moved",
-         "SELECT to_char(legacy.month_start(month_id), 'YYYY-MM') AS month, 'legacy' AS era, "
+         "SELECT legacy.month_name(month_id) AS month, 'legacy' AS era, "
          "count(*) AS transactions_or_messages, sum(value) FILTER (WHERE value > 0) AS tokens "
          "FROM legacy.transactions GROUP BY 1 UNION ALL "
          "SELECT to_char(d.date, 'YYYY-MM'), CASE p.protocol_version WHEN 1 THEN 'chrysalis' "

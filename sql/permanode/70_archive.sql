@@ -162,34 +162,6 @@ $$;
 COMMENT ON FUNCTION @extschema@.restore(int, int) IS
     'restores the archives overlapping [from_range, to_range) to heap partitions; each archive is restored whole';
 
--- The maintenance job: applies the archiving policy (settings key archive_older_than, in
--- milestones; no row, no archiving), expires pending rows and makes the partitions of the
--- next range ahead of ingest. `permanode ingest` calls it after each file it finishes.
-CREATE FUNCTION @extschema@.maintain()
-RETURNS TABLE (task text, done bigint)
-LANGUAGE plpgsql AS $$
-DECLARE
-    older_than int := (SELECT s.value::int FROM @extschema@.settings s WHERE s.key = 'archive_older_than');
-    newest int := (SELECT max(s.milestone_index) FROM @extschema@.sync s);
-BEGIN
-    IF older_than IS NOT NULL THEN
-        task := 'archived rows';
-        SELECT coalesce(sum(a.rows), 0) INTO done FROM @extschema@.archive(older_than) a;
-        RETURN NEXT;
-    END IF;
-    task := 'expired pending rows';
-    done := @extschema@.expire_pending();
-    RETURN NEXT;
-    IF newest IS NOT NULL THEN
-        task := 'partitions made';
-        done := @extschema@.premake(newest, newest, 1);
-        RETURN NEXT;
-    END IF;
-END
-$$;
-COMMENT ON FUNCTION @extschema@.maintain() IS
-    'archives by the policy in settings (archive_older_than), expires pending rows, premakes the next range';
-
 -- Each ledger table's ranges: tier, rows and bytes on disk (hot: the partition with its
 -- indexes; cold: the archive, which may hold several ranges). ms_range_id 2147483647 is the
 -- pending tier.

@@ -26,6 +26,12 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
     SELECT make_timestamptz(1970 + month_id / 12, month_id % 12 + 1, 1, 0, 0, 0, 'UTC')
 $$;
 
+-- A month as people write it: 2017-11.
+CREATE FUNCTION legacy.month_name(month_id int) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+    SELECT to_char(legacy.month_start(month_id) AT TIME ZONE 'UTC', 'YYYY-MM')
+$$;
+
 -- The legacy tables and the columns of the unique key each partition gets (led by the lookup key
 -- and month_id, so that a hot partition's key serves the Range Scan in its order).
 CREATE TABLE legacy.tables (
@@ -221,7 +227,7 @@ CREATE TABLE legacy.snapshot (
 -- transactions_m2017_11
 CREATE FUNCTION legacy.partition_name(table_name name, month_id int) RETURNS name
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-    SELECT (table_name || '_m' || to_char(legacy.month_start(month_id) AT TIME ZONE 'UTC', 'YYYY_MM'))::name
+    SELECT (table_name || '_m' || replace(legacy.month_name(month_id), '-', '_'))::name
 $$;
 
 -- Makes one table's partition for one month if missing (and not archived); true if it made it.

@@ -184,6 +184,15 @@ FROM legacy.partitions WHERE table_name = 'legacy.tags'::regclass;
 SELECT count(*) AS stale_tag_hints FROM legacy.tag_hints WHERE month_id < legacy.month_id(2020, 3);
 SELECT count(*) AS transactions_kept FROM legacy.transactions;
 
+-- The maintenance job applies the legacy archiving policy: months older than the newest (2021-02)
+-- minus 6 go cold, the tags' months past their TTL go.
+INSERT INTO settings VALUES ('legacy_archive_older_than', '6');
+SELECT task, done FROM maintain() WHERE task LIKE '%legacy%';
+SELECT legacy.month_name(from_month) AS from_month,
+       legacy.month_name(to_month - 1) AS to_month, tier, rows
+FROM legacy.status WHERE table_name = 'legacy.transactions'::regclass ORDER BY 1;
+DELETE FROM settings WHERE key = 'legacy_archive_older_than';
+
 -- Bad input: an SQLSTATE and a message naming the problem; nothing written.
 SELECT 'KHSVVAHUTDAPLOUSOXLEHEDIKXBGWGJKVPXVLOQRGICCTVJIYXDCHSIDWJXYGIMADBPLQBOOBTHAQWQL'::trytes81;
 SELECT 'KHSVVAHUTDAPLOUSOXLEHEDIKXBGWGJKVPXVLOQRGICCTVJIYXDCHSIDWJXYGIMADBPLQBOOBTHAQWQLw'::trytes81;

@@ -1,0 +1,44 @@
+
+-------------------------------------------------------------------------------------------------
+-- The maintenance job: applies the archiving policies (settings keys archive_older_than, in
+-- milestones, and legacy_archive_older_than, in months; no row, no archiving), expires pending
+-- rows and the legacy tags' months past their TTL (legacy_tag_ttl), and makes the partitions of
+-- the next range ahead of ingest. `permanode ingest` calls it after each file it finishes.
+-- SECURITY DEFINER: it runs as the extension owner for permanode_admin (80_init_roles.sql).
+CREATE OR REPLACE FUNCTION @extschema@.maintain()
+RETURNS TABLE (task text, done bigint)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, @extschema@ AS $$
+DECLARE
+    older_than int := (SELECT s.value::int FROM @extschema@.settings s WHERE s.key = 'archive_older_than');
+    legacy_older_than int := (SELECT s.value::int FROM @extschema@.settings s
+                              WHERE s.key = 'legacy_archive_older_than');
+    newest int := (SELECT max(s.milestone_index) FROM @extschema@.sync s);
+    newest_month int := (SELECT max(p.month_id) FROM legacy.partitions p
+                         WHERE p.table_name = 'legacy.transactions'::regclass);
+BEGIN
+    IF older_than IS NOT NULL THEN
+        task := 'archived rows';
+        SELECT coalesce(sum(a.rows), 0) INTO done FROM @extschema@.archive(older_than) a;
+        RETURN NEXT;
+    END IF;
+    IF legacy_older_than IS NOT NULL AND newest_month IS NOT NULL THEN
+        task := 'archived legacy rows';
+        SELECT coalesce(sum(a.rows), 0) INTO done
+        FROM legacy.archive(0, newest_month - legacy_older_than) a;
+        RETURN NEXT;
+    END IF;
+    task := 'expired pending rows';
+    done := @extschema@.expire_pending();
+    RETURN NEXT;
+    task := 'expired legacy tag months';
+    done := legacy.expire_tags();
+    RETURN NEXT;
+    IF newest IS NOT NULL THEN
+        task := 'partitions made';
+        done := @extschema@.premake(newest, newest, 1);
+        RETURN NEXT;
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION @extschema@.maintain() IS
+    'archives by the policies in settings (archive_older_than, legacy_archive_older_than), expires pending rows and legacy tag months, premakes the next range';
