@@ -78,6 +78,18 @@ void PrintLedgerStatus(pqxx::connection &conn)
                        "FROM permanode.status WHERE rows > 0 OR tier = 'cold' "
                        "ORDER BY table_name, from_range"));
     fmt::print("\n");
+    // The legacy era's months (schema legacy came in 0.6.0).
+    if (!tx.exec1("SELECT to_regclass('legacy.status') IS NULL")[0].as<bool>() &&
+        tx.exec1("SELECT EXISTS (SELECT 1 FROM legacy.transaction_locator)")[0].as<bool>())
+    {
+        fmt::print("legacy era (by month):\n");
+        PrintTable(tx.exec("SELECT table_name, CASE WHEN to_month = from_month + 1 "
+                           "THEN legacy.month_name(from_month) ELSE legacy.month_name(from_month) "
+                           "|| ' to ' || legacy.month_name(to_month - 1) END AS months, tier, "
+                           "rows, pg_size_pretty(bytes) AS bytes FROM legacy.status "
+                           "WHERE rows > 0 OR tier = 'cold' ORDER BY table_name, from_month"));
+        fmt::print("\n");
+    }
     PrintTable(tx.exec("SELECT coalesce(s.tier, 'total') AS tier, count(*) AS partitions, "
                        "sum(s.rows) AS rows, pg_size_pretty(sum(s.bytes)) AS bytes "
                        "FROM permanode.status s GROUP BY ROLLUP (s.tier) "
