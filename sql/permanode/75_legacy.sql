@@ -335,8 +335,10 @@ BEGIN
         RAISE EXCEPTION 'a batch needs as many hashes and milestone indexes as transactions'
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
+    -- The batch, decoded (dropped at commit: a session's table would hold its types, and so
+    -- the extension, until the session ends).
     IF to_regclass('pg_temp.legacy_batch') IS NULL THEN
-        CREATE TEMP TABLE legacy_batch AS
+        CREATE TEMP TABLE legacy_batch ON COMMIT DROP AS
             SELECT d.*, 0 AS milestone_index FROM legacy.decode_transactions('{}') d WITH NO DATA;
     END IF;
     TRUNCATE pg_temp.legacy_batch;
