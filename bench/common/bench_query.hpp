@@ -15,4 +15,11 @@ namespace permanode::bench
 double TimePrepared(pqxx::connection &conn, const std::string &sql,
                     const std::vector<std::string> &values);
 
+// The first column of `sql` as text, shuffled the same way in every run (popular keys come up as
+// often as users ask for them).
+std::vector<std::string> SampleKeys(pqxx::connection &conn, const std::string &sql);
+
+// PERMANODE_BENCH_SCALE (default 1): how much of each benchmark's full-size ledger to make.
+double BenchScale();
+
 } // namespace permanode::bench

@@ -25,18 +25,13 @@ using namespace permanode::bench;
 namespace
 {
 
-// Keys sampled from an unpartitioned copy (popular keys come up as often as users ask for them).
+// Keys sampled from an unpartitioned copy.
 std::vector<std::string> Sample(pqxx::connection &conn, const std::string &table,
                                 const std::string &column, int n)
 {
-    pqxx::nontransaction tx(conn);
-    std::vector<std::string> values;
-    for (auto row : tx.exec(fmt::format("SELECT {1}::text FROM {0} TABLESAMPLE SYSTEM (2) "
+    return SampleKeys(conn, fmt::format("SELECT {1}::text FROM {0} TABLESAMPLE SYSTEM (2) "
                                         "WHERE {1} IS NOT NULL LIMIT {2}",
-                                        table, column, n)))
-        values.push_back(row[0].as<std::string>());
-    std::shuffle(values.begin(), values.end(), std::mt19937(7));
-    return values;
+                                        table, column, n));
 }
 
 // The unpartitioned baselines: the same rows in plain tables, each with the one index its
@@ -62,9 +57,7 @@ void CreateFlatTables(pqxx::connection &conn)
 int main()
 {
     std::string dsn = BenchDsn();
-    double scale = std::getenv("PERMANODE_BENCH_SCALE")
-                       ? std::atof(std::getenv("PERMANODE_BENCH_SCALE"))
-                       : 1.0;
+    double scale = BenchScale();
     int milestones = std::max(1000, static_cast<int>(11500 * scale));
     // PERMANODE_BENCH_REUSE=1 measures the ledger a previous run left (generating it takes most
     // of the run).

@@ -24,6 +24,7 @@
 #include <pqxx/pqxx>
 
 #include "bench_common.hpp"
+#include "bench_query.hpp"
 #include "generated_ledger.hpp"
 #include "permanode/client.hpp"
 #include "permanode/queries.hpp"
@@ -258,9 +259,7 @@ int main()
     try
     {
         std::string dsn = BenchDsn();
-        double scale = std::getenv("PERMANODE_BENCH_SCALE")
-                           ? std::atof(std::getenv("PERMANODE_BENCH_SCALE"))
-                           : 1.0;
+        double scale = BenchScale();
         int ranges = std::max(3, static_cast<int>(kRanges * scale + 0.5));
         // Milestones 1..ranges * kChunkSize - 1: the newest range is a full one.
         int milestones = ranges * kChunkSize - 1;

@@ -76,14 +76,9 @@ void CreateFlat(pqxx::connection &conn)
 // Parameter values sampled from the rows (popular keys come up as often as users ask for them).
 std::vector<std::string> Sample(pqxx::connection &conn, const std::string &column, int n)
 {
-    pqxx::nontransaction tx(conn);
-    std::vector<std::string> values;
-    for (auto row : tx.exec(fmt::format(
-             "SELECT {0}::text FROM flat TABLESAMPLE SYSTEM (2) WHERE {0} IS NOT NULL LIMIT {1}",
-             column, n)))
-        values.push_back(row[0].as<std::string>());
-    std::shuffle(values.begin(), values.end(), std::mt19937(7));
-    return values;
+    return SampleKeys(conn, fmt::format("SELECT {0}::text FROM flat TABLESAMPLE SYSTEM (2) "
+                                        "WHERE {0} IS NOT NULL LIMIT {1}",
+                                        column, n));
 }
 
 } // namespace
@@ -91,9 +86,7 @@ std::vector<std::string> Sample(pqxx::connection &conn, const std::string &colum
 int main()
 {
     std::string dsn = BenchDsn();
-    double scale = std::getenv("PERMANODE_BENCH_SCALE")
-                       ? std::atof(std::getenv("PERMANODE_BENCH_SCALE"))
-                       : 1.0;
+    double scale = BenchScale();
     // ~460 outputs per milestone in this mix: 11,500 milestones give >5M outputs.
     int milestones = std::max(1000, static_cast<int>(11500 * scale));
     std::string dsn500 =

@@ -154,24 +154,12 @@ double HashSeconds(const std::vector<Piece> &pieces, std::size_t *count)
     return seconds;
 }
 
-std::vector<std::string> Sample(pqxx::connection &conn, const std::string &sql)
-{
-    pqxx::nontransaction tx(conn);
-    std::vector<std::string> values;
-    for (auto row : tx.exec(sql))
-        values.push_back(row[0].as<std::string>());
-    std::shuffle(values.begin(), values.end(), std::mt19937(7));
-    return values;
-}
-
 } // namespace
 
 int main()
 {
     std::string dsn = BenchDsn();
-    double scale = std::getenv("PERMANODE_BENCH_SCALE")
-                       ? std::atof(std::getenv("PERMANODE_BENCH_SCALE"))
-                       : 1.0;
+    double scale = BenchScale();
     // ~39 transactions a milestone: 2,300 milestones a piece make ~90k, twelve ~1.08M.
     int per_piece = std::max(50, static_cast<int>(2300 * scale));
     std::vector<Piece> pieces = Pieces(per_piece);
@@ -246,47 +234,48 @@ int main()
     }
 
     // Lookups: keys sampled from the flat copies.
-    std::vector<std::string> addresses = Sample(
+    std::vector<std::string> addresses = SampleKeys(
         conn, "SELECT address::text FROM flat_edges TABLESAMPLE SYSTEM (5) WHERE address IS NOT "
               "NULL LIMIT 300");
-    std::vector<std::string> bundles =
-        Sample(conn, "SELECT bundle_hash::text FROM flat_bundles TABLESAMPLE SYSTEM (5) LIMIT 300");
-    std::vector<std::string> hashes =
-        Sample(conn, "SELECT hash::text FROM flat_transactions TABLESAMPLE SYSTEM (5) LIMIT 300");
-    const std::string page = " WHERE address = $1::permanode.trytes81 ORDER BY month_id DESC, "
-                             "issued_at DESC, transaction_hash DESC LIMIT 100";
-    double address_flat = TimePrepared(
-        conn, "SELECT transaction_hash, value, issued_at FROM flat_edges" + page, addresses);
-    double address_ours = TimePrepared(
-        conn, "SELECT transaction_hash, value, issued_at FROM legacy.edges" + page, addresses);
-    PrintBaseline("legacy: address's value moves, first page (100), unpartitioned, us",
-                  address_flat);
-    PrintRatio("legacy: address's value moves, first page (100), edges by month, us", address_ours,
-               address_flat, "<=2");
-    const std::string bundle = " WHERE bundle_hash = $1::permanode.trytes81 ORDER BY month_id, "
-                               "current_index, transaction_hash";
-    double bundle_flat = TimePrepared(
-        conn, "SELECT transaction_hash, value, address FROM flat_bundles" + bundle, bundles);
-    double bundle_ours = TimePrepared(
-        conn, "SELECT transaction_hash, value, address FROM legacy.bundles" + bundle, bundles);
-    PrintBaseline("legacy: a bundle's transactions, unpartitioned, us", bundle_flat);
-    PrintRatio("legacy: a bundle's transactions, bundles by month, us", bundle_ours, bundle_flat,
-               "<=2");
-    const std::string point = " WHERE hash = $1::permanode.trytes81";
-    double point_flat =
-        TimePrepared(conn, "SELECT t5b1, milestone_index FROM flat_transactions" + point, hashes);
+    std::vector<std::string> bundles = SampleKeys(
+        conn, "SELECT bundle_hash::text FROM flat_bundles TABLESAMPLE SYSTEM (5) LIMIT 300");
+    std::vector<std::string> hashes = SampleKeys(
+        conn, "SELECT hash::text FROM flat_transactions TABLESAMPLE SYSTEM (5) LIMIT 300");
+    // Each lookup on the unpartitioned copy (flat_TABLE) and on the legacy table; returns ours.
+    auto compare = [&](const std::string &what, const std::string &ours, const std::string &sql,
+                       const std::vector<std::string> &keys, const std::string &target)
+    {
+        std::string flat_sql = sql, ours_sql = sql;
+        flat_sql.replace(sql.find("TABLE"), 5, "flat_" + ours);
+        ours_sql.replace(sql.find("TABLE"), 5, "legacy." + ours);
+        double flat = TimePrepared(conn, flat_sql, keys);
+        double mine = TimePrepared(conn, ours_sql, keys);
+        PrintBaseline("legacy: " + what + ", unpartitioned, us", flat);
+        PrintRatio("legacy: " + what + ", " + ours + " by month, us", mine, flat, target);
+        return mine;
+    };
+    compare("an address's value moves, first page (100)", "edges",
+            "SELECT transaction_hash, value, issued_at FROM TABLE WHERE address = "
+            "$1::permanode.trytes81 ORDER BY month_id DESC, issued_at DESC, transaction_hash DESC "
+            "LIMIT 100",
+            addresses, "<=2");
+    compare("a bundle's transactions", "bundles",
+            "SELECT transaction_hash, value, address FROM TABLE WHERE bundle_hash = "
+            "$1::permanode.trytes81 ORDER BY month_id, current_index, transaction_hash",
+            bundles, "<=2");
+    const std::string point =
+        "SELECT t5b1, milestone_index FROM legacy.transactions WHERE hash = $1::permanode.trytes81";
     double point_ours =
-        TimePrepared(conn, "SELECT t5b1, milestone_index FROM legacy.transactions" + point, hashes);
-    PrintBaseline("legacy: a transaction by hash, unpartitioned, us", point_flat);
-    PrintRatio("legacy: a transaction by hash, 12 months, us", point_ours, point_flat, "report");
+        compare("a transaction by hash (12 months)", "transactions",
+                "SELECT t5b1, milestone_index FROM TABLE WHERE hash = $1::permanode.trytes81",
+                hashes, "report");
     // The same lookups with ten times the months: 108 more (empty) months of every table.
     {
         pqxx::nontransaction tx(conn);
         tx.exec("SELECT count(legacy.create_partition(t.table_name, m)) FROM legacy.tables t, "
                 "generate_series(legacy.month_id(2010, 1), legacy.month_id(2018, 12)) m");
     }
-    double point_120 =
-        TimePrepared(conn, "SELECT t5b1, milestone_index FROM legacy.transactions" + point, hashes);
+    double point_120 = TimePrepared(conn, point, hashes);
     PrintRatio("legacy: a transaction by hash, 120 months against 12, us", point_120, point_ours,
                "<=1.2");
     return 0;

@@ -84,14 +84,6 @@ template <size_t N> static Datum BinaryRecv(FunctionCallInfo fcinfo, const char 
     PG_RETURN_POINTER(result);
 }
 
-template <size_t N> static Datum BinarySend(FunctionCallInfo fcinfo)
-{
-    StringInfoData buf;
-    pq_begintypsend(&buf);
-    pq_sendbytes(&buf, static_cast<const char *>(PG_GETARG_POINTER(0)), N);
-    PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
-}
-
 } // namespace permanode::types
 
 using namespace permanode::types;
@@ -183,7 +175,7 @@ using namespace permanode::types;
     extern "C" Datum prefix##_send(PG_FUNCTION_ARGS)                                               \
     {                                                                                              \
         PERMANODE_PURE_C;                                                                          \
-        return BinarySend<N>(fcinfo);                                                              \
+        return FixedSend<N>(fcinfo);                                                               \
     }
 
 PERMANODE_FIXED_COMPARE(permanode_hash32, 32)

@@ -10,6 +10,7 @@ extern "C"
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "libpq/pqformat.h"
 }
 
 #include <cstddef>
@@ -21,6 +22,15 @@ constexpr std::size_t kAddressLength = 33;
 
 /* memcmp of two pass-by-reference values of the given length. */
 int CompareFixed(Datum a, Datum b, std::size_t length);
+
+/* Binary output (typsend) of a value of N bytes: the bytes. Plain C calls only. */
+template <std::size_t N> Datum FixedSend(FunctionCallInfo fcinfo)
+{
+    StringInfoData buf;
+    pq_begintypsend(&buf);
+    pq_sendbytes(&buf, static_cast<const char *>(PG_GETARG_POINTER(0)), N);
+    PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
 
 } // namespace permanode::types
 

@@ -28,6 +28,7 @@ extern "C"
 }
 
 #include "pgcpp/guard.hpp"
+#include "types/fixed_types.hpp"
 
 namespace legacy = permanode::codec::legacy;
 
@@ -137,10 +138,7 @@ template <std::size_t Trytes> std::string TrytesOf(const void *data)
     extern "C" Datum prefix##_send(PG_FUNCTION_ARGS)                                               \
     {                                                                                              \
         PERMANODE_PURE_C;                                                                          \
-        StringInfoData buf;                                                                        \
-        pq_begintypsend(&buf);                                                                     \
-        pq_sendbytes(&buf, static_cast<const char *>(PG_GETARG_POINTER(0)), BytesFor(Trytes));     \
-        PG_RETURN_BYTEA_P(pq_endtypsend(&buf));                                                    \
+        return permanode::types::FixedSend<BytesFor(Trytes)>(fcinfo);                              \
     }
 
 PERMANODE_TRYTES_IO(permanode_trytes81, 81, "trytes81")

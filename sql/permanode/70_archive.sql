@@ -19,48 +19,6 @@ LANGUAGE sql STABLE AS $$
     FROM @extschema@.ledger_tables t WHERE t.table_name = $1
 $$;
 
--- Archives the hot partitions of one table in [from_range, to_range) that hold rows (never the
--- pending one): one archive per run of adjacent ranges (archive_partitions needs partitions
--- that tile its range, so a gap or an already archived range between two runs splits them).
-CREATE FUNCTION @extschema@.archive_table(table_name name, from_range int, to_range int)
-RETURNS TABLE (archive regclass, rows bigint)
-LANGUAGE plpgsql AS $$
-DECLARE
-    parent regclass := format('@extschema@.%I', $1)::regclass;
-    part record;
-    has_rows boolean;
-    run_from int;
-    run_to int;
-BEGIN
-    FOR part IN SELECT p.partition, p.ms_range_id FROM @extschema@.partitions p
-                WHERE p.table_name = parent AND p.tier = 'hot'
-                  AND p.ms_range_id >= from_range AND p.ms_range_id < to_range
-                  AND p.ms_range_id <> @extschema@.pending_range()
-                ORDER BY p.ms_range_id LOOP
-        EXECUTE format('SELECT EXISTS (SELECT 1 FROM %s)', part.partition) INTO has_rows;
-        CONTINUE WHEN NOT has_rows;
-        IF run_to = part.ms_range_id THEN
-            run_to := run_to + 1;
-            CONTINUE;
-        END IF;
-        IF run_from IS NOT NULL THEN
-            archive := @extschema@.archive_partitions(parent, run_from, run_to);
-            SELECT s.rows INTO rows FROM @extschema@.archive_status s
-            WHERE s.foreign_table = archive_table.archive;
-            RETURN NEXT;
-        END IF;
-        run_from := part.ms_range_id;
-        run_to := part.ms_range_id + 1;
-    END LOOP;
-    IF run_from IS NOT NULL THEN
-        archive := @extschema@.archive_partitions(parent, run_from, run_to);
-        SELECT s.rows INTO rows FROM @extschema@.archive_status s
-            WHERE s.foreign_table = archive_table.archive;
-        RETURN NEXT;
-    END IF;
-END
-$$;
-
 -- Archives the ranges [from_range, to_range) of every ledger table but sync; returns a row per
 -- archive made (tables without rows there are skipped). Refuses ranges ingest may still write.
 CREATE FUNCTION @extschema@.archive(from_range int, to_range int)

@@ -509,53 +509,26 @@ $$;
 -- The cold tier and the tags' TTL, by month.
 -------------------------------------------------------------------------------------------------
 
--- Archives the hot months [from_month, to_month) of every legacy table that hold rows: one
--- archive per run of adjacent months (as permanode.archive_table does for milestone ranges).
+-- Archives the hot months [from_month, to_month) of every legacy table that hold rows, a run of
+-- adjacent months at a time (permanode.archive_runs).
 CREATE FUNCTION legacy.archive(from_month int, to_month int)
 RETURNS TABLE (table_name regclass, archive regclass, rows bigint)
 LANGUAGE plpgsql AS $$
-DECLARE
-    parent regclass;
-    part record;
-    has_rows boolean;
-    run_from int;
-    run_to int;
 BEGIN
     IF from_month IS NULL OR to_month IS NULL OR to_month <= from_month THEN
         RAISE EXCEPTION 'invalid months [%, %)', from_month, to_month
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Months are legacy.month_id values, from_month included, to_month excluded.';
     END IF;
-    FOR parent IN SELECT format('legacy.%I', l.table_name)::regclass FROM legacy.tables l
-                  ORDER BY l.table_name LOOP
-        run_from := NULL;
-        run_to := NULL;
-        FOR part IN SELECT p.partition, p.month_id FROM legacy.partitions p
-                    WHERE p.table_name = parent AND p.tier = 'hot'
-                      AND p.month_id >= from_month AND p.month_id < to_month
-                    ORDER BY p.month_id LOOP
-            EXECUTE format('SELECT EXISTS (SELECT 1 FROM %s)', part.partition) INTO has_rows;
-            CONTINUE WHEN NOT has_rows;
-            IF run_to = part.month_id THEN
-                run_to := run_to + 1;
-                CONTINUE;
-            END IF;
-            IF run_from IS NOT NULL THEN
-                table_name := parent;
-                archive := @extschema@.archive_partitions(parent, run_from, run_to);
-                SELECT s.rows INTO rows FROM @extschema@.archive_status s WHERE s.foreign_table = archive.archive;
-                RETURN NEXT;
-            END IF;
-            run_from := part.month_id;
-            run_to := part.month_id + 1;
-        END LOOP;
-        IF run_from IS NOT NULL THEN
-            table_name := parent;
-            archive := @extschema@.archive_partitions(parent, run_from, run_to);
-            SELECT s.rows INTO rows FROM @extschema@.archive_status s WHERE s.foreign_table = archive.archive;
-            RETURN NEXT;
-        END IF;
-    END LOOP;
+    RETURN QUERY
+    SELECT h.parent, r.archive, r.rows
+    FROM (SELECT t.parent, array_agg(p.partition ORDER BY p.month_id) AS parts,
+                 array_agg(p.month_id ORDER BY p.month_id) AS months
+          FROM (SELECT format('legacy.%I', l.table_name)::regclass AS parent FROM legacy.tables l) t
+          JOIN legacy.partitions p ON p.table_name = t.parent AND p.tier = 'hot'
+               AND p.month_id >= from_month AND p.month_id < to_month
+          GROUP BY t.parent ORDER BY t.parent::text) h
+    CROSS JOIN LATERAL @extschema@.archive_runs(h.parent, h.parts, h.months) r;
 END
 $$;
 COMMENT ON FUNCTION legacy.archive(int, int) IS

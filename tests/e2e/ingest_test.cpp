@@ -15,6 +15,7 @@
 #include <pqxx/pqxx>
 
 #include "run_cli.hpp"
+#include "test_database.hpp"
 #include "test_env.hpp"
 
 namespace fs = std::filesystem;
@@ -54,16 +55,7 @@ class IngestTest : public ::testing::Test
   protected:
     void SetUp() override
     {
-        const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();
-        database_ = "ingest_" + std::string(info->name());
-        for (auto &c : database_)
-            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        {
-            pqxx::connection admin(permanode::test::TestDsn());
-            pqxx::nontransaction tx(admin);
-            tx.exec0("DROP DATABASE IF EXISTS " + tx.quote_name(database_));
-            tx.exec0("CREATE DATABASE " + tx.quote_name(database_));
-        }
+        database_ = permanode::test::FreshTestDatabase("ingest_");
         dsn_ = permanode::test::TestDsn() + " dbname=" + database_;
         auto init = RunCli(fmt::format("init --dsn '{}' --network shimmer", dsn_));
         ASSERT_EQ(init.exit_code, 0) << init.output;
