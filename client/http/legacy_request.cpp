@@ -28,8 +28,8 @@ std::string Quoted(const std::string &value)
     {
         return nlohmann::json(value).dump();
     }
-    return nlohmann::json(value.substr(0, kShown)).dump() + "... (" +
-           std::to_string(value.size()) + " characters)";
+    return nlohmann::json(value.substr(0, kShown)).dump() + "... (" + std::to_string(value.size()) +
+           " characters)";
 }
 
 // Why `text` is not `size` trytes, or "" when it is.
@@ -123,8 +123,8 @@ const nlohmann::json *OptionalList(const nlohmann::json &request, const char *na
     {
         if (!(*field)[i].is_string())
         {
-            throw Invalid(std::string("Invalid ") + name + " input: element " +
-                          std::to_string(i) + " is not a string");
+            throw Invalid(std::string("Invalid ") + name + " input: element " + std::to_string(i) +
+                          " is not a string");
         }
     }
     return &*field;
@@ -142,9 +142,8 @@ const nlohmann::json &RequiredList(const nlohmann::json &request, const char *na
 
 std::vector<std::string> Hashes(const nlohmann::json &list, const char *name)
 {
-    return EachElement(list, name,
-                       [](const std::string &value)
-                       { return NotTrytes(value, legacy::kHashTrytes); });
+    return EachElement(
+        list, name, [](const std::string &value) { return NotTrytes(value, legacy::kHashTrytes); });
 }
 
 std::vector<std::string> Addresses(const nlohmann::json &list, const char *name)

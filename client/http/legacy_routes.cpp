@@ -155,9 +155,9 @@ Task<nlohmann::json> GetBalances(const nlohmann::json &request, Db &db)
     {
         texts.push_back(std::to_string(balance));
     }
-    nlohmann::json references = tips.empty()
-                                    ? nlohmann::json::array({milestone ? milestone->hash : kNullHash})
-                                    : nlohmann::json(tips);
+    nlohmann::json references =
+        tips.empty() ? nlohmann::json::array({milestone ? milestone->hash : kNullHash})
+                     : nlohmann::json(tips);
     co_return nlohmann::json{{"balances", texts},
                              {"references", references},
                              {"milestoneIndex", milestone ? milestone->index : 0}};
@@ -209,12 +209,18 @@ const std::map<std::string, CommandHandler> &Commands()
 const std::set<std::string> &Unavailable()
 {
     static const std::set<std::string> commands = {
-        "addNeighbors",          "attachToTangle",
-        "broadcastTransactions", "checkConsistency",
-        "getMissingTransactions", "getNeighbors",
-        "getNodeAPIConfiguration", "getTips",
-        "getTransactionsToApprove", "interruptAttachingToTangle",
-        "removeNeighbors",       "storeTransactions",
+        "addNeighbors",
+        "attachToTangle",
+        "broadcastTransactions",
+        "checkConsistency",
+        "getMissingTransactions",
+        "getNeighbors",
+        "getNodeAPIConfiguration",
+        "getTips",
+        "getTransactionsToApprove",
+        "interruptAttachingToTangle",
+        "removeNeighbors",
+        "storeTransactions",
     };
     return commands;
 }

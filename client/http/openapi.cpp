@@ -20,8 +20,7 @@ nlohmann::json ErrorResponse(const std::string &description, const std::string &
 {
     return {{"description", description},
             {"content",
-             {{"application/json",
-               {{"schema", {{"$ref", "#/components/schemas/" + schema}}}}}}}};
+             {{"application/json", {{"schema", {{"$ref", "#/components/schemas/" + schema}}}}}}}};
 }
 
 // The schema of a parameter or body field.
@@ -43,10 +42,10 @@ nlohmann::json RequestBody(const std::vector<QueryParam> &fields)
         properties[field.name] = SchemaOf(field);
         properties[field.name]["description"] = field.description;
     }
-    return {{"required", true},
-            {"content",
-             {{"application/json",
-               {{"schema", {{"type", "object"}, {"properties", properties}}}}}}}};
+    return {
+        {"required", true},
+        {"content",
+         {{"application/json", {{"schema", {{"type", "object"}, {"properties", properties}}}}}}}};
 }
 
 // The OpenAPI 3.0 document of `routes`.
@@ -94,29 +93,28 @@ nlohmann::json OpenApi(const std::vector<RouteInfo> &routes)
         }
         paths[route.path][route.method] = operation;
     }
-    return {
-        {"openapi", "3.0.3"},
-        {"info",
-         {{"title", "permanode HTTP API"},
-          {"version", PERMANODE_VERSION_STRING},
-          {"description", "IOTA core API v2 and indexer v1 shapes (Stardust), the REST API v1 "
-                          "(Chrysalis, under /api/v1) and IRI's node API (the legacy ternary "
-                          "era, POST /) over the permanode ledger archive, with seed 000's "
-                          "routes and explorer extras."}}},
-        {"paths", paths},
-        {"components",
-         {{"schemas",
-           {{"Error",
-             {{"type", "object"},
-              {"properties",
-               {{"error",
+    return {{"openapi", "3.0.3"},
+            {"info",
+             {{"title", "permanode HTTP API"},
+              {"version", PERMANODE_VERSION_STRING},
+              {"description", "IOTA core API v2 and indexer v1 shapes (Stardust), the REST API v1 "
+                              "(Chrysalis, under /api/v1) and IRI's node API (the legacy ternary "
+                              "era, POST /) over the permanode ledger archive, with seed 000's "
+                              "routes and explorer extras."}}},
+            {"paths", paths},
+            {"components",
+             {{"schemas",
+               {{"Error",
                  {{"type", "object"},
                   {"properties",
-                   {{"code", {{"type", "string"}}}, {"message", {{"type", "string"}}}}}}}}}}},
-            {"IriError",
-             {{"type", "object"},
-              {"properties",
-               {{"error", {{"type", "string"}}}, {"duration", {{"type", "integer"}}}}}}}}}}}};
+                   {{"error",
+                     {{"type", "object"},
+                      {"properties",
+                       {{"code", {{"type", "string"}}}, {"message", {{"type", "string"}}}}}}}}}}},
+                {"IriError",
+                 {{"type", "object"},
+                  {"properties",
+                   {{"error", {{"type", "string"}}}, {"duration", {{"type", "integer"}}}}}}}}}}}};
 }
 
 } // namespace

@@ -31,8 +31,8 @@ Task<> Router::Serve(const httplib::Request &request, httplib::Response &respons
 {
     auto start = std::chrono::steady_clock::now();
     std::string method = request.method == "GET" || request.method == "HEAD" ? "get"
-                         : request.method == "POST"                               ? "post"
-                                                                                  : "";
+                         : request.method == "POST"                          ? "post"
+                                                                             : "";
     std::size_t index = 0;
     for (; index < templates_.size(); index++)
     {

@@ -18,6 +18,7 @@
 
 #include "codec/legacy/address.hpp"
 #include "codec/legacy/transaction.hpp"
+#include "http_fixture.hpp"
 #include "running_server.hpp"
 #include "test_env.hpp"
 
@@ -34,15 +35,7 @@ const std::string kNullHash(81, '9');
 
 std::string LegacyFixturesDir()
 {
-    if (const char *dir = std::getenv("PERMANODE_LEGACY_FIXTURES"); dir && *dir)
-    {
-        return dir;
-    }
-    if (const char *dir = std::getenv("PERMANODE_FIXTURES"); dir && *dir)
-    {
-        return std::string(dir) + "/../legacy";
-    }
-    return std::string(PERMANODE_SOURCE_DIR) + "/../shared/fixtures/legacy";
+    return permanode::test::SharedFixturesDir("PERMANODE_LEGACY_FIXTURES", "legacy");
 }
 
 // A fixture transaction, decoded by the codec, with the milestone that confirmed it (the
@@ -111,8 +104,8 @@ const Ledger &L()
                 tx.fields = legacy::DecodeTransaction(tx.trytes);
                 auto it = confirmed.find(tx.fields.bundle);
                 tx.milestone = it == confirmed.end() ? 0 : it->second;
-                if (tx.fields.address == l.plan.at("coordinator") &&
-                    tx.fields.current_index == 0 && tx.milestone > 0)
+                if (tx.fields.address == l.plan.at("coordinator") && tx.fields.current_index == 0 &&
+                    tx.milestone > 0)
                 {
                     l.milestone_hash[tx.milestone] = tx.hash;
                 }
@@ -197,7 +190,7 @@ class HttpLegacy : public ::testing::Test
         delete server_;
         server_ = nullptr;
     }
-    static std::string ReaderDsn() { return admin_dsn_ + " user=permanode_http_test"; }
+    static std::string ReaderDsn() { return admin_dsn_ + " user=" + permanode::test::kReaderRole; }
 
     // POSTs a raw body to `path` of `server` (with X-IOTA-API-Version unless told otherwise).
     static Answer PostRaw(RunningServer &server, const std::string &body,
@@ -297,7 +290,8 @@ TEST_F(HttpLegacy, GetTrytesAnswersTheStoredTrytesInRequestOrderAndNinesForUnkno
     EXPECT_EQ(empty["trytes"], json::array());
 }
 
-TEST_F(HttpLegacy, FindTransactionsByAddressCoversValueAndZeroValueTransactionsWithOrWithoutChecksum)
+TEST_F(HttpLegacy,
+       FindTransactionsByAddressCoversValueAndZeroValueTransactionsWithOrWithoutChecksum)
 {
     std::set<std::string> addresses;
     for (const auto &tx : L().txs)
@@ -328,8 +322,8 @@ TEST_F(HttpLegacy, FindTransactionsByAddressCoversValueAndZeroValueTransactionsW
     // A union within the field: two addresses, one given twice.
     std::string a = ByHash("ROILTKTL").fields.address; // the iota.js sample's input
     std::string b = ByHash("YD9HUVCQ").fields.address; // its remainder
-    auto expected = Where([&](const Tx &tx)
-                          { return tx.fields.address == a || tx.fields.address == b; });
+    auto expected =
+        Where([&](const Tx &tx) { return tx.fields.address == a || tx.fields.address == b; });
     EXPECT_EQ(expected.size(), 3u);
     EXPECT_EQ(Found({{"command", "findTransactions"}, {"addresses", {a, b, WithChecksum(a)}}}),
               expected);
@@ -376,18 +370,18 @@ TEST_F(HttpLegacy, FindTransactionsByBundleTagAndApprovee)
     for (const auto &approvee : approvees)
     {
         EXPECT_EQ(Found({{"command", "findTransactions"}, {"approvees", {approvee}}}),
-                  Where([&](const Tx &tx)
-                        {
-                            return tx.fields.trunk_transaction == approvee ||
-                                   tx.fields.branch_transaction == approvee;
-                        }))
+                  Where(
+                      [&](const Tx &tx) {
+                          return tx.fields.trunk_transaction == approvee ||
+                                 tx.fields.branch_transaction == approvee;
+                      }))
             << approvee;
     }
     // A transaction approving two of the approvees asked for is named once.
     const Tx &tail = ByHash("YD9HUVCQ");
-    auto approvers = Found({{"command", "findTransactions"},
-                            {"approvees", {tail.fields.trunk_transaction,
-                                           tail.fields.branch_transaction}}});
+    auto approvers =
+        Found({{"command", "findTransactions"},
+               {"approvees", {tail.fields.trunk_transaction, tail.fields.branch_transaction}}});
     EXPECT_EQ(approvers.count(tail.hash), 1u);
 }
 
@@ -398,8 +392,8 @@ TEST_F(HttpLegacy, FindTransactionsIntersectsTheFieldsGiven)
     auto of_address = Where([&](const Tx &tx) { return tx.fields.address == address; });
     auto in_bundle = Where([&](const Tx &tx) { return tx.fields.bundle == input.fields.bundle; });
     std::set<std::string> both;
-    std::set_intersection(of_address.begin(), of_address.end(), in_bundle.begin(),
-                          in_bundle.end(), std::inserter(both, both.begin()));
+    std::set_intersection(of_address.begin(), of_address.end(), in_bundle.begin(), in_bundle.end(),
+                          std::inserter(both, both.begin()));
     ASSERT_LT(both.size(), of_address.size());
     ASSERT_LT(both.size(), in_bundle.size());
     ASSERT_GE(both.size(), 2u);
@@ -484,7 +478,7 @@ TEST_F(HttpLegacy, InclusionStatesAndSpentAddressesFollowTheConfirmingMilestones
         spent_count += was;
         unconfirmed_inputs += unconfirmed_input && !was;
     }
-    EXPECT_EQ(spent_count, 4);          // the inputs of the confirmed value bundles
+    EXPECT_EQ(spent_count, 4);        // the inputs of the confirmed value bundles
     EXPECT_GE(unconfirmed_inputs, 5); // IRI's test bundles, never confirmed
     json body = Ok({{"command", "wereAddressesSpentFrom"}, {"addresses", asked}});
     ASSERT_EQ(body["states"].size(), spent.size());
@@ -546,9 +540,8 @@ TEST_F(HttpLegacy, GetBalancesAtEachMilestoneAndTheNewestByDefault)
     // with 7 in the snapshot, receives at milestone 2.
     std::string input = ByHash("ROILTKTL").fields.address;
     std::string remainder = ByHash("ICQWKRZN").fields.address;
-    json early = Ok({{"command", "getBalances"},
-                     {"addresses", {input, remainder}},
-                     {"milestoneIndex", 1}});
+    json early =
+        Ok({{"command", "getBalances"}, {"addresses", {input, remainder}}, {"milestoneIndex", 1}});
     EXPECT_EQ(early["balances"], json::array({"0", "7"}));
     json late = Ok({{"command", "getBalances"}, {"addresses", {input, remainder}}});
     EXPECT_EQ(late["balances"], json::array({"0", std::to_string(7 + 19503378573783LL)}));
@@ -594,8 +587,7 @@ TEST_F(HttpLegacy, BadRequestsAreAnsweredInIrisShapeNamingTheBadValue)
     ExpectError(Post({{"command", "storeTransactions"}, {"trytes", json::array()}}), 401,
                 "storeTransactions");
     ExpectError(Post({{"command", "getTrytes"}}), 400, "Invalid parameters: hashes is missing");
-    ExpectError(Post({{"command", "getTrytes"}, {"hashes", hash}}), 400,
-                "hashes must be an array");
+    ExpectError(Post({{"command", "getTrytes"}, {"hashes", hash}}), 400, "hashes must be an array");
     ExpectError(Post({{"command", "getTrytes"}, {"hashes", {hash, 5}}}), 400,
                 "Invalid hashes input: element 1 is not a string");
     ExpectError(Post({{"command", "getTrytes"}, {"hashes", {hash, hash.substr(1)}}}), 400,
@@ -608,8 +600,8 @@ TEST_F(HttpLegacy, BadRequestsAreAnsweredInIrisShapeNamingTheBadValue)
     std::string wrong_checksum = address + "ABCDEFGHI";
     ExpectError(Post({{"command", "getBalances"}, {"addresses", {address, wrong_checksum}}}), 400,
                 "element 1, \"" + wrong_checksum + "\": addresses at tryte 81: checksum ABCDEFGHI");
-    ExpectError(Post({{"command", "wereAddressesSpentFrom"}, {"addresses", {address + "9"}}}),
-                400, "got 82");
+    ExpectError(Post({{"command", "wereAddressesSpentFrom"}, {"addresses", {address + "9"}}}), 400,
+                "got 82");
     ExpectError(Post({{"command", "findTransactions"}}), 400,
                 "at least one of bundles, addresses, tags, approvees");
     ExpectError(Post({{"command", "findTransactions"}, {"tags", {std::string(28, 'A')}}}), 400,
@@ -678,8 +670,8 @@ TEST_F(HttpLegacy, TheOpenApiDocumentListsTheCommandRoutes)
         json post = doc["paths"][path]["post"];
         EXPECT_EQ(post["tags"], json::array({"legacy"})) << path;
         auto fields = post["requestBody"]["content"]["application/json"]["schema"]["properties"];
-        for (const char *field : {"command", "hashes", "addresses", "bundles", "tags",
-                                  "approvees", "transactions", "milestoneIndex"})
+        for (const char *field : {"command", "hashes", "addresses", "bundles", "tags", "approvees",
+                                  "transactions", "milestoneIndex"})
         {
             EXPECT_TRUE(fields.contains(field)) << path << " " << field;
         }
@@ -741,7 +733,8 @@ TEST_F(HttpLegacy, ZZEveryCommandAnswersTheSameOverArchivedMonths)
     EXPECT_EQ(hot[6]["hashes"].size(), L().txs.size());
     pqxx::connection admin(admin_dsn_);
     auto archived = pqxx::nontransaction(admin).exec(
-        "SELECT table_name FROM legacy.archive(legacy.month_id(2016, 1), legacy.month_id(2100, 1))");
+        "SELECT table_name FROM legacy.archive(legacy.month_id(2016, 1), legacy.month_id(2100, "
+        "1))");
     EXPECT_GE(archived.size(), 5u);
     EXPECT_EQ(pqxx::nontransaction(admin)
                   .exec1("SELECT count(*) FROM legacy.status WHERE tier = 'hot' AND rows > 0")[0]

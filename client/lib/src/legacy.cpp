@@ -51,7 +51,8 @@ std::vector<T> ByKey(const Result &result, const std::vector<std::string> &keys,
 }
 
 // One answer per row, in row order (statements that return one row per key, ORDER BY ord).
-template <typename T, typename ValueFn> std::vector<T> EachRow(const Result &result, ValueFn value_fn)
+template <typename T, typename ValueFn>
+std::vector<T> EachRow(const Result &result, ValueFn value_fn)
 {
     std::vector<T> out;
     out.reserve(result.Rows());
@@ -69,16 +70,16 @@ namespace queries::legacy
 
 Query<std::vector<std::optional<std::string>>> Trytes(const std::vector<std::string> &hashes)
 {
-    static const auto statement =
-        MakeStatement("legacy_trytes", "SELECT hash::text, legacy.trytes(t5b1) FROM "
-                                       "legacy.transactions WHERE hash = ANY ($1::permanode.trytes81[])");
+    static const auto statement = MakeStatement(
+        "legacy_trytes", "SELECT hash::text, legacy.trytes(t5b1) FROM "
+                         "legacy.transactions WHERE hash = ANY ($1::permanode.trytes81[])");
     Query<std::vector<std::optional<std::string>>> query;
     query.statement = statement;
     query.params.Add(ArrayLiteral(hashes));
     query.read = [hashes](const Result &result)
     {
-        return ByKey<std::optional<std::string>>(result, hashes, std::nullopt, [](const Row &row)
-                                                 { return row[1].as<std::string>(); });
+        return ByKey<std::optional<std::string>>(
+            result, hashes, std::nullopt, [](const Row &row) { return row[1].as<std::string>(); });
     };
     return query;
 }
@@ -105,9 +106,9 @@ Query<std::vector<std::string>> FindTransactions(const client::legacy::Transacti
     if (filter.addresses)
     {
         std::string any = param(*filter.addresses, "trytes81");
-        sets.push_back("SELECT transaction_hash FROM legacy.edges WHERE address = " + any +
-                       " UNION ALL SELECT transaction_hash FROM legacy.zero_value WHERE address = " +
-                       any);
+        sets.push_back(
+            "SELECT transaction_hash FROM legacy.edges WHERE address = " + any +
+            " UNION ALL SELECT transaction_hash FROM legacy.zero_value WHERE address = " + any);
     }
     if (filter.tags)
     {
@@ -131,22 +132,25 @@ Query<std::vector<std::string>> FindTransactions(const client::legacy::Transacti
     query.params.AddInt(std::optional<int>(limit + 1));
     sql += ") s LIMIT $" + std::to_string(query.params.Pointers().size());
     query.statement = MakeStatement("legacy_find_transactions", std::move(sql));
-    query.read = [](const Result &result)
-    { return EachRow<std::string>(result, [](const Row &row) { return row[0].as<std::string>(); }); };
+    query.read = [](const Result &result) {
+        return EachRow<std::string>(result,
+                                    [](const Row &row) { return row[0].as<std::string>(); });
+    };
     return query;
 }
 
 Query<std::vector<bool>> InclusionStates(const std::vector<std::string> &hashes)
 {
-    static const auto statement = MakeStatement(
-        "legacy_inclusion_states",
-        "SELECT hash::text, milestone_index IS NOT NULL FROM legacy.transactions "
-        "WHERE hash = ANY ($1::permanode.trytes81[])");
+    static const auto statement =
+        MakeStatement("legacy_inclusion_states",
+                      "SELECT hash::text, milestone_index IS NOT NULL FROM legacy.transactions "
+                      "WHERE hash = ANY ($1::permanode.trytes81[])");
     Query<std::vector<bool>> query;
     query.statement = statement;
     query.params.Add(ArrayLiteral(hashes));
-    query.read = [hashes](const Result &result)
-    { return ByKey<bool>(result, hashes, false, [](const Row &row) { return row[1].as<bool>(); }); };
+    query.read = [hashes](const Result &result) {
+        return ByKey<bool>(result, hashes, false, [](const Row &row) { return row[1].as<bool>(); });
+    };
     return query;
 }
 
@@ -175,8 +179,7 @@ Query<std::vector<std::int64_t>> Balances(const std::vector<std::string> &addres
     query.statement = statement;
     query.params.Add(ArrayLiteral(addresses));
     query.params.AddInt(milestone_index);
-    query.read = [](const Result &result)
-    {
+    query.read = [](const Result &result) {
         return EachRow<std::int64_t>(result,
                                      [](const Row &row) { return row[0].as<std::int64_t>(); });
     };

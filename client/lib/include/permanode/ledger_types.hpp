@@ -207,7 +207,7 @@ struct Milestones
 {
     std::optional<Milestone> latest;
     std::optional<std::int32_t> first_index; // the oldest milestone held
-    std::string coordinator;                  // "" when none is configured (legacy.configure)
+    std::string coordinator;                 // "" when none is configured (legacy.configure)
 };
 
 // findTransactions' fields: a transaction matches when it matches every field given (an
