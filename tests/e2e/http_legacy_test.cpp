@@ -752,3 +752,35 @@ TEST_F(HttpLegacy, ZZEveryCommandAnswersTheSameOverArchivedMonths)
         "SELECT count(*) FROM legacy.restore(legacy.month_id(2016, 1), legacy.month_id(2100, 1))");
     pqxx::nontransaction(admin).exec("SELECT count(*) FROM permanode.archive_gc()");
 }
+
+// A database without legacy transactions (the Shimmer fixtures' own): no milestone, no
+// Coordinator, every hash unknown, every balance 0, as a fresh IRI would answer.
+TEST(HttpLegacyEmpty, ADatabaseWithoutLegacyTransactionsAnswersWithNinesAndZeros)
+{
+    RunningServer server(permanode::test::FixtureReaderDsn());
+    auto post = [&](const json &request)
+    {
+        httplib::Client client("127.0.0.1", server.Port());
+        auto result =
+            client.Post("/", {{"X-IOTA-API-Version", "1"}}, request.dump(), "application/json");
+        EXPECT_TRUE(result);
+        EXPECT_EQ(result ? result->status : 0, 200) << (result ? result->body : "");
+        return result ? json::parse(result->body) : json();
+    };
+    json info = post({{"command", "getNodeInfo"}});
+    EXPECT_EQ(info["latestMilestoneIndex"], 0);
+    EXPECT_EQ(info["latestMilestone"], kNullHash);
+    EXPECT_EQ(info["milestoneStartIndex"], -1);
+    EXPECT_EQ(info["coordinatorAddress"], kNullHash);
+    const Tx &tx = ByHash("ROILTKTL");
+    EXPECT_EQ(post({{"command", "getTrytes"}, {"hashes", {tx.hash}}})["trytes"],
+              json::array({std::string(2673, '9')}));
+    EXPECT_EQ(post({{"command", "findTransactions"}, {"addresses", {tx.fields.address}}})["hashes"],
+              json::array());
+    json balances = post({{"command", "getBalances"}, {"addresses", {tx.fields.address}}});
+    EXPECT_EQ(balances["balances"], json::array({"0"}));
+    EXPECT_EQ(balances["milestoneIndex"], 0);
+    EXPECT_EQ(balances["references"], json::array({kNullHash}));
+    EXPECT_EQ(post({{"command", "getInclusionStates"}, {"transactions", {tx.hash}}})["states"],
+              json::array({false}));
+}
