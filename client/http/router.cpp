@@ -12,15 +12,17 @@ namespace permanode::http
 
 void Router::Get(RouteInfo info, Handler handler)
 {
-    info.method = "get";
-    templates_.emplace_back(info.path);
-    handlers_.push_back(std::move(handler));
-    routes_.push_back(std::move(info));
+    Add(std::move(info), "get", std::move(handler));
 }
 
 void Router::Post(RouteInfo info, Handler handler)
 {
-    info.method = "post";
+    Add(std::move(info), "post", std::move(handler));
+}
+
+void Router::Add(RouteInfo info, const char *method, Handler handler)
+{
+    info.method = method;
     templates_.emplace_back(info.path);
     handlers_.push_back(std::move(handler));
     routes_.push_back(std::move(info));

@@ -76,6 +76,8 @@ class Router
                  PathParams &params);
 
   private:
+    void Add(RouteInfo info, const char *method, Handler handler);
+
     Metrics &metrics_;
     std::vector<RouteInfo> routes_;
     std::vector<PathTemplate> templates_; // parallel to routes_
