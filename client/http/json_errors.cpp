@@ -4,6 +4,8 @@
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
+#include "permanode/client.hpp"
+
 namespace permanode::http
 {
 
@@ -22,6 +24,32 @@ void WriteError(httplib::Response &response, int status, const std::string &mess
     nlohmann::json body = {{"error", {{"code", std::to_string(status)}, {"message", message}}}};
     response.status = status;
     response.set_content(body.dump(), "application/json");
+}
+
+HttpError ErrorOf(std::exception_ptr error)
+{
+    try
+    {
+        std::rethrow_exception(error);
+    }
+    catch (const HttpError &e)
+    {
+        return e;
+    }
+    catch (const client::Error &e)
+    {
+        int status = StatusForSqlstate(e.sqlstate());
+        std::string message = status == 503 ? "database unavailable" : "database error";
+        return HttpError(status, message + " (SQLSTATE " + e.sqlstate() + "): " + e.what());
+    }
+    catch (const std::exception &e)
+    {
+        return HttpError(500, std::string("internal error: ") + e.what());
+    }
+    catch (...)
+    {
+        return HttpError(500, "internal error");
+    }
 }
 
 int StatusForSqlstate(const std::string &sqlstate)

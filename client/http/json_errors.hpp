@@ -1,6 +1,7 @@
 // Errors as JSON bodies in Hornet's shape: {"error":{"code":"400","message":"..."}}.
 #pragma once
 
+#include <exception>
 #include <stdexcept>
 #include <string>
 
@@ -31,6 +32,10 @@ HttpError BadParameter(const std::string &name, const std::string &why);
 HttpError NotFound(const std::string &what);
 
 void WriteError(httplib::Response &response, int status, const std::string &message);
+
+// What a handler's exception answers: an HttpError as it is; a database error (client::Error)
+// with the status of its SQLSTATE, naming it; anything else 500.
+HttpError ErrorOf(std::exception_ptr error);
 
 // The HTTP status for a SQLSTATE: classes 22 and 23 → 400, 40 → 409, 08, 53 and 57 → 503,
 // 42501 (a write through the read-only role) → 403, anything else → 500.

@@ -16,11 +16,36 @@ namespace permanode::http
 namespace
 {
 
-nlohmann::json ErrorResponse(const std::string &description)
+nlohmann::json ErrorResponse(const std::string &description, const std::string &schema)
 {
     return {{"description", description},
             {"content",
-             {{"application/json", {{"schema", {{"$ref", "#/components/schemas/Error"}}}}}}}};
+             {{"application/json", {{"schema", {{"$ref", "#/components/schemas/" + schema}}}}}}}};
+}
+
+// The schema of a parameter or body field.
+nlohmann::json SchemaOf(const QueryParam &param)
+{
+    if (param.type == "array")
+    {
+        return {{"type", "array"}, {"items", {{"type", "string"}}}};
+    }
+    return {{"type", param.type}};
+}
+
+// A POST route's JSON body: an object with the route's fields.
+nlohmann::json RequestBody(const std::vector<QueryParam> &fields)
+{
+    nlohmann::json properties = nlohmann::json::object();
+    for (const auto &field : fields)
+    {
+        properties[field.name] = SchemaOf(field);
+        properties[field.name]["description"] = field.description;
+    }
+    return {
+        {"required", true},
+        {"content",
+         {{"application/json", {{"schema", {{"type", "object"}, {"properties", properties}}}}}}}};
 }
 
 // The OpenAPI 3.0 document of `routes`.
@@ -41,7 +66,7 @@ nlohmann::json OpenApi(const std::vector<RouteInfo> &routes)
         }
         for (const auto &q : route.query)
         {
-            nlohmann::json p = {{"name", q.name}, {"in", "query"}, {"schema", {{"type", q.type}}}};
+            nlohmann::json p = {{"name", q.name}, {"in", "query"}, {"schema", SchemaOf(q)}};
             if (!q.description.empty())
             {
                 p["description"] = q.description;
@@ -53,33 +78,43 @@ nlohmann::json OpenApi(const std::vector<RouteInfo> &routes)
         {
             content["application/vnd.iota.serializer-v1"] = nlohmann::json::object();
         }
+        const std::string &errors = route.error_schema;
         nlohmann::json responses = {{"200", {{"description", "OK"}, {"content", content}}},
-                                    {"400", ErrorResponse("A bad parameter, named")},
-                                    {"404", ErrorResponse("Not found")},
-                                    {"503", ErrorResponse("The database is unavailable")}};
-        paths[route.path]["get"] = {{"tags", {route.family}},
+                                    {"400", ErrorResponse("A bad parameter, named", errors)},
+                                    {"404", ErrorResponse("Not found", errors)},
+                                    {"503", ErrorResponse("The database is unavailable", errors)}};
+        nlohmann::json operation = {{"tags", {route.family}},
                                     {"summary", route.summary},
                                     {"parameters", parameters},
                                     {"responses", responses}};
+        if (!route.body.empty())
+        {
+            operation["requestBody"] = RequestBody(route.body);
+        }
+        paths[route.path][route.method] = operation;
     }
-    return {
-        {"openapi", "3.0.3"},
-        {"info",
-         {{"title", "permanode HTTP API"},
-          {"version", PERMANODE_VERSION_STRING},
-          {"description", "IOTA core API v2 and indexer v1 shapes (Stardust) and the REST API v1 "
-                          "(Chrysalis, under /api/v1) over the permanode ledger archive, with "
-                          "seed 000's routes and explorer extras."}}},
-        {"paths", paths},
-        {"components",
-         {{"schemas",
-           {{"Error",
-             {{"type", "object"},
-              {"properties",
-               {{"error",
+    return {{"openapi", "3.0.3"},
+            {"info",
+             {{"title", "permanode HTTP API"},
+              {"version", PERMANODE_VERSION_STRING},
+              {"description", "IOTA core API v2 and indexer v1 shapes (Stardust), the REST API v1 "
+                              "(Chrysalis, under /api/v1) and IRI's node API (the legacy ternary "
+                              "era, POST /) over the permanode ledger archive, with seed 000's "
+                              "routes and explorer extras."}}},
+            {"paths", paths},
+            {"components",
+             {{"schemas",
+               {{"Error",
                  {{"type", "object"},
                   {"properties",
-                   {{"code", {{"type", "string"}}}, {"message", {{"type", "string"}}}}}}}}}}}}}}}};
+                   {{"error",
+                     {{"type", "object"},
+                      {"properties",
+                       {{"code", {{"type", "string"}}}, {"message", {{"type", "string"}}}}}}}}}}},
+                {"IriError",
+                 {{"type", "object"},
+                  {"properties",
+                   {{"error", {{"type", "string"}}}, {"duration", {{"type", "integer"}}}}}}}}}}}};
 }
 
 } // namespace

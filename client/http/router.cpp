@@ -12,6 +12,17 @@ namespace permanode::http
 
 void Router::Get(RouteInfo info, Handler handler)
 {
+    Add(std::move(info), "get", std::move(handler));
+}
+
+void Router::Post(RouteInfo info, Handler handler)
+{
+    Add(std::move(info), "post", std::move(handler));
+}
+
+void Router::Add(RouteInfo info, const char *method, Handler handler)
+{
+    info.method = method;
     templates_.emplace_back(info.path);
     handlers_.push_back(std::move(handler));
     routes_.push_back(std::move(info));
@@ -21,15 +32,15 @@ Task<> Router::Serve(const httplib::Request &request, httplib::Response &respons
                      PathParams &params)
 {
     auto start = std::chrono::steady_clock::now();
-    std::size_t index = templates_.size();
-    if (request.method == "GET" || request.method == "HEAD")
+    std::string method = request.method == "GET" || request.method == "HEAD" ? "get"
+                         : request.method == "POST"                          ? "post"
+                                                                             : "";
+    std::size_t index = 0;
+    for (; index < templates_.size(); index++)
     {
-        for (index = 0; index < templates_.size(); index++)
+        if (routes_[index].method == method && templates_[index].Match(request.path, params))
         {
-            if (templates_[index].Match(request.path, params))
-            {
-                break;
-            }
+            break;
         }
     }
     if (index == templates_.size())
@@ -41,23 +52,10 @@ Task<> Router::Serve(const httplib::Request &request, httplib::Response &respons
     {
         co_await handlers_[index](request, response, db, params);
     }
-    catch (const HttpError &e)
-    {
-        WriteError(response, e.status(), e.what());
-    }
-    catch (const client::Error &e)
-    {
-        int status = StatusForSqlstate(e.sqlstate());
-        std::string message = status == 503 ? "database unavailable" : "database error";
-        WriteError(response, status, message + " (SQLSTATE " + e.sqlstate() + "): " + e.what());
-    }
-    catch (const std::exception &e)
-    {
-        WriteError(response, 500, std::string("internal error: ") + e.what());
-    }
     catch (...)
     {
-        WriteError(response, 500, "internal error");
+        HttpError error = ErrorOf(std::current_exception());
+        WriteError(response, error.status(), error.what());
     }
     if (response.status == -1)
     {

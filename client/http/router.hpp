@@ -25,10 +25,11 @@ namespace permanode::http
 
 struct ServerOptions;
 
+// A query parameter, or a field of a JSON request body.
 struct QueryParam
 {
     std::string name;
-    std::string type; // OpenAPI schema type: string, integer, boolean
+    std::string type; // OpenAPI schema type: string, integer, boolean; array (of strings)
     std::string description;
 };
 
@@ -46,6 +47,9 @@ struct RouteInfo
     std::vector<QueryParam> query;
     bool raw = false;                            // answers application/vnd.iota.serializer-v1 too
     std::string media_type = "application/json"; // of a 200 answer
+    std::string method = "get";                  // get (and head), or post
+    std::vector<QueryParam> body;                // a POST route's JSON body fields
+    std::string error_schema = "Error";          // the OpenAPI schema of its error answers
 };
 
 // What a handler gets: the request, the response, the database and the values of the route's
@@ -60,15 +64,20 @@ class Router
     // Registers GET `info.path` (each {name} matches one path segment). The first registered
     // route that matches a path serves it.
     void Get(RouteInfo info, Handler handler);
+    // Registers POST `info.path`.
+    void Post(RouteInfo info, Handler handler);
     const std::vector<RouteInfo> &Routes() const { return routes_; }
 
-    // Serves a request: the first route that matches a GET or HEAD, else a 404. Errors become
+    // Serves a request: the first route that matches a GET or HEAD (a GET route) or a POST (a
+    // POST route), else a 404. Errors become
     // JSON error responses; every request is counted in the metrics. `params` is filled with
     // the route's {name} values and must outlive the task.
     Task<> Serve(const httplib::Request &request, httplib::Response &response, Db &db,
                  PathParams &params);
 
   private:
+    void Add(RouteInfo info, const char *method, Handler handler);
+
     Metrics &metrics_;
     std::vector<RouteInfo> routes_;
     std::vector<PathTemplate> templates_; // parallel to routes_
@@ -82,6 +91,8 @@ void RegisterSeedRoutes(Router &router);
 void RegisterExplorerRoutes(Router &router);
 // REST API v1 (Chrysalis) under /api/v1.
 void RegisterChrysalisRoutes(Router &router);
+// The legacy node API (IRI's, ternary era): POST / and POST /api with {"command": ...}.
+void RegisterLegacyRoutes(Router &router);
 // /metrics (with the database connections' figures from `stats`) and /api/openapi.json.
 void RegisterOperationRoutes(Router &router, Metrics &metrics,
                              std::function<ConnectionStats()> stats);

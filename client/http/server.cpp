@@ -56,6 +56,7 @@ class ServerImpl
         RegisterSeedRoutes(router_);
         RegisterExplorerRoutes(router_);
         RegisterChrysalisRoutes(router_);
+        RegisterLegacyRoutes(router_);
         RegisterOperationRoutes(router_, metrics_, [this] { return Stats(); });
     }
     ~ServerImpl()

@@ -18,8 +18,8 @@ struct ServerOptions
     int database_connections = 4;     // pipelined database connections per event loop
     int statement_timeout_ms = 30000; // a query running longer is canceled: 503
     int max_clients = 0; // open client connections at most (503 beyond); 0: the open-file limit's
-    std::size_t max_request_bytes = 65536;
-    bool log_requests = false; // one line per request on stderr
+    std::size_t max_request_bytes = 1000000; // IRI's maxBodyLength: a batch of 1000 addresses
+    bool log_requests = false;               // one line per request on stderr
 };
 
 class ServerImpl;

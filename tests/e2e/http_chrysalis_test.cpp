@@ -18,6 +18,7 @@
 #include "codec/chrysalis/message.hpp"
 #include "codec/hex.hpp"
 #include "permanode/client.hpp"
+#include "http_fixture.hpp"
 #include "running_server.hpp"
 #include "test_env.hpp"
 
@@ -42,15 +43,7 @@ struct Fixture
 
 std::string ChrysalisFixturesDir()
 {
-    if (const char *dir = std::getenv("PERMANODE_CHRYSALIS_FIXTURES"); dir && *dir)
-    {
-        return dir;
-    }
-    if (const char *dir = std::getenv("PERMANODE_FIXTURES"); dir && *dir)
-    {
-        return std::string(dir) + "/../chrysalis";
-    }
-    return std::string(PERMANODE_SOURCE_DIR) + "/../shared/fixtures/chrysalis";
+    return permanode::test::SharedFixturesDir("PERMANODE_CHRYSALIS_FIXTURES", "chrysalis");
 }
 
 const Fixture &F(const std::string &prefix)

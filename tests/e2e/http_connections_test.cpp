@@ -266,9 +266,9 @@ TEST(HttpConnections, OversizedRequestsGetJsonErrorsNamingTheLimit)
     };
     expect_error(client.Get(("/api/core/v2/blocks/0x" + std::string(9000, 'a')).c_str()), 414,
                  "request URI longer than 8192 bytes");
-    // The server's default limit is 65536 bytes.
-    expect_error(client.Post("/api/core/v2/blocks/0x12", std::string(70000, 'a'), "text/plain"),
-                 413, "request body larger than 65536 bytes");
+    // The server's default limit is 1000000 bytes (IRI's maxBodyLength).
+    expect_error(client.Post("/api/core/v2/blocks/0x12", std::string(1000001, 'a'), "text/plain"),
+                 413, "request body larger than 1000000 bytes");
     expect_error(client.Get("/api/core/v2/info", {{"X-Padding", std::string(9000, 'b')}}), 400,
                  "malformed HTTP request (or a header line longer than 8192 bytes)");
     expect_error(client.Get("/api/core/v2/nothing"), 404, "no route /api/core/v2/nothing");

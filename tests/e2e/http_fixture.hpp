@@ -35,4 +35,19 @@ inline std::string FixtureReaderDsn()
     return FixtureAdminDsn() + " user=" + kReaderRole;
 }
 
+// A fixtures directory of ../shared/fixtures (`name`: chrysalis, legacy): `own_env` when set,
+// else the sibling `name` of PERMANODE_FIXTURES (the Shimmer ones), else the source tree's.
+inline std::string SharedFixturesDir(const char *own_env, const std::string &name)
+{
+    if (const char *dir = std::getenv(own_env); dir && *dir)
+    {
+        return dir;
+    }
+    if (const char *dir = std::getenv("PERMANODE_FIXTURES"); dir && *dir)
+    {
+        return std::string(dir) + "/../" + name;
+    }
+    return std::string(PERMANODE_SOURCE_DIR) + "/../shared/fixtures/" + name;
+}
+
 } // namespace permanode::test

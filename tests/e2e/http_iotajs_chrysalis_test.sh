@@ -21,10 +21,9 @@ dsn="$PERMANODE_TEST_DSN dbname=$db"
 "$root/tests/js/install.sh" >/dev/null
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/permanode-iotajs-chrysalis.XXXXXX")
-log=$work/serve.log
-server=""
+. "$root/tests/e2e/serve.sh"
 cleanup() {
-  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
+  stop_serve
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -48,15 +47,5 @@ for bundle in "${bundles[@]}"; do
   "$cli" ingest --dsn "$dsn" "$bundle" >/dev/null
 done
 
-: >"$log" # before the server's shell opens it: the loop below reads it at once
-"$serve" --dsn "$dsn user=permanode_http_test" --port 0 --threads 2 2>"$log" &
-server=$!
-port=""
-for _ in $(seq 1 100); do
-  port=$(sed -nE 's|.*listening on http://127\.0\.0\.1:([0-9]+).*|\1|p' "$log")
-  [ -n "$port" ] && break
-  kill -0 "$server" 2>/dev/null || { cat "$log"; exit 1; }
-  sleep 0.1
-done
-[ -n "$port" ] || { echo "permanode-serve did not start"; cat "$log"; exit 1; }
+start_serve "$serve" "$dsn user=permanode_http_test" --threads 2
 "$node" "$root/tests/js/http_chrysalis_client_test.js" "http://127.0.0.1:$port" "${bundles[@]}"

@@ -65,4 +65,7 @@ auto FirstRow(const Result &result, RowFn row_fn) -> std::optional<decltype(row_
 // The first column of the first row, or nullopt when there is no row.
 std::optional<std::string> FirstText(const Result &result);
 
+// An array parameter in PostgreSQL's text form: {"a","b"}, each element quoted.
+std::string ArrayLiteral(const std::vector<std::string> &elements);
+
 } // namespace permanode::client::internal

@@ -119,5 +119,28 @@ std::optional<std::string> FirstText(const Result &result)
     return FirstRow(result, [](const Row &row) { return row[0].as<std::string>(); });
 }
 
+std::string ArrayLiteral(const std::vector<std::string> &elements)
+{
+    std::string out = "{";
+    for (const auto &element : elements)
+    {
+        if (out.size() > 1)
+        {
+            out += ',';
+        }
+        out += '"';
+        for (char c : element)
+        {
+            if (c == '"' || c == '\\')
+            {
+                out += '\\';
+            }
+            out += c;
+        }
+        out += '"';
+    }
+    return out + "}";
+}
+
 } // namespace internal
 } // namespace permanode::client

@@ -188,4 +188,40 @@ struct ReceiptRow
     std::string payload; // the raw milestone payload
 };
 
+// --- the legacy (ternary) era, 2016-2021: schema legacy ---
+// Not to be confused with the Chrysalis "legacy" outputs above (SigLocked outputs, protocol 1).
+// Hashes, addresses and tags are trytes (A-Z and 9): 81 for hashes and addresses, 27 for tags.
+namespace legacy
+{
+
+// A milestone of the Coordinator: the tail transaction of its bundle.
+struct Milestone
+{
+    std::int32_t index = 0;
+    std::string hash;
+    std::int64_t issued_at_ms = 0; // the tail's time (legacy.transactions.issued_at)
+};
+
+// What the archive holds of the Coordinator's milestones.
+struct Milestones
+{
+    std::optional<Milestone> latest;
+    std::optional<std::int32_t> first_index; // the oldest milestone held
+    std::string coordinator;                 // "" when none is configured (legacy.configure)
+};
+
+// findTransactions' fields: a transaction matches when it matches every field given (an
+// intersection), and it matches a field when it matches any of its values (a union).
+struct TransactionFilter
+{
+    std::optional<std::vector<std::string>> bundles;
+    // The address of a transaction with or without value (legacy.edges and legacy.zero_value).
+    std::optional<std::vector<std::string>> addresses;
+    std::optional<std::vector<std::string>> tags; // 27 trytes each
+    // Transactions whose trunk or branch is one of these.
+    std::optional<std::vector<std::string>> approvees;
+};
+
+} // namespace legacy
+
 } // namespace permanode::client

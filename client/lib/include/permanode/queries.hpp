@@ -79,4 +79,29 @@ Query<std::vector<ReceiptRow>> Receipts(std::optional<std::int64_t> migrated_at)
 // The newest milestone with a receipt: its treasury transaction made the current treasury.
 Query<std::optional<ReceiptRow>> LatestReceipt();
 
+// --- the legacy (ternary) era, 2016-2021: schema legacy ---
+// Lists of hashes or addresses go as one array parameter; answers come in the order asked.
+namespace legacy
+{
+// The trytes (2673) of each transaction, nullopt for those the archive does not hold.
+Query<std::vector<std::optional<std::string>>> Trytes(const std::vector<std::string> &hashes);
+// Hashes of the transactions that match the filter (in no particular order), at most limit + 1:
+// more than limit tells the caller that the answer was cut. A filter without fields matches
+// nothing.
+Query<std::vector<std::string>> FindTransactions(const client::legacy::TransactionFilter &filter,
+                                                 int limit);
+// Whether each transaction was confirmed by a milestone (false for those not held).
+Query<std::vector<bool>> InclusionStates(const std::vector<std::string> &hashes);
+// Whether each address was spent from: an input of it was confirmed (legacy.was_spent_from).
+Query<std::vector<bool>> WereSpentFrom(const std::vector<std::string> &addresses);
+// Each address's balance at the end of milestone_index (legacy.balance; nullopt: every confirmed
+// transaction counts).
+Query<std::vector<std::int64_t>> Balances(const std::vector<std::string> &addresses,
+                                          std::optional<std::int32_t> milestone_index);
+// A milestone by index, or the newest one (nullopt); nullopt when the archive does not hold it.
+Query<std::optional<client::legacy::Milestone>> MilestoneAt(std::optional<std::int32_t> index);
+// The newest and oldest milestones held and the Coordinator.
+Query<client::legacy::Milestones> MilestoneRange();
+} // namespace legacy
+
 } // namespace permanode::client::queries
