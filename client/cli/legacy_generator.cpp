@@ -21,9 +21,19 @@
 // milestone, branch: that tip) approves the whole cone. The milestone bundle has IRI's shape for
 // a Coordinator of security 2: two signature transactions and the siblings transaction, the
 // milestone index in the obsolete tag and the tag, on the Coordinator's address.
+//
+// Hashing. None of the draws depends on a transaction hash, so lines are planned first, trunks
+// and branches naming planned lines, and hashed after; milestones are planned ahead until 64
+// lines wait. A line's first 30 blocks (through the bundle hash) do not depend on its trunk and
+// branch: they go through the bitsliced Curl-P-81, 64 lines at a time. The last 3 blocks wait
+// for the lines approved (earlier ones) and go one line at a time through the packed Curl-P-81.
+// Waves of lines hashed side by side once their approvees are would not pay: each milestone
+// chains through its cone to its own bundle, a dozen steps deep at least, and a bitsliced pass
+// costs as much for one line as for 64.
 #include "legacy_generator.hpp"
 
 #include "codec/legacy/bundle.hpp"
+#include "codec/legacy/curl.hpp"
 #include "codec/legacy/signing.hpp"
 #include "codec/legacy/transaction.hpp"
 
@@ -31,6 +41,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <iterator>
 
 namespace permanode::cli
 {
@@ -101,22 +112,6 @@ std::string RandomTag(Random &random)
     return PadTrytes(tag, legacy::field::kTagSize);
 }
 
-// Adds 1 to the balanced ternary number 27 trytes hold.
-std::string IncrementTrytes(const std::string &trytes)
-{
-    legacy::Trits trits = legacy::TrytesToTrits(trytes);
-    for (auto &t : trits)
-    {
-        if (t < 1)
-        {
-            t = static_cast<legacy::Trit>(t + 1);
-            break;
-        }
-        t = -1;
-    }
-    return legacy::TritsToTrytes(trits.data(), trits.size());
-}
-
 // `value` in a 27-tryte field, as the milestone index is written in the obsolete tag.
 std::string NumberTrytes(std::int64_t value)
 {
@@ -125,17 +120,35 @@ std::string NumberTrytes(std::int64_t value)
     return legacy::TritsToTrytes(trits.data(), trits.size());
 }
 
-bool HasTryte13(const std::string &bundle_hash)
+// What a trunk or branch approves: a known hash, or a planned line, whose hash is known once it
+// is hashed.
+struct Approvee
 {
-    auto normalized = legacy::NormalizedBundleHash(bundle_hash);
-    return std::find(normalized.begin(), normalized.end(), 13) != normalized.end();
-}
+    std::string hash;       // empty until known
+    std::uint64_t line = 0; // else: the line's number, counting every line planned
+};
 
-// An address of the generator's seed and its key.
+// A planned line: its transaction, whose trunk and branch are nines until the lines they approve
+// are hashed.
+struct PlannedLine
+{
+    legacy::Transaction tx;
+    Approvee trunk;
+    Approvee branch;
+    std::uint32_t snapshot_index;
+};
+
+// A transaction's trits before its trunk: 30 whole blocks, hashed for many lines at once.
+constexpr std::size_t kTritsBeforeTrunk = legacy::kTritsPerTryte * legacy::field::kTrunk;
+static_assert(kTritsBeforeTrunk % legacy::kHashTrits == 0);
+
+// An address of the generator's seed, with what derives its key again when it is spent (a key
+// takes 2187 to 6561 bytes, and a large ledger holds many addresses not spent yet).
 struct Wallet
 {
     std::string address;
-    legacy::Trits key;
+    std::uint64_t key_index = 0;
+    int security = 0;
     std::int64_t balance = 0;
 };
 
@@ -169,8 +182,9 @@ struct LegacyLedgerGenerator::State
         double draw = random.Unit();
         int security = draw < 0.15 ? 1 : draw < 0.85 ? 2 : 3;
         Wallet wallet;
-        wallet.key = legacy::PrivateKey(seed, next_key_index++, security);
-        wallet.address = legacy::AddressOfKey(wallet.key);
+        wallet.key_index = next_key_index++;
+        wallet.security = security;
+        wallet.address = legacy::AddressOfKey(legacy::PrivateKey(seed, wallet.key_index, security));
         return wallet;
     }
 
@@ -188,62 +202,55 @@ struct LegacyLedgerGenerator::State
         return tx;
     }
 
-    // Sets the indexes and the bundle hash, the obsolete tag of the first transaction
-    // incremented until the normalized hash has no 13.
-    static std::string Finalize(std::vector<legacy::Transaction> &txs, bool avoid_13)
+    // Sets the indexes and the bundle hash; a bundle to be signed gets one without a 13.
+    static std::string Finalize(std::vector<legacy::Transaction> &txs, bool to_sign)
     {
         for (std::size_t i = 0; i < txs.size(); i++)
         {
             txs[i].current_index = static_cast<std::int64_t>(i);
             txs[i].last_index = static_cast<std::int64_t>(txs.size() - 1);
         }
+        if (to_sign)
+            return legacy::FinalizeBundleHash(txs);
         std::string hash = legacy::ComputeBundleHash(txs);
-        while (avoid_13 && HasTryte13(hash))
-        {
-            txs[0].obsolete_tag = IncrementTrytes(txs[0].obsolete_tag);
-            hash = legacy::ComputeBundleHash(txs);
-        }
         for (auto &tx : txs)
             tx.bundle = hash;
         return hash;
     }
 
-    // Attaches the bundle to `trunk` and `branch` and appends its lines, last index first.
-    // Returns the tail's hash.
-    std::string Attach(std::vector<legacy::Transaction> &txs, const std::string &trunk,
-                       const std::string &branch)
+    // Attaches the bundle to `trunk` and `branch`: plans its lines, last index first. Returns
+    // the tail.
+    Approvee Attach(std::vector<legacy::Transaction> &txs, const Approvee &trunk,
+                    const Approvee &branch)
     {
-        std::string next_hash;
+        Approvee next;
         for (std::size_t i = txs.size(); i-- > 0;)
         {
             legacy::Transaction &tx = txs[i];
             bool last = i + 1 == txs.size();
-            tx.trunk_transaction = last ? trunk : next_hash;
-            tx.branch_transaction = last ? branch : trunk;
             tx.attachment_timestamp =
                 tx.timestamp * 1000 + static_cast<std::int64_t>(random.Below(1000));
             tx.attachment_timestamp_lower_bound = 0;
             tx.attachment_timestamp_upper_bound = kMaxAttachmentUpperBound;
             tx.nonce = RandomTrytes(random, legacy::field::kNonceSize);
-            legacy::Trits trits = legacy::EncodeTransaction(tx);
-            next_hash = legacy::TransactionHash(trits.data());
-            out.push_back(
-                {next_hash, legacy::TritsToTrytes(trits.data(), trits.size()), milestone_index});
-            recent.push_back(next_hash);
+            planned.push_back(
+                {std::move(tx), last ? trunk : next, last ? branch : trunk, milestone_index});
+            next = Approvee{{}, lines_planned++};
+            recent.push_back(next);
             if (recent.size() > kRecentTransactions)
                 recent.pop_front();
         }
-        return next_hash;
+        return next;
     }
 
     // Attaches a bundle of this milestone's cone to tips.
     void AttachToTips(std::vector<legacy::Transaction> &txs)
     {
         std::size_t pick = random.Below(tips.size());
-        std::string trunk = tips[pick];
+        Approvee trunk = tips[pick];
         if (tips.size() > 1 || random.Chance(0.6))
             tips.erase(tips.begin() + static_cast<std::ptrdiff_t>(pick));
-        std::string branch;
+        Approvee branch;
         if (!tips.empty() && random.Chance(0.3))
         {
             pick = random.Below(tips.size());
@@ -251,9 +258,91 @@ struct LegacyLedgerGenerator::State
             tips.erase(tips.begin() + static_cast<std::ptrdiff_t>(pick));
         }
         else
-            branch = recent.empty() ? kNullHash : recent[random.Below(recent.size())];
+            branch = recent.empty() ? Approvee{kNullHash} : recent[random.Below(recent.size())];
         tips.push_back(Attach(txs, trunk, branch));
         produced += txs.size();
+    }
+
+    // Hashes the first (up to) 64 planned lines into `hashed`. Every trunk and branch approves a
+    // line before, so they are hashed in order; but their first 30 blocks, before the trunk, are
+    // the same whatever the trunk, and go through the bitsliced hasher together. Then whatever
+    // approves these lines knows their hashes.
+    void HashPlanned()
+    {
+        std::size_t count = std::min(planned.size(), legacy::kCurlBatchSize);
+        std::uint64_t first = lines_planned - planned.size();
+        std::vector<legacy::Trits> trits;
+        std::vector<const legacy::Trit *> inputs;
+        for (std::size_t i = 0; i < count; i++)
+        {
+            trits.push_back(legacy::EncodeTransaction(planned[i].tx));
+            inputs.push_back(trits.back().data());
+        }
+        std::vector<legacy::PackedCurlP81> sponges =
+            legacy::CurlAbsorbMany(inputs, kTritsBeforeTrunk);
+        std::vector<std::string> hashes;
+        auto resolve = [&](Approvee &approvee)
+        {
+            if (approvee.hash.empty() && approvee.line - first < hashes.size())
+                approvee.hash = hashes[approvee.line - first];
+        };
+        for (std::size_t i = 0; i < count; i++)
+        {
+            legacy::Trit *line = trits[i].data();
+            resolve(planned[i].trunk);
+            resolve(planned[i].branch);
+            legacy::TrytesToTrits(planned[i].trunk.hash,
+                                  line + legacy::kTritsPerTryte * legacy::field::kTrunk);
+            legacy::TrytesToTrits(planned[i].branch.hash,
+                                  line + legacy::kTritsPerTryte * legacy::field::kBranch);
+            sponges[i].Absorb(line + kTritsBeforeTrunk,
+                              legacy::kTransactionTrits - kTritsBeforeTrunk);
+            hashes.push_back(legacy::TritsToTrytes(sponges[i].Digest()));
+            hashed.push_back({hashes.back(), legacy::TritsToTrytes(line, legacy::kTransactionTrits),
+                              planned[i].snapshot_index});
+        }
+        planned.erase(planned.begin(), planned.begin() + static_cast<std::ptrdiff_t>(count));
+        for (PlannedLine &line : planned)
+        {
+            resolve(line.trunk);
+            resolve(line.branch);
+        }
+        for (Approvee &approvee : recent)
+            resolve(approvee);
+        for (Approvee &approvee : tips)
+            resolve(approvee);
+        resolve(previous_milestone);
+    }
+
+    // Plans the next milestone's lines, its milestone bundle last.
+    void PlanMilestone()
+    {
+        produced = 0;
+        milestone_index = options.start_index + milestones_planned;
+        std::int64_t milestone_time =
+            static_cast<std::int64_t>(options.start_timestamp) +
+            static_cast<std::int64_t>(kMilestoneInterval) * milestones_planned;
+        std::size_t cone = DrawConeSize(random, options);
+        tips = {previous_milestone};
+        while (produced < cone)
+        {
+            // Issued through the interval before the milestone, in order.
+            std::int64_t timestamp =
+                milestone_time - kMilestoneInterval +
+                static_cast<std::int64_t>(kMilestoneInterval * produced / (cone + 1)) + 1;
+            if (!spendable.empty() && random.Chance(options.transaction_share))
+                Transfer(timestamp);
+            else
+                Spam(timestamp, false);
+        }
+        while (tips.size() > 1)
+            Spam(milestone_time, true);
+        Milestone(milestone_time);
+        for (Wallet &wallet : pending)
+            spendable.push_back(std::move(wallet));
+        pending.clear();
+        milestones_planned++;
+        milestone_lines.push_back(lines_planned);
     }
 
     // A zero-value bundle: a message over 1 to 3 transactions, or a transaction merging two tips.
@@ -280,9 +369,9 @@ struct LegacyLedgerGenerator::State
         Finalize(txs, false);
         if (merge)
         {
-            std::string trunk = tips.back();
+            Approvee trunk = tips.back();
             tips.pop_back();
-            std::string branch = tips.back();
+            Approvee branch = tips.back();
             tips.pop_back();
             tips.push_back(Attach(txs, trunk, branch));
             produced += txs.size();
@@ -333,9 +422,8 @@ struct LegacyLedgerGenerator::State
         for (const Wallet &input : inputs)
         {
             input_positions.push_back(txs.size());
-            auto security = input.key.size() / legacy::kFragmentTrits;
             txs.push_back(Blank(input.address, -input.balance, tag, timestamp));
-            for (std::size_t extra = 1; extra < security; extra++)
+            for (int extra = 1; extra < input.security; extra++)
                 txs.push_back(Blank(input.address, 0, tag, timestamp));
         }
         if (total - sent > 0)
@@ -347,8 +435,8 @@ struct LegacyLedgerGenerator::State
         std::string bundle_hash = Finalize(txs, true);
         for (std::size_t k = 0; k < inputs.size(); k++)
         {
-            std::vector<std::string> fragments =
-                legacy::SignatureFragments(inputs[k].key, bundle_hash);
+            legacy::Trits key = legacy::PrivateKey(seed, inputs[k].key_index, inputs[k].security);
+            std::vector<std::string> fragments = legacy::SignatureFragments(key, bundle_hash);
             for (std::size_t f = 0; f < fragments.size(); f++)
                 txs[input_positions[k] + f].signature_message_fragment = fragments[f];
         }
@@ -384,13 +472,16 @@ struct LegacyLedgerGenerator::State
     std::vector<SnapshotBalance> snapshot;
     std::vector<Wallet> spendable; // confirmed addresses of the seed with a balance
     std::vector<Wallet> pending;   // funded by the milestone being built
-    std::deque<std::string> recent;
-    std::vector<std::string> tips;
-    std::string previous_milestone = kNullHash;
-    std::uint32_t milestones_done = 0;
-    std::uint32_t milestone_index = 0;
-    std::size_t produced = 0;
-    std::vector<DmpLine> out;
+    std::deque<Approvee> recent;
+    std::vector<Approvee> tips;
+    Approvee previous_milestone{kNullHash};
+    std::uint32_t milestones_planned = 0;
+    std::uint32_t milestone_index = 0; // of the milestone being planned
+    std::size_t produced = 0;          // transactions of its cone so far
+    std::uint64_t lines_planned = 0;
+    std::deque<PlannedLine> planned;           // not hashed yet, in order
+    std::deque<DmpLine> hashed;                // not returned yet, in order
+    std::deque<std::uint64_t> milestone_lines; // lines planned through each milestone not returned
 };
 
 LegacyLedgerGenerator::LegacyLedgerGenerator(const GeneratorOptions &options)
@@ -427,33 +518,24 @@ const std::string &LegacyLedgerGenerator::Coordinator() const
 
 std::vector<DmpLine> LegacyLedgerGenerator::Next()
 {
+    // Milestones are planned ahead (up to the number asked for) until 64 lines wait to be hashed,
+    // so that the bitsliced hasher gets all the lines it can take.
     State &s = *state_;
-    s.out.clear();
-    s.produced = 0;
-    s.milestone_index = s.options.start_index + s.milestones_done;
-    std::int64_t milestone_time = static_cast<std::int64_t>(s.options.start_timestamp) +
-                                  static_cast<std::int64_t>(kMilestoneInterval) * s.milestones_done;
-    std::size_t cone = DrawConeSize(s.random, s.options);
-    s.tips = {s.previous_milestone};
-    while (s.produced < cone)
+    std::uint64_t returned = s.lines_planned - s.planned.size() - s.hashed.size();
+    while (s.milestone_lines.empty() || returned + s.hashed.size() < s.milestone_lines.front())
     {
-        // Issued through the interval before the milestone, in order.
-        std::int64_t timestamp =
-            milestone_time - kMilestoneInterval +
-            static_cast<std::int64_t>(kMilestoneInterval * s.produced / (cone + 1)) + 1;
-        if (!s.spendable.empty() && s.random.Chance(s.options.transaction_share))
-            s.Transfer(timestamp);
+        bool more = s.milestones_planned < s.options.milestones;
+        if (s.milestone_lines.empty() || (more && s.planned.size() < legacy::kCurlBatchSize))
+            s.PlanMilestone();
         else
-            s.Spam(timestamp, false);
+            s.HashPlanned();
     }
-    while (s.tips.size() > 1)
-        s.Spam(milestone_time, true);
-    s.Milestone(milestone_time);
-    for (Wallet &wallet : s.pending)
-        s.spendable.push_back(std::move(wallet));
-    s.pending.clear();
-    s.milestones_done++;
-    return std::move(s.out);
+    auto end = s.hashed.begin() + static_cast<std::ptrdiff_t>(s.milestone_lines.front() - returned);
+    std::vector<DmpLine> lines(std::make_move_iterator(s.hashed.begin()),
+                               std::make_move_iterator(end));
+    s.hashed.erase(s.hashed.begin(), end);
+    s.milestone_lines.pop_front();
+    return lines;
 }
 
 } // namespace permanode::cli

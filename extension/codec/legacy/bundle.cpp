@@ -1,8 +1,11 @@
-// Bundle validation, check by check.
+// Bundle hashes, computed and (for signing) finalized, and bundle validation, check by check.
 #include "codec/legacy/bundle.hpp"
 
+#include "codec/error.hpp"
 #include "codec/legacy/kerl.hpp"
 #include "codec/legacy/signing.hpp"
+
+#include <algorithm>
 
 namespace permanode::codec::legacy
 {
@@ -20,6 +23,53 @@ bool LastTritZero(const std::string &address)
 {
     Trits trits = TrytesToTrits(address, "address");
     return trits.size() == kHashTrits && trits.back() == 0;
+}
+
+// The transactions' essences one after the other, two blocks each.
+Trits Essences(const std::vector<Transaction> &transactions)
+{
+    constexpr std::size_t kEssenceTrits = kTritsPerTryte * field::kEssenceSize;
+    static_assert(kEssenceTrits % kHashTrits == 0);
+    Trits essences;
+    essences.reserve(transactions.size() * kEssenceTrits);
+    for (const auto &tx : transactions)
+    {
+        Trits trits = EncodeTransaction(tx);
+        auto essence = trits.begin() + kTritsPerTryte * field::kEssence;
+        essences.insert(essences.end(), essence, essence + kEssenceTrits);
+    }
+    return essences;
+}
+
+// Kerl of blocks converted beforehand, as 81 trytes.
+std::string HashOfWords(const std::vector<KerlWord> &words)
+{
+    Kerl kerl;
+    for (const KerlWord &word : words)
+        kerl.AbsorbWord(word);
+    HashTrits hash;
+    kerl.Squeeze(hash.data(), kHashTrits);
+    return TritsToTrytes(hash);
+}
+
+bool HasTryte13(const std::string &bundle_hash)
+{
+    std::array<int, kHashTrytes> normalized = NormalizedBundleHash(bundle_hash);
+    return std::find(normalized.begin(), normalized.end(), 13) != normalized.end();
+}
+
+// Adds 1 to the balanced ternary number `count` trits hold (wrapping past the last).
+void Increment(Trit *trits, std::size_t count)
+{
+    for (std::size_t i = 0; i < count; i++)
+    {
+        if (trits[i] < 1)
+        {
+            trits[i] = static_cast<Trit>(trits[i] + 1);
+            return;
+        }
+        trits[i] = -1;
+    }
 }
 
 } // namespace
@@ -50,16 +100,35 @@ const char *BundleCheckName(BundleCheck check)
 
 std::string ComputeBundleHash(const std::vector<Transaction> &transactions)
 {
-    Kerl kerl;
-    for (const auto &tx : transactions)
+    Trits essences = Essences(transactions);
+    return TritsToTrytes(KerlHash(essences.data(), essences.size()));
+}
+
+std::string FinalizeBundleHash(std::vector<Transaction> &transactions)
+{
+    if (transactions.empty())
+        throw EncodeError("a bundle has at least one transaction");
+    // Only the block of the first obsolete tag changes from one try to the next.
+    constexpr std::size_t kTagOffset = kTritsPerTryte * (field::kObsoleteTag - field::kEssence);
+    constexpr std::size_t kTagTrits = kTritsPerTryte * field::kTagSize;
+    constexpr std::size_t kTagBlock = kTagOffset / kHashTrits;
+    static_assert((kTagOffset + kTagTrits - 1) / kHashTrits == kTagBlock);
+    Trits essences = Essences(transactions);
+    std::vector<KerlWord> words;
+    for (std::size_t offset = 0; offset < essences.size(); offset += kHashTrits)
+        words.push_back(TritsToKerlWord(essences.data() + offset));
+    Trit *tag = essences.data() + kTagOffset;
+    std::string hash = HashOfWords(words);
+    while (HasTryte13(hash))
     {
-        Trits trits = EncodeTransaction(tx);
-        kerl.Absorb(trits.data() + kTritsPerTryte * field::kEssence,
-                    kTritsPerTryte * field::kEssenceSize);
+        Increment(tag, kTagTrits);
+        words[kTagBlock] = TritsToKerlWord(essences.data() + kTagBlock * kHashTrits);
+        hash = HashOfWords(words);
     }
-    HashTrits hash;
-    kerl.Squeeze(hash.data(), kHashTrits);
-    return TritsToTrytes(hash);
+    transactions[0].obsolete_tag = TritsToTrytes(tag, kTagTrits);
+    for (auto &tx : transactions)
+        tx.bundle = hash;
+    return hash;
 }
 
 BundleVerdict ValidateBundle(const std::vector<Transaction> &txs,

@@ -44,6 +44,12 @@ struct BundleVerdict
 // obsolete tag, timestamp, current index, last index), as 81 trytes.
 std::string ComputeBundleHash(const std::vector<Transaction> &transactions);
 
+// The bundle hash of a bundle to be signed, as iota.js's finalizeBundle made it: while the
+// normalized hash has a 13 (whose signature fragment gives its key segment away), the first
+// transaction's obsolete tag is incremented (as an 81-trit number) and the essences hashed again.
+// Sets that obsolete tag and every transaction's bundle field; returns the hash.
+std::string FinalizeBundleHash(std::vector<Transaction> &transactions);
+
 // Validates transactions given in bundle order (current index 0 first). With `hashes` (the
 // transactions' hashes, same order) the trunk chain is checked too, as it must hold for a
 // bundle attached to the tangle; a bundle prepared but not attached has no chain.

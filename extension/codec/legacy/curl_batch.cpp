@@ -74,9 +74,8 @@ void Transform(SlicedState &state, SlicedState &scratch)
     state = *from;
 }
 
-} // namespace
-
-void CurlP81Batch(const std::vector<const Trit *> &inputs, std::size_t count, HashTrits *outputs)
+// The state after absorbing `count` trits of each input, input k in lane k.
+SlicedState Absorbed(const std::vector<const Trit *> &inputs, std::size_t count)
 {
     if (inputs.size() > kCurlBatchSize)
         throw std::invalid_argument("CurlP81Batch hashes at most 64 inputs at once");
@@ -105,13 +104,25 @@ void CurlP81Batch(const std::vector<const Trit *> &inputs, std::size_t count, Ha
         }
         Transform(state, scratch);
     }
+    return state;
+}
+
+// Trit `j` of the state in lane `k`.
+Trit LaneTrit(const SlicedState &state, std::size_t j, std::size_t k)
+{
+    int low = static_cast<int>((state.low[j] >> k) & 1);
+    int high = static_cast<int>((state.high[j] >> k) & 1);
+    return static_cast<Trit>(high - low);
+}
+
+} // namespace
+
+void CurlP81Batch(const std::vector<const Trit *> &inputs, std::size_t count, HashTrits *outputs)
+{
+    SlicedState state = Absorbed(inputs, count);
     for (std::size_t k = 0; k < inputs.size(); k++)
         for (std::size_t j = 0; j < kHashTrits; j++)
-        {
-            int low = static_cast<int>((state.low[j] >> k) & 1);
-            int high = static_cast<int>((state.high[j] >> k) & 1);
-            outputs[k][j] = static_cast<Trit>(high - low);
-        }
+            outputs[k][j] = LaneTrit(state, j, k);
 }
 
 std::vector<HashTrits> CurlHashMany(const std::vector<const Trit *> &inputs, std::size_t count)
@@ -124,6 +135,26 @@ std::vector<HashTrits> CurlHashMany(const std::vector<const Trit *> &inputs, std
         CurlP81Batch(batch, count, hashes.data() + first);
     }
     return hashes;
+}
+
+std::vector<PackedCurlP81> CurlAbsorbMany(const std::vector<const Trit *> &inputs,
+                                          std::size_t count)
+{
+    std::vector<PackedCurlP81> sponges;
+    sponges.reserve(inputs.size());
+    std::array<Trit, kCurlStateTrits> lane;
+    for (std::size_t first = 0; first < inputs.size(); first += kCurlBatchSize)
+    {
+        std::size_t last = std::min(inputs.size(), first + kCurlBatchSize);
+        SlicedState state = Absorbed({inputs.begin() + first, inputs.begin() + last}, count);
+        for (std::size_t k = 0; k < last - first; k++)
+        {
+            for (std::size_t j = 0; j < kCurlStateTrits; j++)
+                lane[j] = LaneTrit(state, j, k);
+            sponges.emplace_back(lane.data());
+        }
+    }
+    return sponges;
 }
 
 } // namespace permanode::codec::legacy

@@ -33,12 +33,15 @@ class Kerl
   public:
     Kerl() { Reset(); }
     void Absorb(const Trit *trits, std::size_t count);
+    // A block converted beforehand (TritsToKerlWord), for blocks hashed more than once.
+    void AbsorbWord(const KerlWord &word);
     void Squeeze(Trit *out, std::size_t count);
     void Reset();
 
   private:
-    void AbsorbBytes(const std::uint8_t *bytes, std::size_t count);
-    KerlWord Finish();
+    // A word as its six 64-bit lanes (bytes 8 j to 8 j + 7, little endian, in lane j).
+    void AbsorbLanes(const std::uint64_t *word);
+    void Finish(std::uint64_t *digest);
 
     std::array<std::uint64_t, 25> lanes_;
     std::size_t position_; // bytes absorbed into the current rate block
@@ -46,5 +49,11 @@ class Kerl
 
 // Kerl of `count` trits (a multiple of 243): one squeezed block.
 HashTrits KerlHash(const Trit *trits, std::size_t count);
+
+// Kerl of a 243-trit block `times` times over, each time with a fresh sponge, in place: the hash
+// chains of the Winternitz scheme. Between steps the digest goes on as a word, reduced as its
+// trits would have reduced it, so only the ends are converted; the trits are those of hashing
+// the trits again each time.
+void KerlHashChain(Trit *block, int times);
 
 } // namespace permanode::codec::legacy

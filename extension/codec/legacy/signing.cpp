@@ -12,24 +12,13 @@ namespace
 
 constexpr int kMaxTryte = 13;
 
-// Hashes a 243-trit segment `times` times in place, each with a fresh Kerl.
-void HashSegment(Trit *segment, int times)
-{
-    for (int k = 0; k < times; k++)
-    {
-        Kerl kerl;
-        kerl.Absorb(segment, kHashTrits);
-        kerl.Squeeze(segment, kHashTrits);
-    }
-}
-
 // A fragment's digest: each segment hashed `times(j)` times, then Kerl of the 27 results.
 template <typename Times> HashTrits FragmentDigest(Trits fragment, Times times)
 {
     Kerl kerl;
     for (std::size_t j = 0; j < kSegmentsPerFragment; j++)
     {
-        HashSegment(fragment.data() + j * kHashTrits, times(j));
+        KerlHashChain(fragment.data() + j * kHashTrits, times(j));
         kerl.Absorb(fragment.data() + j * kHashTrits, kHashTrits);
     }
     HashTrits digest;
@@ -40,6 +29,20 @@ template <typename Times> HashTrits FragmentDigest(Trits fragment, Times times)
 std::string AddressOfDigests(const Trits &digests)
 {
     return TritsToTrytes(KerlHash(digests.data(), digests.size()));
+}
+
+// Adds `value` to the balanced ternary integer `trits` holds, least significant trit first, a
+// carry past the last trit dropped (as the clients incremented a seed `value` times).
+void AddToTrits(Trits &trits, std::uint64_t value)
+{
+    int carry = 0;
+    for (std::size_t i = 0; i < trits.size() && (value != 0 || carry != 0); i++)
+    {
+        int sum = trits[i] + static_cast<int>(value % 3) + carry; // -1..4
+        value /= 3;
+        carry = sum > 1;
+        trits[i] = static_cast<Trit>(carry ? sum - 3 : sum);
+    }
 }
 
 int SecurityOf(const Trits &private_key)
@@ -110,13 +113,7 @@ Trits PrivateKey(std::string_view seed, std::uint64_t index, int security)
     if (subseed.size() != kHashTrits)
         throw EncodeError("a seed has 81 trytes, got " + std::to_string(seed.size()));
     // The subseed: Kerl of the seed plus the index (added as a balanced ternary integer).
-    for (std::uint64_t k = 0; k < index; k++)
-        for (auto &t : subseed)
-        {
-            if (++t <= 1)
-                break;
-            t = -1;
-        }
+    AddToTrits(subseed, index);
     Kerl kerl;
     kerl.Absorb(subseed.data(), kHashTrits);
     kerl.Squeeze(subseed.data(), kHashTrits);
@@ -151,7 +148,7 @@ std::vector<std::string> SignatureFragments(const Trits &private_key, std::strin
                        private_key.begin() + (i + 1) * kFragmentTrits);
         const int *chunk = n.data() + (i % 3) * kSegmentsPerFragment;
         for (std::size_t j = 0; j < kSegmentsPerFragment; j++)
-            HashSegment(fragment.data() + j * kHashTrits, kMaxTryte - chunk[j]);
+            KerlHashChain(fragment.data() + j * kHashTrits, kMaxTryte - chunk[j]);
         fragments.push_back(TritsToTrytes(fragment.data(), fragment.size()));
     }
     return fragments;

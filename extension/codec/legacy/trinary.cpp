@@ -88,12 +88,11 @@ Trits TrytesToTrits(std::string_view trytes, const char *field)
 
 std::string TritsToTrytes(const Trit *trits, std::size_t count)
 {
+    // The tryte characters by value + 13, so that no branch depends on the sign.
+    static constexpr std::string_view kByValue = "NOPQRSTUVWXYZ9ABCDEFGHIJKLM";
     std::string out(count / kTritsPerTryte, '9');
     for (std::size_t i = 0; i < out.size(); i++)
-    {
-        int v = trits[3 * i] + 3 * trits[3 * i + 1] + 9 * trits[3 * i + 2];
-        out[i] = kAlphabet[v < 0 ? v + 27 : v];
-    }
+        out[i] = kByValue[trits[3 * i] + 3 * trits[3 * i + 1] + 9 * trits[3 * i + 2] + 13];
     return out;
 }
 

@@ -1,5 +1,6 @@
 // Legacy bundle validation: the real bundles valid, the broken ones of IRI's tests failing the
 // check they were built to fail, and generated bundles signed at security levels 1 to 3.
+#include "codec/error.hpp"
 #include "codec/legacy/bundle.hpp"
 #include "codec/legacy/signing.hpp"
 #include "legacy_fixtures.hpp"
@@ -7,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
 namespace
@@ -133,6 +135,73 @@ TEST(LegacyBundleTest, SignedAtEverySecurityLevel)
         EXPECT_EQ(verdict.failed, BundleCheck::kSignature);
         EXPECT_EQ(verdict.transaction, last_fragment + 1 - securities.back());
     }
+}
+
+TEST(LegacyBundleTest, KeyIndexIsAddedToTheSeed)
+{
+    // The key at an index is the key at 0 of the seed incremented that many times, trit
+    // carries wrapping past the last trit: seeds of all 1 (M), all -1 (N) and mixed.
+    for (const std::string &seed :
+         {std::string(81, 'M'), std::string(81, 'N'),
+          std::string("MMMMM9ABCDEFGHIJKLMNOPQRSTUVWXYZ") + std::string(49, 'Z')})
+        for (std::uint64_t index : {1ull, 2ull, 13ull, 364ull, 1000ull})
+        {
+            Trits incremented = TrytesToTrits(seed);
+            for (std::uint64_t k = 0; k < index; k++)
+                for (auto &t : incremented)
+                {
+                    if (++t <= 1)
+                        break;
+                    t = -1;
+                }
+            EXPECT_EQ(PrivateKey(seed, index, 1),
+                      PrivateKey(TritsToTrytes(incremented.data(), incremented.size()), 0, 1))
+                << seed << " + " << index;
+        }
+}
+
+TEST(LegacyBundleTest, FinalizedHashIsTheFirstWithoutA13)
+{
+    std::mt19937_64 random(13);
+    std::size_t incremented = 0;
+    for (int k = 0; k < 20; k++)
+    {
+        std::vector<Transaction> txs;
+        for (int i = 0; i < 1 + k % 5; i++)
+            txs.push_back(samples::RandomTransaction(random));
+        std::vector<Transaction> finalized = txs;
+        std::string hash = FinalizeBundleHash(finalized);
+        EXPECT_EQ(hash, ComputeBundleHash(finalized));
+        std::array<int, kHashTrytes> normalized = NormalizedBundleHash(hash);
+        EXPECT_EQ(std::count(normalized.begin(), normalized.end(), 13), 0);
+        for (const auto &tx : finalized)
+            EXPECT_EQ(tx.bundle, hash);
+        // Incremented from the original tag one at a time, every earlier tag gives a 13.
+        Trits tag = TrytesToTrits(txs[0].obsolete_tag);
+        for (; TritsToTrytes(tag.data(), tag.size()) != finalized[0].obsolete_tag; incremented++)
+        {
+            ASSERT_LT(incremented, 10000u) << "not an increment of the original tag";
+            txs[0].obsolete_tag = TritsToTrytes(tag.data(), tag.size());
+            normalized = NormalizedBundleHash(ComputeBundleHash(txs));
+            EXPECT_GT(std::count(normalized.begin(), normalized.end(), 13), 0);
+            for (auto &t : tag)
+            {
+                if (++t <= 1)
+                    break;
+                t = -1;
+            }
+        }
+        // Nothing else changed.
+        txs[0].obsolete_tag = finalized[0].obsolete_tag;
+        for (std::size_t i = 0; i < txs.size(); i++)
+        {
+            txs[i].bundle = hash;
+            EXPECT_EQ(ToJson(finalized[i], ""), ToJson(txs[i], "")) << i;
+        }
+    }
+    EXPECT_GT(incremented, 20u); // most tags needed increments
+    std::vector<Transaction> none;
+    EXPECT_THROW(FinalizeBundleHash(none), EncodeError);
 }
 
 TEST(LegacyBundleTest, EachCheckReportsItself)

@@ -1,6 +1,6 @@
-// Curl-P-81 (both implementations) and Kerl of the legacy codec: every real transaction hashes to
-// its recorded hash, the bitsliced hasher equals the reference on random inputs, and Kerl's
-// conversions and address checksums hold.
+// Curl-P-81 (all three implementations) and Kerl of the legacy codec: every real transaction
+// hashes to its recorded hash, the bitsliced and packed hashers equal the reference on random
+// inputs, and Kerl's conversions and address checksums hold.
 #include "codec/error.hpp"
 #include "codec/legacy/address.hpp"
 #include "codec/legacy/curl.hpp"
@@ -74,6 +74,59 @@ TEST(LegacyCurlTest, BitslicedEqualsReferenceOnRandomInputs)
     }
 }
 
+TEST(LegacyCurlTest, PackedEqualsReferenceOnRandomInputs)
+{
+    std::mt19937_64 random(729);
+    // 1 to 4 blocks go through all three layouts of the packed state; a transaction 33 blocks.
+    PackedCurlP81 packed;
+    for (std::size_t length :
+         {kHashTrits, 2 * kHashTrits, 3 * kHashTrits, 4 * kHashTrits, kTransactionTrits})
+        for (int k = 0; k < 20; k++)
+        {
+            Trits input = RandomTrits(random, length);
+            packed.Reset();
+            packed.Absorb(input.data(), input.size());
+            ASSERT_EQ(packed.Digest(), CurlHash(input.data(), length)) << length << " trits, " << k;
+        }
+    // Extreme states: every trit the same.
+    for (Trit t : {Trit(-1), Trit(0), Trit(1)})
+    {
+        Trits input(2 * kHashTrits, t);
+        packed.Reset();
+        packed.Absorb(input.data(), input.size());
+        EXPECT_EQ(packed.Digest(), CurlHash(input.data(), input.size())) << int(t);
+    }
+}
+
+TEST(LegacyCurlTest, SpongesAbsorbedTogetherFinishOneAtATime)
+{
+    // The real transactions: their first 30 blocks bitsliced, the last 3 through the packed
+    // sponge each, 153 = 64 + 64 + 25 inputs.
+    std::vector<Trits> all;
+    std::vector<const Trit *> inputs;
+    for (const auto &tx : fixtures::AllTransactions())
+        all.push_back(TransactionTrits(tx.trytes));
+    for (const auto &trits : all)
+        inputs.push_back(trits.data());
+    constexpr std::size_t kPrefix = 30 * kHashTrits;
+    std::vector<PackedCurlP81> sponges = CurlAbsorbMany(inputs, kPrefix);
+    ASSERT_EQ(sponges.size(), all.size());
+    for (std::size_t i = 0; i < all.size(); i++)
+    {
+        sponges[i].Absorb(all[i].data() + kPrefix, kTransactionTrits - kPrefix);
+        EXPECT_EQ(TritsToTrytes(sponges[i].Digest()), TransactionHash(all[i].data())) << i;
+    }
+    // Random inputs, and nothing absorbed together.
+    std::mt19937_64 random(30);
+    Trits input = RandomTrits(random, 3 * kHashTrits);
+    std::vector<PackedCurlP81> one = CurlAbsorbMany({input.data()}, kHashTrits);
+    one[0].Absorb(input.data() + kHashTrits, 2 * kHashTrits);
+    EXPECT_EQ(one[0].Digest(), CurlHash(input.data(), input.size()));
+    std::vector<PackedCurlP81> fresh = CurlAbsorbMany({input.data()}, 0);
+    fresh[0].Absorb(input.data(), input.size());
+    EXPECT_EQ(fresh[0].Digest(), CurlHash(input.data(), input.size()));
+}
+
 TEST(LegacyCurlTest, SpongeSqueezesMoreThanOneBlock)
 {
     std::mt19937_64 random(3);
@@ -125,6 +178,50 @@ TEST(LegacyKerlTest, WordConversionRoundTrips)
     Trits reduced(kHashTrits);
     KerlWordToTrits(big, reduced.data());
     EXPECT_EQ(reduced.back(), 0);
+}
+
+TEST(LegacyKerlTest, WordsOfSmallValuesAreTheirIntegers)
+{
+    // A value that fits 40 trits is its int64 in the last 8 bytes, sign-extended: each trit
+    // position of the 20-trit conversion steps, the carries between them and both signs.
+    std::mt19937_64 random(48);
+    for (int k = 0; k < 2000; k++)
+    {
+        // Uniform in -(3^40 - 1) / 2 .. (3^40 - 1) / 2, through unsigned arithmetic.
+        std::int64_t value =
+            static_cast<std::int64_t>(random() % 12157665459056928801ull - 6078832729528464400ull);
+        if (k < 100)
+            value = k - 50;
+        Trits trits(kHashTrits, 0);
+        IntToTrits(value, trits.data(), 40);
+        KerlWord word = TritsToKerlWord(trits.data());
+        KerlWord expected;
+        expected.fill(value < 0 ? 0xff : 0);
+        for (std::size_t i = 0; i < 8; i++)
+            expected[kKerlBytes - 1 - i] = static_cast<std::uint8_t>(value >> (8 * i));
+        ASSERT_EQ(word, expected) << value;
+        Trits back(kHashTrits);
+        KerlWordToTrits(word, back.data());
+        ASSERT_EQ(back, trits) << value;
+    }
+}
+
+TEST(LegacyKerlTest, ChainEqualsHashingTheTritsAgain)
+{
+    std::mt19937_64 random(26);
+    for (int times : {0, 1, 2, 13, 26})
+        for (int k = 0; k < 10; k++)
+        {
+            Trits block = RandomTrits(random, kHashTrits);
+            Trits expected = block;
+            for (int t = 0; t < times; t++)
+            {
+                HashTrits hash = KerlHash(expected.data(), kHashTrits);
+                std::copy(hash.begin(), hash.end(), expected.begin());
+            }
+            KerlHashChain(block.data(), times);
+            ASSERT_EQ(block, expected) << times << " times, block " << k;
+        }
 }
 
 TEST(LegacyKerlTest, SqueezingTwiceDiffers)
