@@ -107,7 +107,11 @@ std::vector<QueryParam> FiltersOf(OutputKind kind)
         {{"aliasAddress", "string", "bech32"}, [](auto &f) { f.alias_address = ""; }},
         {{"createdBefore", "integer", "Unix seconds"}, [](auto &f) { f.created_before = 0; }},
         {{"createdAfter", "integer", "Unix seconds"}, [](auto &f) { f.created_after = 0; }},
-        {{"unlockableByAddress", "string", "bech32"},
+        {{"unlockableByAddress", "string",
+          "bech32: outputs this address can unlock at the newest milestone's timestamp (the "
+          "ledgerIndex's): its address, state controller or governor, or the return address of "
+          "an expiration reached by then (TIP-18: the address unlocks before the expiration, "
+          "the return address at or after it)"},
          [](auto &f) { f.unlockable_by_address = ""; }},
     };
     for (const auto &[param, set] : all)

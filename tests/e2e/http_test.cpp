@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
+#include "codec/bech32.hpp"
+#include "codec/hex.hpp"
 #include "http_fixture.hpp"
 #include "permanode/client.hpp"
 #include "pg_pipeline.hpp"
@@ -168,6 +170,44 @@ TEST_F(HttpTest, IncludeSpentSearchesAllOutputs)
     EXPECT_TRUE(contains(history["items"], spent));
 }
 
+TEST_F(HttpTest, UnlockableByAddressHandsAnExpiredOutputToItsReturnAddress)
+{
+    // The fixtures' one output with an expiration (in_memory_data.json, 17340/created/3): made
+    // by milestone 17340 (2022-09-28) for one Ed25519 address, returning to another from
+    // 1664389503 (2022-09-28 18:25:03) on. The newest milestone held, 2418187 (2023-02-14), is
+    // past it: only the return address can unlock it.
+    const std::string output =
+        "0x7d84e9b133ffe486e3b3de0e5db80c021044351c59ae459e3215489686168d1b0000";
+    auto ed25519 = [](const char *hex)
+    {
+        permanode::codec::Address address;
+        address.id = permanode::codec::FromHexFixed<32>(hex).value();
+        return permanode::codec::AddressToBech32(address, "smr");
+    };
+    const std::string owner =
+        ed25519("7872a75c21801a96fb1aaa35617e6abe0b4530a1db70f64db15831a18bf413b5");
+    const std::string return_address =
+        ed25519("053733b724aa948837d8392dd146abf95184e3ea371daf170d136b0396e750e8");
+    auto listed = [&output](const std::string &address, const std::string &more)
+    {
+        auto [status, page] =
+            GetJson("/api/indexer/v1/outputs/basic?unlockableByAddress=" + address + more);
+        EXPECT_EQ(status, 200);
+        EXPECT_EQ(page["ledgerIndex"], 2418187);
+        const auto &items = page["items"];
+        return std::find(items.begin(), items.end(), output) != items.end();
+    };
+    for (const std::string more : {"", "&includeSpent=true"})
+    {
+        SCOPED_TRACE(more);
+        EXPECT_TRUE(listed(return_address, more));
+        EXPECT_FALSE(listed(owner, more));
+    }
+    // Both addresses still find it by the conditions themselves.
+    auto by_owner = GetJson("/api/indexer/v1/outputs/basic?address=" + owner).second["items"];
+    EXPECT_NE(std::find(by_owner.begin(), by_owner.end(), output), by_owner.end());
+}
+
 TEST_F(HttpTest, SeedRoutesPageChildrenAndMilestoneMessages)
 {
     auto all = GetJson("/messages/" + kMilestoneBlock + "/children").second;
@@ -225,7 +265,12 @@ TEST_F(HttpTest, OpenApiDocumentListsTheRoutesAndFilters)
     bool has_unlockable = false;
     for (const auto &p : params)
     {
-        has_unlockable |= p["name"] == "unlockableByAddress";
+        if (p["name"] == "unlockableByAddress")
+        {
+            has_unlockable = true;
+            // It says when an expiration hands the output to the return address.
+            EXPECT_NE(p["description"].get<std::string>().find("expiration"), std::string::npos);
+        }
     }
     EXPECT_TRUE(has_unlockable);
 }

@@ -106,26 +106,43 @@ const FilterSpec kFilters[] = {
 };
 constexpr int kFilterCount = sizeof(kFilters) / sizeof(kFilters[0]);
 
-// The columns a `*` filter uses where the column name is not the filter's.
-std::string DefaultColumn(const std::string &name, Target target)
+// The column of a `*` filter whose column name is not the filter's (but unlockableByAddress).
+std::string DefaultColumn(const std::string &name)
 {
     if (name == "hasNativeTokens" || name == "minNativeTokenCount" || name == "maxNativeTokenCount")
     {
         return "native_token_count";
     }
-    if (name == "createdBefore" || name == "createdAfter")
-    {
-        return "ms_timestamp";
-    }
-    // unlockableByAddress: the address conditions that let an address unlock the output.
+    return "ms_timestamp"; // createdBefore, createdAfter
+}
+
+// The ledger's own time: the timestamp of the newest milestone the archive holds (the page's
+// ledgerIndex), never the wall clock. Every block a milestone references carries its timestamp,
+// and a milestone references at least its predecessor's milestone block. The Range Scan on
+// messages reads that milestone's range (and the pending one) only.
+constexpr const char *kLedgerTime =
+    "(SELECT m.ms_timestamp FROM permanode.messages m WHERE m.milestone_index = "
+    "(SELECT max(milestone_index) FROM permanode.sync) LIMIT 1)";
+
+// unlockableByAddress: the address conditions that let an address unlock the output now. An
+// expiration unlock condition (TIP-18) hands the output from its address to the return address
+// at its time: the address unlocks it before, the return address at or after. The first
+// conjunct is what the unspent set's indexes serve (a BitmapOr); the second picks, for an output
+// with an expiration, the one of the two that unlocks it at the ledger's time.
+std::string UnlockableCondition(Target target)
+{
+    const std::string unlocker = std::string("CASE WHEN o.expiration <= ") + kLedgerTime +
+                                 " THEN o.expiration_return_address ELSE o.address END = $";
     switch (target)
     {
         case kUnspent:
             return "(o.address = $ OR o.state_controller = $ OR o.governor = $ OR "
-                   "o.expiration_return_address = $)";
+                   "o.expiration_return_address = $) AND (o.state_controller = $ OR "
+                   "o.governor = $ OR " +
+                   unlocker + ")";
         case kBasicTable:
         case kNftTable:
-            return "(o.address = $ OR o.expiration_return_address = $)";
+            return "(o.address = $ OR o.expiration_return_address = $) AND " + unlocker;
         case kAliasTable:
             return "(o.state_controller = $ OR o.governor = $)";
         default:
@@ -180,11 +197,11 @@ std::string BuildQuery(Target target, const std::array<bool, kFilterCount> &set,
         std::string condition;
         if (std::string(f.name) == "unlockableByAddress")
         {
-            condition = Replace(DefaultColumn(f.name, target), '$', typed);
+            condition = Replace(UnlockableCondition(target), '$', typed);
         }
         else
         {
-            std::string col = column == kAll ? DefaultColumn(f.name, target) : column;
+            std::string col = column == kAll ? DefaultColumn(f.name) : column;
             condition = Replace(Replace(f.condition, '@', "o." + col), '$', typed);
         }
         sql += " AND " + condition;

@@ -100,6 +100,8 @@ struct OutputFilter
     std::optional<std::string> alias_address;
     std::optional<std::int64_t> created_before;
     std::optional<std::int64_t> created_after;
+    // What the address can unlock at the newest milestone's timestamp: an expiration unlock
+    // condition (TIP-18) gives the output to its return address from its time on.
     std::optional<std::string> unlockable_by_address;
 };
 
