@@ -391,9 +391,9 @@ void RegisterImportDmpCommand(CLI::App &app, CommonOptions &common)
         [&]
         {
             InstallInterruptHandlers();
-            Exit(ImportDmpFiles(StartedDsnFor(common), options));
-        });
-}
+    Exit(ImportDmpFiles(StartedDsnFor(common), options));
+});
+} // namespace permanode::cli
 
 void RegisterImportChronicleCommand(CLI::App &app)
 {

@@ -101,7 +101,8 @@ static void LoadHints(Oid relid)
                 : "SELECT format('permanode.%I', h.table_name)::regclass::oid, a.attnum, "
                   "a.atttypid, r.attnum, h.hint_query "
                   "FROM permanode.partition_hints h "
-                  "JOIN pg_attribute a ON a.attrelid = format('permanode.%I', h.table_name)::regclass "
+                  "JOIN pg_attribute a ON a.attrelid = format('permanode.%I', "
+                  "h.table_name)::regclass "
                   " AND a.attname = h.column_name "
                   "JOIN pg_attribute r ON r.attrelid = a.attrelid AND r.attname = 'ms_range_id'",
             true, 0);
