@@ -196,8 +196,7 @@ void DmpImporter::Flush()
     pgbin::PutArrayHeader(indexes, pgbin::kInt4Oid, lines.size());
     for (const DmpLine &line : lines)
     {
-        legacy::Trits trits = legacy::TrytesToTrits(line.trytes);
-        codec::Bytes bytes = legacy::EncodeT5b1(trits.data(), trits.size());
+        codec::Bytes bytes = legacy::TransactionToBytes(line.trytes);
         pgbin::PutBytes(transactions, bytes.data(), bytes.size());
         legacy::Trits hash_trits = legacy::TrytesToTrits(line.hash);
         codec::Bytes hash = legacy::EncodeT5b1(hash_trits.data(), hash_trits.size());
