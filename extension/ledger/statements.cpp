@@ -206,6 +206,28 @@ const Statement kUnspentDelete{
     {{"output_id", kO}},
     true};
 
+// The columns the unspent set and retired_outputs share (all but the unspent set's bytes).
+#define PERMANODE_RETIRED_COLUMNS                                                                 \
+    "output_id, output_kind, amount, address, sender, issuer, tag, state_controller, governor, " \
+    "dust_return_address, dust_return_amount, timelock, expiration, "                           \
+    "expiration_return_address, native_token_count, chain_id, foundry_id, milestone_index, "    \
+    "ms_timestamp, message_id"
+
+// kUnspentDelete where the schema keeps the ledger as of any milestone (0.7.0): the spent rows
+// move to retired_outputs, with the milestone that spent them.
+const Statement kUnspentRetire{
+    "unspent_retire",
+    "WITH d AS (DELETE FROM permanode.unspent_outputs "
+    "WHERE output_id OPERATOR(permanode.=) ANY (:output_id) RETURNING *), "
+    "r AS (INSERT INTO permanode.retired_outputs (" PERMANODE_RETIRED_COLUMNS
+    ", spent_milestone_index) SELECT " PERMANODE_RETIRED_COLUMNS ", :milestone_index FROM d "
+    "WHERE d.milestone_index < :milestone_index ON CONFLICT DO NOTHING) "
+    "SELECT output_id, address, amount, output_kind, "
+    "CASE WHEN output_kind = 'legacy' THEN data END FROM d",
+    {{"output_id", kO}, {"milestone_index", "int4"}},
+    true,
+    "permanode.retired_outputs"};
+
 // The output tables: their columns, then ms_range_id, milestone_index and ms_timestamp.
 const Statement kBasicOutputs{
     "basic_outputs",
@@ -328,6 +350,18 @@ const Statement kRetireMigrated{
     true,
     "permanode.milestone_protocols"};
 
+// kRetireMigrated, keeping the Chrysalis outputs as of the milestones before the genesis.
+const Statement kRetireMigratedAsOf{
+    "retire_migrated_as_of",
+    "WITH d AS (DELETE FROM permanode.unspent_outputs WHERE output_id OPERATOR(permanode.=) ANY "
+    "(:output_id) AND output_kind = 'legacy' RETURNING *) "
+    "INSERT INTO permanode.retired_outputs (" PERMANODE_RETIRED_COLUMNS
+    ", spent_milestone_index) SELECT " PERMANODE_RETIRED_COLUMNS ", :milestone_index FROM d "
+    "WHERE d.milestone_index < :milestone_index ON CONFLICT DO NOTHING",
+    {{"output_id", kO}, {"milestone_index", "int4"}},
+    true,
+    "permanode.retired_outputs"};
+
 // kLocateCreated for Chrysalis outputs: their creating range is also kept apart, for a Stardust
 // creation of the same ID (the era's genesis) to take over ms_range_id only.
 const Statement kLocateLegacy{
@@ -445,23 +479,8 @@ const Statement kAddressHints{
 
 // An output whose spend is already recorded (milestones may arrive in any order) never enters
 // the unspent set. Planned each time, as kUnspentDelete is: it probes output_locator by key.
-const Statement kUnspentInsert{
-    "unspent_insert",
-    "INSERT INTO permanode.unspent_outputs (output_id, output_kind, amount, address, sender, "
-    "issuer, tag, state_controller, governor, dust_return_address, dust_return_amount, "
-    "timelock, expiration, expiration_return_address, native_token_count, chain_id, "
-    "foundry_id, message_id, data, milestone_index, ms_timestamp) "
-    "SELECT u.*, :milestone_index, :ms_timestamp FROM unnest(:output_id, :output_kind, :amount, "
-    ":address, :sender, :issuer, :tag, :state_controller, :governor, :dust_return_address, "
-    ":dust_return_amount, :timelock, :expiration, :expiration_return_address, "
-    ":native_token_count, :chain_id, :foundry_id, :message_id, :data) "
-    "AS u(output_id, kind, amount, address, sender, issuer, tag, state_controller, governor, "
-    "dust_return_address, dust_return_amount, timelock, expiration, "
-    "expiration_return_address, native_token_count, chain_id, foundry_id, message_id, data) "
-    "WHERE NOT EXISTS (SELECT 1 FROM permanode.output_locator l "
-    "WHERE l.output_id OPERATOR(permanode.=) u.output_id AND l.spent_ms_range_id IS NOT NULL) "
-    "RETURNING output_id",
-    {{"output_id", kO},
+// The columns of an output bound for the unspent set.
+const std::vector<Param> kUnspentColumns{{"output_id", kO},
      {"output_kind", "text[]"},
      {"amount", "int8[]"},
      {"address", kA},
@@ -481,8 +500,55 @@ const Statement kUnspentInsert{
      {"message_id", kH},
      {"data", "bytea[]"},
      {"milestone_index", "int4"},
-     {"ms_timestamp", "timestamptz"}},
-    true};
+     {"ms_timestamp", "timestamptz"}};
+
+#define PERMANODE_UNSPENT_ROWS                                                                    \
+    "unnest(:output_id, :output_kind, :amount, :address, :sender, :issuer, :tag, "              \
+    ":state_controller, :governor, :dust_return_address, :dust_return_amount, :timelock, "      \
+    ":expiration, :expiration_return_address, :native_token_count, :chain_id, :foundry_id, "    \
+    ":message_id, :data) AS u(output_id, output_kind, amount, address, sender, issuer, tag, "    \
+    "state_controller, governor, dust_return_address, dust_return_amount, timelock, "            \
+    "expiration, expiration_return_address, native_token_count, chain_id, foundry_id, "          \
+    "message_id, data)"
+#define PERMANODE_UNSPENT_INSERT                                                                  \
+    "INSERT INTO permanode.unspent_outputs (output_id, output_kind, amount, address, sender, "   \
+    "issuer, tag, state_controller, governor, dust_return_address, dust_return_amount, "         \
+    "timelock, expiration, expiration_return_address, native_token_count, chain_id, "            \
+    "foundry_id, message_id, data, milestone_index, ms_timestamp) "                              \
+    "SELECT u.*, :milestone_index, :ms_timestamp FROM "
+#define PERMANODE_NOT_SPENT                                                                       \
+    " WHERE NOT EXISTS (SELECT 1 FROM permanode.output_locator l "                               \
+    "WHERE l.output_id OPERATOR(permanode.=) u.output_id AND l.spent_ms_range_id IS NOT NULL) "  \
+    "RETURNING output_id"
+
+// An output whose spend is already recorded (milestones may arrive in any order) never enters
+// the unspent set. Planned each time, as kUnspentDelete is: it probes output_locator by key.
+const Statement kUnspentInsert{"unspent_insert",
+                               PERMANODE_UNSPENT_INSERT PERMANODE_UNSPENT_ROWS PERMANODE_NOT_SPENT,
+                               kUnspentColumns,
+                               true};
+
+// kUnspentInsert where the schema keeps the ledger as of any milestone (0.7.0): an output whose
+// spend is already recorded goes to retired_outputs instead, until the milestone that spent it.
+const Statement kUnspentInsertAsOf{
+    "unspent_insert_as_of",
+    "WITH u AS (SELECT * FROM " PERMANODE_UNSPENT_ROWS "), "
+    "late AS (SELECT u.output_id, s.milestone_index AS spent FROM u "
+    "JOIN permanode.output_locator l ON l.output_id OPERATOR(permanode.=) u.output_id "
+    "AND l.spent_ms_range_id IS NOT NULL CROSS JOIN LATERAL (SELECT o.milestone_index "
+    "FROM permanode.spent_outputs o WHERE o.output_id OPERATOR(permanode.=) u.output_id "
+    "AND o.ms_range_id = l.spent_ms_range_id LIMIT 1) s), "
+    "r AS (INSERT INTO permanode.retired_outputs (" PERMANODE_RETIRED_COLUMNS
+    ", spent_milestone_index) SELECT u.output_id, u.output_kind, u.amount, u.address, u.sender, "
+    "u.issuer, u.tag, u.state_controller, u.governor, u.dust_return_address, "
+    "u.dust_return_amount, u.timelock, u.expiration, u.expiration_return_address, "
+    "u.native_token_count, u.chain_id, u.foundry_id, :milestone_index, :ms_timestamp, "
+    "u.message_id, late.spent FROM u JOIN late ON late.output_id OPERATOR(permanode.=) "
+    "u.output_id WHERE late.spent > :milestone_index ON CONFLICT DO NOTHING) "
+    PERMANODE_UNSPENT_INSERT "u" PERMANODE_NOT_SPENT,
+    kUnspentColumns,
+    true,
+    "permanode.retired_outputs"};
 
 const Statement kLateSpends{"late_spends",
                             "SELECT owner, ms_range_id, inserted, ms_timestamp "
@@ -562,6 +628,7 @@ const std::vector<const Statement *> &AllStatements()
                                                        &sql::kSpentOutputs,
                                                        &sql::kLocateSpent,
                                                        &sql::kUnspentDelete,
+&sql::kUnspentRetire,
                                                        &sql::kBasicOutputs,
                                                        &sql::kAliasOutputs,
                                                        &sql::kFoundryOutputs,
@@ -573,6 +640,7 @@ const std::vector<const Statement *> &AllStatements()
                                                        &sql::kEraBounds,
                                                        &sql::kMilestoneProtocol,
                                                        &sql::kRetireMigrated,
+&sql::kRetireMigratedAsOf,
                                                        &sql::kLocateLegacy,
                                                        &sql::kReceipts,
                                                        &sql::kLocateCreated,
@@ -580,6 +648,7 @@ const std::vector<const Statement *> &AllStatements()
                                                        &sql::kFoundryLocator,
                                                        &sql::kAddressHints,
                                                        &sql::kUnspentInsert,
+&sql::kUnspentInsertAsOf,
                                                        &sql::kLateSpends,
                                                        &sql::kMsAnalytics,
                                                        &sql::kAddressAnalytics,

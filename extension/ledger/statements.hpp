@@ -47,10 +47,10 @@ namespace sql
 {
 extern const Statement kLock, kIsSynced, kChunkSizes, kMessages, kParents, kBlockLocator,
     kParentHints, kTags, kTagHints, kTransactions, kTransactionLocator, kMilestones,
-    kMilestoneLocator, kSpentOutputs, kLocateSpent, kUnspentDelete, kBasicOutputs, kAliasOutputs,
+    kMilestoneLocator, kSpentOutputs, kLocateSpent, kUnspentDelete, kUnspentRetire, kBasicOutputs, kAliasOutputs,
     kFoundryOutputs, kNftOutputs, kLegacyOutputs, kLegacyUsedLate, kEraLock, kEraWait, kEraBounds,
-    kMilestoneProtocol, kReceipts, kRetireMigrated, kLocateLegacy, kLocateCreated, kChainLocator,
-    kFoundryLocator, kAddressHints, kUnspentInsert, kLateSpends, kMsAnalytics, kAddressAnalytics,
+    kMilestoneProtocol, kReceipts, kRetireMigrated, kRetireMigratedAsOf, kLocateLegacy, kLocateCreated, kChainLocator,
+    kFoundryLocator, kAddressHints, kUnspentInsert, kUnspentInsertAsOf, kLateSpends, kMsAnalytics, kAddressAnalytics,
     kMetrics, kDateCache, kSync;
 } // namespace sql
 

@@ -381,7 +381,13 @@ std::vector<KnownOutput> MilestoneWriter::WriteSpends()
         AddOutputId(distinct_ids, output_id);
     Execute(sql::kLocateSpent,
             Params().Set("output_id", distinct_ids).SetInt32("ms_range_id", range));
-    uint64 deleted = Execute(sql::kUnspentDelete, Params().Set("output_id", distinct_ids));
+    // Where the schema keeps the ledger as of any milestone, the rows move to retired_outputs.
+    uint64 deleted =
+        Prepared(sql::kUnspentRetire)
+            ? Execute(sql::kUnspentRetire, Params()
+                                               .Set("output_id", distinct_ids)
+                                               .SetInt32("milestone_index", milestone_index_))
+            : Execute(sql::kUnspentDelete, Params().Set("output_id", distinct_ids));
     known.reserve(deleted);
     std::map<codec::OutputId, codec::BlockId> spenders;
     for (const SpendRow &s : rows_.spends)
@@ -424,7 +430,9 @@ void MilestoneWriter::WriteOutputs()
     // Outputs bound for the unspent set that have an owner, for BookLateSpends.
     std::map<codec::OutputId, const OutputRow *> owned;
     OutputTableColumns tables(types_);
-    StatementColumns unspent(sql::kUnspentInsert, types_);
+    const Statement &unspent_insert =
+        Prepared(sql::kUnspentInsertAsOf) ? sql::kUnspentInsertAsOf : sql::kUnspentInsert;
+    StatementColumns unspent(unspent_insert, types_);
     // The output locator rows, sorted as WriteSpends sorts its own: a milestone that spends
     // outputs of another being written at the same time takes the rows they share in the same
     // order (in creation and spend order, the two deadlocked now and then).
@@ -503,7 +511,7 @@ void MilestoneWriter::WriteOutputs()
         Params params;
         params.SetInt32("milestone_index", milestone_index_)
             .SetTimestamp("ms_timestamp", ms_timestamp_);
-        uint64 inserted = Execute(sql::kUnspentInsert, unspent.Bind(params));
+        uint64 inserted = Execute(unspent_insert, unspent.Bind(params));
         // What the insert left out was spent already.
         for (uint64 i = 0; i < inserted; ++i)
             owned.erase(OutputIdAt(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1));
@@ -527,7 +535,12 @@ void MilestoneWriter::RetireMigratedOutputs()
     for (const OutputRow &o : rows_.outputs)
         if (o.from_snapshot)
             AddOutputId(ids, o.output_id);
-    if (ids.Count() > 0)
+    if (ids.Count() == 0)
+        return;
+    if (Prepared(sql::kRetireMigratedAsOf))
+        Execute(sql::kRetireMigratedAsOf,
+                Params().Set("output_id", ids).SetInt32("milestone_index", milestone_index_));
+    else
         Execute(sql::kRetireMigrated, Params().Set("output_id", ids));
 }
 

@@ -1,0 +1,874 @@
+-- permanode 0.5.0 -> 0.6.0: the legacy era (schema legacy), as released: the upgrade part, then
+-- the install script's parts that made the legacy era, at 0.6.0.
+\echo Use "ALTER EXTENSION permanode UPDATE TO '0.6.0'" to load this file. \quit
+
+-- A hint names its table's schema and range column: the legacy tables are in schema legacy and
+-- partitioned by month_id.
+ALTER TABLE @extschema@.partition_hints
+    DROP CONSTRAINT partition_hints_table_name_fkey,
+    ADD COLUMN table_schema name NOT NULL DEFAULT '@extschema@',
+    ADD COLUMN range_column name NOT NULL DEFAULT 'ms_range_id',
+    DROP CONSTRAINT partition_hints_pkey,
+    ADD PRIMARY KEY (table_schema, table_name, column_name);
+
+-- Creates one fixed-length identifier type: text and binary I/O, memcmp comparison operators,
+-- btree and hash operator classes, min() and max(). Used by this script and the next ones, then
+-- dropped (12_legacy_types.sql).
+CREATE FUNCTION @extschema@.create_fixed_type(name name, len int, text_io text, binary_io text, cmp text)
+RETURNS void LANGUAGE plpgsql AS $types$
+DECLARE
+    t record;
+BEGIN
+    SELECT name, len, text_io, binary_io, cmp INTO t;
+    EXECUTE format('CREATE TYPE @extschema@.%I', t.name);
+    EXECUTE format($$CREATE FUNCTION @extschema@.%I(cstring) RETURNS @extschema@.%I
+        AS 'MODULE_PATHNAME', %L LANGUAGE C STABLE STRICT PARALLEL SAFE$$,
+        t.name || '_in', t.name, t.text_io || '_in');
+    EXECUTE format($$CREATE FUNCTION @extschema@.%I(@extschema@.%I) RETURNS cstring
+        AS 'MODULE_PATHNAME', %L LANGUAGE C STABLE STRICT PARALLEL SAFE$$,
+        t.name || '_out', t.name, t.text_io || '_out');
+    EXECUTE format($$CREATE FUNCTION @extschema@.%I(internal) RETURNS @extschema@.%I
+        AS 'MODULE_PATHNAME', %L LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE$$,
+        t.name || '_recv', t.name, t.binary_io || '_recv');
+    EXECUTE format($$CREATE FUNCTION @extschema@.%I(@extschema@.%I) RETURNS bytea
+        AS 'MODULE_PATHNAME', %L LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE$$,
+        t.name || '_send', t.name, t.binary_io || '_send');
+    EXECUTE format($$CREATE TYPE @extschema@.%I (INPUT = @extschema@.%I, OUTPUT = @extschema@.%I,
+        RECEIVE = @extschema@.%I, SEND = @extschema@.%I, INTERNALLENGTH = %s,
+        ALIGNMENT = char, STORAGE = plain)$$,
+        t.name, t.name || '_in', t.name || '_out', t.name || '_recv', t.name || '_send', t.len);
+
+    -- Comparison: memcmp order, so btree order is byte order.
+    EXECUTE format($$CREATE FUNCTION @extschema@.%I(@extschema@.%I, @extschema@.%I) RETURNS int4
+        AS 'MODULE_PATHNAME', %L LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE$$,
+        t.name || '_cmp', t.name, t.name, t.cmp || '_cmp');
+    EXECUTE format($$CREATE FUNCTION @extschema@.%I(@extschema@.%I) RETURNS int4
+        AS 'MODULE_PATHNAME', %L LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE$$,
+        t.name || '_hash', t.name, t.cmp || '_hash');
+    EXECUTE format($$CREATE FUNCTION @extschema@.%I(@extschema@.%I, int8) RETURNS int8
+        AS 'MODULE_PATHNAME', %L LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE$$,
+        t.name || '_hash_extended', t.name, t.cmp || '_hash_extended');
+    DECLARE
+        op record;
+    BEGIN
+        FOR op IN SELECT * FROM (VALUES
+            ('=', 'eq', '=', '<>', 'eqsel', 'eqjoinsel'),
+            ('<>', 'ne', '<>', '=', 'neqsel', 'neqjoinsel'),
+            ('<', 'lt', '>', '>=', 'scalarltsel', 'scalarltjoinsel'),
+            ('<=', 'le', '>=', '>', 'scalarlesel', 'scalarlejoinsel'),
+            ('>', 'gt', '<', '<=', 'scalargtsel', 'scalargtjoinsel'),
+            ('>=', 'ge', '<=', '<', 'scalargesel', 'scalargejoinsel'))
+            AS o(sym, fn, commutator, negator, rest, joinrest)
+        LOOP
+            EXECUTE format($$CREATE FUNCTION @extschema@.%I(@extschema@.%I, @extschema@.%I)
+                RETURNS bool AS 'MODULE_PATHNAME', %L LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE$$,
+                t.name || '_' || op.fn, t.name, t.name, t.cmp || '_' || op.fn);
+            EXECUTE format($$CREATE OPERATOR @extschema@.%s (LEFTARG = @extschema@.%I,
+                RIGHTARG = @extschema@.%I, FUNCTION = @extschema@.%I,
+                COMMUTATOR = OPERATOR(@extschema@.%s), NEGATOR = OPERATOR(@extschema@.%s),
+                RESTRICT = %s, JOIN = %s %s)$$,
+                op.sym, t.name, t.name, t.name || '_' || op.fn, op.commutator, op.negator,
+                op.rest, op.joinrest, CASE WHEN op.sym = '=' THEN ', HASHES, MERGES' ELSE '' END);
+        END LOOP;
+    END;
+    -- min() and max(), for BI tools.
+    EXECUTE format($$CREATE FUNCTION @extschema@.%I(@extschema@.%I, @extschema@.%I) RETURNS @extschema@.%I
+        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS 'SELECT CASE WHEN $1 OPERATOR(@extschema@.<=) $2 THEN $1 ELSE $2 END'$$,
+        t.name || '_smaller', t.name, t.name, t.name);
+    EXECUTE format($$CREATE FUNCTION @extschema@.%I(@extschema@.%I, @extschema@.%I) RETURNS @extschema@.%I
+        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS 'SELECT CASE WHEN $1 OPERATOR(@extschema@.>=) $2 THEN $1 ELSE $2 END'$$,
+        t.name || '_larger', t.name, t.name, t.name);
+    EXECUTE format($$CREATE AGGREGATE @extschema@.min(@extschema@.%I) (SFUNC = @extschema@.%I,
+        STYPE = @extschema@.%I, SORTOP = OPERATOR(@extschema@.<), PARALLEL = SAFE, COMBINEFUNC = @extschema@.%I)$$,
+        t.name, t.name || '_smaller', t.name, t.name || '_smaller');
+    EXECUTE format($$CREATE AGGREGATE @extschema@.max(@extschema@.%I) (SFUNC = @extschema@.%I,
+        STYPE = @extschema@.%I, SORTOP = OPERATOR(@extschema@.>), PARALLEL = SAFE, COMBINEFUNC = @extschema@.%I)$$,
+        t.name, t.name || '_larger', t.name, t.name || '_larger');
+    EXECUTE format($$CREATE OPERATOR CLASS @extschema@.%I DEFAULT FOR TYPE @extschema@.%I USING btree AS
+        OPERATOR 1 @extschema@.<, OPERATOR 2 @extschema@.<=, OPERATOR 3 @extschema@.=,
+        OPERATOR 4 @extschema@.>=, OPERATOR 5 @extschema@.>,
+        FUNCTION 1 @extschema@.%I(@extschema@.%I, @extschema@.%I)$$,
+        t.name || '_ops', t.name, t.name || '_cmp', t.name, t.name);
+    EXECUTE format($$CREATE OPERATOR CLASS @extschema@.%I DEFAULT FOR TYPE @extschema@.%I USING hash AS
+        OPERATOR 1 @extschema@.=, FUNCTION 1 @extschema@.%I(@extschema@.%I),
+        FUNCTION 2 @extschema@.%I(@extschema@.%I, int8)$$,
+        t.name || '_hash_ops', t.name, t.name || '_hash', t.name, t.name || '_hash_extended', t.name);
+END
+$types$;
+
+-------------------------------------------------------------------------------------------------
+-- The legacy (ternary) era's identifier types: trit strings stored as t5b1 bytes, five trits a
+-- byte, read and written as trytes.
+-------------------------------------------------------------------------------------------------
+SELECT @extschema@.create_fixed_type(name, len, text_io, binary_io, cmp) FROM (VALUES
+    ('trytes81', 49, 'permanode_trytes81', 'permanode_trytes81', 'permanode_trytes81'),
+    ('trytes27', 17, 'permanode_trytes27', 'permanode_trytes27', 'permanode_trytes27'))
+    AS v(name, len, text_io, binary_io, cmp);
+DROP FUNCTION @extschema@.create_fixed_type(name, int, text, text, text);
+
+COMMENT ON TYPE @extschema@.trytes81 IS
+    'legacy hash or address: 81 trytes (an address may be given with its 9-tryte checksum), stored as 49 t5b1 bytes';
+COMMENT ON TYPE @extschema@.trytes27 IS 'legacy tag: 27 trytes, stored as 17 t5b1 bytes';
+
+-------------------------------------------------------------------------------------------------
+-- Rows of a hot partition: counted when it is small or never analyzed, else reltuples.
+-- SECURITY DEFINER because readers have no rights on the partitions. Ledger tables and the legacy
+-- ones (75_legacy.sql).
+CREATE OR REPLACE FUNCTION @extschema@.partition_rows(part regclass) RETURNS bigint
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, @extschema@ AS $$
+DECLARE
+    n bigint;
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM @extschema@.partitions p WHERE p.partition = part AND p.tier = 'hot')
+       AND NOT EXISTS (SELECT 1 FROM legacy.partitions p WHERE p.partition = part AND p.tier = 'hot') THEN
+        RAISE EXCEPTION '% is not a hot partition of a ledger table', part USING ERRCODE = 'wrong_object_type';
+    END IF;
+    SELECT c.reltuples::bigint INTO n FROM pg_class c WHERE c.oid = part;
+    IF n < 0 OR pg_relation_size(part) < 8 * 1024 * 1024 THEN
+        EXECUTE format('SELECT count(*) FROM %s', part) INTO n;
+    END IF;
+    RETURN n;
+END
+$$;
+
+-------------------------------------------------------------------------------------------------
+-- Archiving runs of ranges, for the ledger's milestone ranges and the legacy era's months.
+-------------------------------------------------------------------------------------------------
+
+-- Archives the given hot partitions of one table, in range order: one archive per run of
+-- adjacent ranges (archive_partitions needs partitions that tile its range, so a gap or an
+-- already archived range between two runs splits them). Partitions without rows are left hot.
+CREATE OR REPLACE FUNCTION @extschema@.archive_runs(parent regclass, partitions regclass[], ranges int[])
+RETURNS TABLE (archive regclass, rows bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+    i int;
+    has_rows boolean;
+    run_from int;
+    run_to int;
+BEGIN
+    FOR i IN 1 .. coalesce(cardinality(ranges), 0) + 1 LOOP
+        IF i <= cardinality(ranges) THEN
+            EXECUTE format('SELECT EXISTS (SELECT 1 FROM %s)', partitions[i]) INTO has_rows;
+            CONTINUE WHEN NOT has_rows;
+            IF run_to = ranges[i] THEN
+                run_to := run_to + 1;
+                CONTINUE;
+            END IF;
+        END IF;
+        -- a run ends: before a range that does not follow it, or after the last
+        IF run_from IS NOT NULL THEN
+            archive := @extschema@.archive_partitions(parent, run_from, run_to);
+            SELECT s.rows INTO rows FROM @extschema@.archive_status s
+            WHERE s.foreign_table = archive_runs.archive;
+            RETURN NEXT;
+        END IF;
+        IF i <= cardinality(ranges) THEN
+            run_from := ranges[i];
+            run_to := ranges[i] + 1;
+        END IF;
+    END LOOP;
+END
+$$;
+
+-- Archives the hot partitions of one ledger table in [from_range, to_range) that hold rows
+-- (never the pending one), a run of adjacent ranges at a time. SECURITY DEFINER: it runs as the
+-- extension owner for permanode_admin (80_init_roles.sql).
+CREATE OR REPLACE FUNCTION @extschema@.archive_table(table_name name, from_range int, to_range int)
+RETURNS TABLE (archive regclass, rows bigint)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, @extschema@ AS $$
+BEGIN
+    RETURN QUERY
+    SELECT r.archive, r.rows
+    FROM (SELECT array_agg(p.partition ORDER BY p.ms_range_id) AS parts,
+                 array_agg(p.ms_range_id ORDER BY p.ms_range_id) AS ranges
+          FROM @extschema@.partitions p
+          WHERE p.table_name = format('@extschema@.%I', $1)::regclass AND p.tier = 'hot'
+            AND p.ms_range_id >= from_range AND p.ms_range_id < to_range
+            AND p.ms_range_id <> @extschema@.pending_range()) h
+    CROSS JOIN LATERAL @extschema@.archive_runs(format('@extschema@.%I', $1)::regclass, h.parts,
+                                                h.ranges) r;
+END
+$$;
+REVOKE ALL ON FUNCTION @extschema@.archive_runs(regclass, regclass[], int[]) FROM PUBLIC;
+
+-------------------------------------------------------------------------------------------------
+-- The legacy era (2016 to April 2021, seed 003): the ternary tangle's transactions and the four
+-- tables of Chronicle's first permanode (bundles, edges, tags, zero_value), in schema legacy.
+--
+-- Every table is PARTITION BY RANGE (month_id), month_id = months since January 1970 (UTC) of a
+-- transaction's time (legacy.decode_transactions: its attachment timestamp, else its timestamp,
+-- clamped to 2016..2099). The machinery is the ledger's: per-partition unique keys, hints that
+-- name the months holding a key (partition_hints, range column month_id) for the Range Scan, and
+-- the cold tier (legacy.archive moves whole months into RocksDB through permanode_fdw).
+-- docs/LEGACY.md says what each of seed 003's tables became.
+-------------------------------------------------------------------------------------------------
+CREATE SCHEMA legacy;
+COMMENT ON SCHEMA legacy IS 'permanode: the legacy (ternary) IOTA ledger, 2016-2021 (seed 003)';
+
+-- The month of a time, and the first instant of a month.
+CREATE FUNCTION legacy.month_id(t timestamptz) RETURNS int
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+    SELECT ((extract(year FROM t AT TIME ZONE 'UTC') - 1970) * 12
+            + extract(month FROM t AT TIME ZONE 'UTC') - 1)::int
+$$;
+CREATE FUNCTION legacy.month_id(year int, month int) RETURNS int
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS 'SELECT (year - 1970) * 12 + month - 1';
+CREATE FUNCTION legacy.month_start(month_id int) RETURNS timestamptz
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+    SELECT make_timestamptz(1970 + month_id / 12, month_id % 12 + 1, 1, 0, 0, 0, 'UTC')
+$$;
+
+-- A month as people write it: 2017-11.
+CREATE FUNCTION legacy.month_name(month_id int) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+    SELECT to_char(legacy.month_start(month_id) AT TIME ZONE 'UTC', 'YYYY-MM')
+$$;
+
+-- The legacy tables and the columns of the unique key each partition gets (led by the lookup key
+-- and month_id, so that a hot partition's key serves the Range Scan in its order).
+CREATE TABLE legacy.tables (
+    table_name name PRIMARY KEY,
+    unique_columns name[] NOT NULL
+);
+INSERT INTO legacy.tables VALUES
+    ('transactions', '{hash,month_id}'),
+    ('bundles', '{bundle_hash,month_id,current_index,transaction_hash}'),
+    ('edges', '{transaction_hash,month_id,edge}'),
+    ('tags', '{transaction_hash,month_id}'),
+    ('zero_value', '{transaction_hash,month_id}');
+
+-- legacy.transactions: every transaction, stored as its t5b1 bytes (1604) with its fields
+-- decoded, and the milestone that confirmed it when known (a .dmp line's snapshot index).
+CREATE TABLE legacy.transactions (
+    month_id int NOT NULL,
+    hash @extschema@.trytes81 NOT NULL,
+    issued_at timestamptz NOT NULL,
+    t5b1 bytea NOT NULL,
+    old_layout boolean NOT NULL,
+    address @extschema@.trytes81 NOT NULL,
+    value bigint NOT NULL,
+    obsolete_tag @extschema@.trytes27 NOT NULL,
+    timestamp bigint NOT NULL,
+    current_index bigint NOT NULL,
+    last_index bigint NOT NULL,
+    bundle @extschema@.trytes81 NOT NULL,
+    trunk @extschema@.trytes81 NOT NULL,
+    branch @extschema@.trytes81 NOT NULL,
+    tag @extschema@.trytes27 NOT NULL,
+    attachment_timestamp bigint NOT NULL,
+    attachment_timestamp_lower_bound bigint NOT NULL,
+    attachment_timestamp_upper_bound bigint NOT NULL,
+    nonce text NOT NULL,
+    milestone_index int
+) PARTITION BY RANGE (month_id);
+COMMENT ON TABLE legacy.transactions IS
+    'legacy transactions: t5b1 bytes (legacy.trytes() gives the 2673 trytes), decoded fields, confirming milestone';
+
+-- legacy.bundles (seed 003's bundle table): a bundle's transactions by bundle hash, in current
+-- index order; label says input (value < 0) or output. Reattachments put several transactions
+-- at one index. legacy.bundle_heads lists the head_hashes.
+CREATE TABLE legacy.bundles (
+    month_id int NOT NULL,
+    bundle_hash @extschema@.trytes81 NOT NULL,
+    current_index bigint NOT NULL,
+    last_index bigint NOT NULL,
+    transaction_hash @extschema@.trytes81 NOT NULL,
+    label text NOT NULL CHECK (label IN ('input', 'output')),
+    address @extschema@.trytes81 NOT NULL,
+    value bigint NOT NULL,
+    trunk @extschema@.trytes81 NOT NULL,
+    issued_at timestamptz NOT NULL,
+    milestone_index int
+) PARTITION BY RANGE (month_id);
+CREATE VIEW legacy.bundle_heads AS
+SELECT bundle_hash, transaction_hash AS head_hash, month_id, issued_at, milestone_index
+FROM legacy.bundles WHERE current_index = last_index;
+
+-- legacy.edges (seed 003's edge table): a transaction found by the address it moves value on
+-- (edge 'address'; zero-value transactions are in zero_value) or by a transaction it approves
+-- (edges 'trunk' and 'branch'), within a time range, newest first.
+CREATE TABLE legacy.edges (
+    month_id int NOT NULL,
+    transaction_hash @extschema@.trytes81 NOT NULL,
+    edge text NOT NULL CHECK (edge IN ('address', 'trunk', 'branch')),
+    address @extschema@.trytes81,
+    approvee @extschema@.trytes81,
+    issued_at timestamptz NOT NULL,
+    bundle_hash @extschema@.trytes81 NOT NULL,
+    current_index bigint NOT NULL,
+    value bigint NOT NULL,
+    milestone_index int,
+    CHECK ((edge = 'address') = (address IS NOT NULL) AND (edge = 'address') = (approvee IS NULL))
+) PARTITION BY RANGE (month_id);
+
+-- legacy.tags (seed 003's tag tables): by full tag, and by IOTA Area Code prefixes of 4, 6 and
+-- 8 trytes (set when the tag starts with that many IAC characters, FGHJKLMNOPQRSTUVWXYZ). Rows
+-- expire with their month (legacy.expire_tags). Tags of nines only (no tag) are not kept.
+CREATE TABLE legacy.tags (
+    month_id int NOT NULL,
+    transaction_hash @extschema@.trytes81 NOT NULL,
+    tag @extschema@.trytes27 NOT NULL,
+    iac4 text,
+    iac6 text,
+    iac8 text,
+    issued_at timestamptz NOT NULL,
+    address @extschema@.trytes81 NOT NULL,
+    bundle_hash @extschema@.trytes81 NOT NULL,
+    milestone_index int
+) PARTITION BY RANGE (month_id);
+
+-- legacy.zero_value (seed 003's zero_value table): data and spam transactions by address, year
+-- and month (legacy.zero_value_of reads one month).
+CREATE TABLE legacy.zero_value (
+    month_id int NOT NULL,
+    transaction_hash @extschema@.trytes81 NOT NULL,
+    address @extschema@.trytes81 NOT NULL,
+    year smallint NOT NULL,
+    month smallint NOT NULL,
+    issued_at timestamptz NOT NULL,
+    bundle_hash @extschema@.trytes81 NOT NULL,
+    current_index bigint NOT NULL,
+    tag @extschema@.trytes27 NOT NULL,
+    milestone_index int
+) PARTITION BY RANGE (month_id);
+
+-- Lookup indexes, newest first: (key, month_id DESC, issued_at DESC, transaction_hash DESC).
+CREATE INDEX edges_by_address ON legacy.edges
+    (address, month_id DESC, issued_at DESC, transaction_hash DESC) WHERE address IS NOT NULL;
+CREATE INDEX edges_by_approvee ON legacy.edges
+    (approvee, month_id DESC, issued_at DESC, transaction_hash DESC) WHERE approvee IS NOT NULL;
+CREATE INDEX zero_value_by_address ON legacy.zero_value
+    (address, month_id DESC, issued_at DESC, transaction_hash DESC);
+CREATE INDEX tags_by_tag ON legacy.tags (tag, month_id DESC, issued_at DESC, transaction_hash DESC);
+CREATE INDEX tags_by_iac4 ON legacy.tags
+    (iac4, month_id DESC, issued_at DESC, transaction_hash DESC) WHERE iac4 IS NOT NULL;
+CREATE INDEX tags_by_iac6 ON legacy.tags
+    (iac6, month_id DESC, issued_at DESC, transaction_hash DESC) WHERE iac6 IS NOT NULL;
+CREATE INDEX tags_by_iac8 ON legacy.tags
+    (iac8, month_id DESC, issued_at DESC, transaction_hash DESC) WHERE iac8 IS NOT NULL;
+
+-- Which month holds a transaction (one row each: also the gate that makes ingest idempotent),
+-- and which months hold a key: an address's value edges (a), its zero-value transactions (z),
+-- a transaction's approvers (p), a bundle's transactions (b).
+CREATE TABLE legacy.transaction_locator (
+    hash @extschema@.trytes81 PRIMARY KEY,
+    month_id int NOT NULL
+);
+CREATE TABLE legacy.hints (
+    key @extschema@.trytes81 NOT NULL,
+    kind "char" NOT NULL,
+    month_id int NOT NULL,
+    PRIMARY KEY (key, kind, month_id)
+);
+-- Months holding a tag or an area code prefix (expired with the tags' months).
+CREATE TABLE legacy.tag_hints (
+    tag text NOT NULL,
+    month_id int NOT NULL,
+    PRIMARY KEY (tag, month_id)
+);
+
+INSERT INTO @extschema@.partition_hints (table_schema, table_name, column_name, hint_query, range_column) VALUES
+    ('legacy', 'transactions', 'hash', 'SELECT month_id FROM legacy.transaction_locator WHERE hash = $1', 'month_id'),
+    ('legacy', 'bundles', 'bundle_hash', 'SELECT month_id FROM legacy.hints WHERE key = $1 AND kind = ''b''', 'month_id'),
+    ('legacy', 'edges', 'address', 'SELECT month_id FROM legacy.hints WHERE key = $1 AND kind = ''a''', 'month_id'),
+    ('legacy', 'edges', 'approvee', 'SELECT month_id FROM legacy.hints WHERE key = $1 AND kind = ''p''', 'month_id'),
+    ('legacy', 'edges', 'transaction_hash', 'SELECT month_id FROM legacy.transaction_locator WHERE hash = $1', 'month_id'),
+    ('legacy', 'zero_value', 'address', 'SELECT month_id FROM legacy.hints WHERE key = $1 AND kind = ''z''', 'month_id'),
+    ('legacy', 'tags', 'tag', 'SELECT month_id FROM legacy.tag_hints WHERE tag = $1::text', 'month_id'),
+    ('legacy', 'tags', 'iac4', 'SELECT month_id FROM legacy.tag_hints WHERE tag = $1', 'month_id'),
+    ('legacy', 'tags', 'iac6', 'SELECT month_id FROM legacy.tag_hints WHERE tag = $1', 'month_id'),
+    ('legacy', 'tags', 'iac8', 'SELECT month_id FROM legacy.tag_hints WHERE tag = $1', 'month_id');
+
+-- Milestones of the Coordinator (settings key legacy_coordinator): the tail transaction of each
+-- milestone bundle, found at ingest.
+CREATE TABLE legacy.milestones (
+    milestone_index int PRIMARY KEY,
+    hash @extschema@.trytes81 NOT NULL,
+    issued_at timestamptz NOT NULL
+);
+
+-- Which indexes of each bundle are held: a bundle is complete when every index 0..last_index is
+-- (a bundle whose transactions came in apart stays incomplete until the others come).
+-- Transactions whose indexes are not 0 <= current_index <= last_index < 10000 are kept, but
+-- count for no bundle.
+CREATE TABLE legacy.bundle_state (
+    bundle_hash @extschema@.trytes81 NOT NULL,
+    last_index bigint NOT NULL,
+    present bigint[] NOT NULL,
+    complete boolean GENERATED ALWAYS AS (cardinality(present) = last_index + 1) STORED,
+    PRIMARY KEY (bundle_hash, last_index)
+);
+CREATE INDEX bundle_state_incomplete ON legacy.bundle_state (bundle_hash) WHERE NOT complete;
+-- The gaps: each incomplete bundle's missing indexes.
+CREATE VIEW legacy.incomplete_bundles AS
+SELECT s.bundle_hash, s.last_index, cardinality(s.present) AS held,
+       ARRAY(SELECT i FROM generate_series(0, s.last_index) i
+             WHERE i <> ALL (s.present) ORDER BY i) AS missing
+FROM legacy.bundle_state s WHERE NOT s.complete;
+
+-- Balances of a global snapshot (IRI's Snapshot.txt), the ledger's start.
+CREATE TABLE legacy.snapshot (
+    address @extschema@.trytes81 PRIMARY KEY,
+    balance bigint NOT NULL CHECK (balance >= 0)
+);
+
+-------------------------------------------------------------------------------------------------
+-- Month partitions: made ahead of ingest by legacy.ingest, never by hand.
+-------------------------------------------------------------------------------------------------
+
+-- transactions_m2017_11
+CREATE FUNCTION legacy.partition_name(table_name name, month_id int) RETURNS name
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+    SELECT (table_name || '_m' || replace(legacy.month_name(month_id), '-', '_'))::name
+$$;
+
+-- Makes one table's partition for one month if missing (and not archived); true if it made it.
+-- Made apart and attached, like the ledger's (permanode.create_partition).
+CREATE FUNCTION legacy.create_partition(table_name name, month_id int) RETURNS boolean
+LANGUAGE plpgsql AS $$
+DECLARE
+    part name := legacy.partition_name(table_name, month_id);
+    cols name[];
+BEGIN
+    SELECT t.unique_columns INTO cols FROM legacy.tables t WHERE t.table_name = $1;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION '"%" is not a legacy table', table_name
+            USING ERRCODE = 'undefined_table', HINT = 'The legacy tables are listed in legacy.tables.';
+    END IF;
+    PERFORM pg_advisory_xact_lock(hashtext('permanode.partition'), hashtext('legacy.' || part));
+    IF EXISTS (SELECT 1 FROM pg_class c WHERE c.relname = part AND c.relnamespace = 'legacy'::regnamespace)
+       OR EXISTS (SELECT 1 FROM @extschema@.archive_status s
+                  WHERE s.parent_table = format('legacy.%I', table_name)::regclass
+                    AND month_id >= s.range_from AND month_id < s.range_to) THEN
+        RETURN false;
+    END IF;
+    EXECUTE format('CREATE TABLE legacy.%I (LIKE legacy.%I INCLUDING DEFAULTS INCLUDING CONSTRAINTS)',
+                   part, table_name);
+    EXECUTE format('CREATE UNIQUE INDEX %I ON legacy.%I (%s)', part || '_key', part,
+                   (SELECT string_agg(quote_ident(c), ', ') FROM unnest(cols) c));
+    EXECUTE format('ALTER TABLE legacy.%I ATTACH PARTITION legacy.%I FOR VALUES FROM (%s) TO (%s)',
+                   table_name, part, month_id, month_id + 1);
+    RETURN true;
+END
+$$;
+
+-- The partitions of the legacy tables: month, tier, rows (estimated) and bytes.
+CREATE VIEW legacy.partitions AS
+SELECT p.inhparent::regclass AS table_name, c.oid::regclass AS partition,
+       legacy.month_id(substring(c.relname from '_m([0-9]{4})_[0-9]{2}$')::int,
+                       substring(c.relname from '_m[0-9]{4}_([0-9]{2})$')::int) AS month_id,
+       CASE c.relkind WHEN 'f' THEN 'cold' ELSE 'hot' END AS tier,
+       c.reltuples::bigint AS estimated_rows,
+       CASE c.relkind WHEN 'f' THEN NULL ELSE pg_total_relation_size(c.oid) END AS bytes
+FROM pg_inherits p
+JOIN pg_class c ON c.oid = p.inhrelid
+JOIN legacy.tables t ON p.inhparent = format('legacy.%I', t.table_name)::regclass
+WHERE c.relname ~ '_m[0-9]{4}_[0-9]{2}$';
+
+-- Each legacy table's months [from_month, to_month): tier, rows and bytes, hot or archived.
+CREATE VIEW legacy.status AS
+SELECT p.table_name, p.month_id AS from_month, p.month_id + 1 AS to_month, 'hot'::text AS tier,
+       p.partition, @extschema@.partition_rows(p.partition) AS rows, p.bytes
+FROM (SELECT * FROM legacy.partitions WHERE tier = 'hot' OFFSET 0) p
+UNION ALL
+SELECT s.parent_table, s.range_from::int, s.range_to::int, 'cold', s.foreign_table, s.rows, s.bytes
+FROM @extschema@.archive_status s
+JOIN legacy.tables t ON s.parent_table = format('legacy.%I', t.table_name)::regclass;
+
+-------------------------------------------------------------------------------------------------
+-- Ingest: a batch of transactions (t5b1 bytes), with the hashes the caller read them under and
+-- the milestones that confirmed them (0: not known). Every hash is computed again and checked
+-- (legacy.decode_transactions); transactions held already are skipped, so a batch can be sent
+-- again. One batch commits whole. Returns how many transactions were new.
+-------------------------------------------------------------------------------------------------
+CREATE FUNCTION legacy.decode_transactions(transactions bytea[], hashes @extschema@.trytes81[] DEFAULT NULL,
+                                           layout text DEFAULT NULL)
+RETURNS TABLE (ord int, hash @extschema@.trytes81, month_id int, issued_at timestamptz,
+               old_layout boolean, address @extschema@.trytes81, value bigint,
+               obsolete_tag @extschema@.trytes27, "timestamp" bigint, current_index bigint,
+               last_index bigint, bundle @extschema@.trytes81, trunk @extschema@.trytes81,
+               branch @extschema@.trytes81, tag @extschema@.trytes27, attachment_timestamp bigint,
+               attachment_timestamp_lower_bound bigint, attachment_timestamp_upper_bound bigint,
+               nonce text)
+AS 'MODULE_PATHNAME', 'permanode_legacy_decode_transactions'
+LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION legacy.decode_transactions(bytea[], @extschema@.trytes81[], text) IS
+    'decodes stored legacy transactions (t5b1) and hashes them with Curl-P-81, checking the hashes given';
+
+CREATE FUNCTION legacy.trytes(t5b1 bytea) RETURNS text
+AS 'MODULE_PATHNAME', 'permanode_legacy_trytes'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION legacy.trytes(bytea) IS 'a stored legacy transaction as its 2673 trytes';
+CREATE FUNCTION legacy.t5b1(trytes text) RETURNS bytea
+AS 'MODULE_PATHNAME', 'permanode_legacy_t5b1'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION legacy.t5b1(text) IS 'a legacy transaction''s 2673 trytes as stored (t5b1, 1604 bytes)';
+
+-- The IOTA Area Code prefix of a tag: its first n trytes when all are IAC characters.
+CREATE FUNCTION legacy.iac_prefix(tag text, n int) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+    SELECT CASE WHEN left(tag, n) ~ ('^[FGHJKLMNOPQRSTUVWXYZ]{' || n || '}$') THEN left(tag, n) END
+$$;
+
+CREATE FUNCTION legacy.ingest(transactions bytea[], hashes @extschema@.trytes81[],
+                              milestone_indexes int[], layout text DEFAULT NULL)
+RETURNS int
+LANGUAGE plpgsql AS $$
+DECLARE
+    coordinator @extschema@.trytes81 :=
+        (SELECT s.value::@extschema@.trytes81 FROM @extschema@.settings s WHERE s.key = 'legacy_coordinator');
+    m int;
+    t name;
+    n int;
+BEGIN
+    IF transactions IS NULL OR hashes IS NULL OR milestone_indexes IS NULL
+       OR cardinality(hashes) <> cardinality(transactions)
+       OR cardinality(milestone_indexes) <> cardinality(transactions) THEN
+        RAISE EXCEPTION 'a batch needs as many hashes and milestone indexes as transactions'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    -- The batch, decoded (dropped at commit: a session's table would hold its types, and so
+    -- the extension, until the session ends).
+    IF to_regclass('pg_temp.legacy_batch') IS NULL THEN
+        CREATE TEMP TABLE legacy_batch ON COMMIT DROP AS
+            SELECT d.*, 0 AS milestone_index FROM legacy.decode_transactions('{}') d WITH NO DATA;
+    END IF;
+    TRUNCATE pg_temp.legacy_batch;
+    INSERT INTO pg_temp.legacy_batch
+    SELECT d.*, nullif(u.milestone_index, 0)
+    FROM legacy.decode_transactions(transactions, hashes, layout) d
+    JOIN unnest(milestone_indexes) WITH ORDINALITY AS u(milestone_index, ord) ON u.ord = d.ord;
+    -- once each, and only those not held yet
+    DELETE FROM pg_temp.legacy_batch a USING pg_temp.legacy_batch b
+    WHERE a.hash = b.hash AND a.ord > b.ord;
+    WITH new AS (
+        INSERT INTO legacy.transaction_locator (hash, month_id)
+        SELECT b.hash, b.month_id FROM pg_temp.legacy_batch b ORDER BY b.hash
+        ON CONFLICT DO NOTHING RETURNING hash)
+    DELETE FROM pg_temp.legacy_batch b WHERE NOT EXISTS (SELECT 1 FROM new WHERE new.hash = b.hash);
+    SELECT count(*) INTO n FROM pg_temp.legacy_batch;
+    IF n = 0 THEN
+        RETURN 0;
+    END IF;
+
+    -- Missing partitions are made by one ingest at a time: each holds its attaches' locks on
+    -- the parents until it commits, so two making partitions of different months at once could
+    -- wait for each other.
+    FOR m IN SELECT DISTINCT b.month_id FROM pg_temp.legacy_batch b ORDER BY 1 LOOP
+        FOR t IN SELECT l.table_name FROM legacy.tables l ORDER BY 1 LOOP
+            IF to_regclass(format('legacy.%I', legacy.partition_name(t, m))) IS NULL THEN
+                PERFORM pg_advisory_xact_lock(hashtext('permanode.legacy_partitions'));
+                PERFORM legacy.create_partition(t, m);
+            END IF;
+        END LOOP;
+    END LOOP;
+
+    INSERT INTO legacy.transactions
+    SELECT b.month_id, b.hash, b.issued_at, x.t5b1, b.old_layout, b.address, b.value, b.obsolete_tag,
+           b.timestamp, b.current_index, b.last_index, b.bundle, b.trunk, b.branch, b.tag,
+           b.attachment_timestamp, b.attachment_timestamp_lower_bound,
+           b.attachment_timestamp_upper_bound, b.nonce, b.milestone_index
+    FROM pg_temp.legacy_batch b
+    JOIN unnest(transactions) WITH ORDINALITY AS x(t5b1, ord) ON x.ord = b.ord;
+
+    INSERT INTO legacy.bundles
+    SELECT b.month_id, b.bundle, b.current_index, b.last_index, b.hash,
+           CASE WHEN b.value < 0 THEN 'input' ELSE 'output' END, b.address, b.value, b.trunk,
+           b.issued_at, b.milestone_index
+    FROM pg_temp.legacy_batch b;
+
+    INSERT INTO legacy.edges
+    SELECT b.month_id, b.hash, e.edge, e.address, e.approvee, b.issued_at, b.bundle,
+           b.current_index, b.value, b.milestone_index
+    FROM pg_temp.legacy_batch b
+    CROSS JOIN LATERAL (VALUES ('address', b.address, NULL::@extschema@.trytes81),
+                               ('trunk', NULL, b.trunk),
+                               ('branch', NULL, b.branch)) e(edge, address, approvee)
+    WHERE CASE e.edge WHEN 'address' THEN b.value <> 0
+                      WHEN 'branch' THEN b.branch <> b.trunk ELSE true END;
+
+    INSERT INTO legacy.zero_value
+    SELECT b.month_id, b.hash, b.address,
+           1970 + b.month_id / 12, b.month_id % 12 + 1, b.issued_at, b.bundle, b.current_index,
+           b.tag, b.milestone_index
+    FROM pg_temp.legacy_batch b WHERE b.value = 0;
+
+    INSERT INTO legacy.tags
+    SELECT b.month_id, b.hash, b.tag, legacy.iac_prefix(b.tag::text, 4),
+           legacy.iac_prefix(b.tag::text, 6), legacy.iac_prefix(b.tag::text, 8), b.issued_at,
+           b.address, b.bundle, b.milestone_index
+    FROM pg_temp.legacy_batch b WHERE b.tag::text <> repeat('9', 27);
+
+    INSERT INTO legacy.hints
+    SELECT DISTINCT h.key, h.kind, b.month_id
+    FROM pg_temp.legacy_batch b
+    CROSS JOIN LATERAL (VALUES (b.bundle, 'b'::"char"),
+                               (b.address, CASE WHEN b.value = 0 THEN 'z' ELSE 'a' END::"char"),
+                               (b.trunk, 'p'::"char"), (b.branch, 'p'::"char")) h(key, kind)
+    ORDER BY 1, 2, 3
+    ON CONFLICT DO NOTHING;
+
+    INSERT INTO legacy.tag_hints
+    SELECT DISTINCT h.tag, b.month_id
+    FROM pg_temp.legacy_batch b
+    CROSS JOIN LATERAL (VALUES (b.tag::text), (legacy.iac_prefix(b.tag::text, 4)),
+                               (legacy.iac_prefix(b.tag::text, 6)),
+                               (legacy.iac_prefix(b.tag::text, 8))) h(tag)
+    WHERE b.tag::text <> repeat('9', 27) AND h.tag IS NOT NULL
+    ORDER BY 1, 2
+    ON CONFLICT DO NOTHING;
+
+    INSERT INTO legacy.bundle_state AS s (bundle_hash, last_index, present)
+    SELECT b.bundle, b.last_index, array_agg(DISTINCT b.current_index ORDER BY b.current_index)
+    FROM pg_temp.legacy_batch b
+    WHERE b.current_index >= 0 AND b.current_index <= b.last_index AND b.last_index < 10000
+    GROUP BY b.bundle, b.last_index
+    ORDER BY 1, 2
+    ON CONFLICT (bundle_hash, last_index) DO UPDATE
+        SET present = ARRAY(SELECT DISTINCT i FROM unnest(s.present || EXCLUDED.present) i ORDER BY i)
+        WHERE NOT s.complete;
+
+    IF coordinator IS NOT NULL THEN
+        INSERT INTO legacy.milestones
+        SELECT b.milestone_index, b.hash, b.issued_at FROM pg_temp.legacy_batch b
+        WHERE b.address = coordinator AND b.current_index = 0 AND b.milestone_index IS NOT NULL
+        ON CONFLICT DO NOTHING;
+    END IF;
+    RETURN n;
+END
+$$;
+COMMENT ON FUNCTION legacy.ingest(bytea[], @extschema@.trytes81[], int[], text) IS
+    'ingests a batch of legacy transactions (t5b1) with their hashes (checked) and confirming milestones; returns how many were new';
+
+-- The Coordinator's address (milestones are found by it) and the tags' time to live.
+CREATE FUNCTION legacy.configure(coordinator @extschema@.trytes81 DEFAULT NULL,
+                                 tag_ttl interval DEFAULT NULL)
+RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    IF coordinator IS NOT NULL THEN
+        INSERT INTO @extschema@.settings VALUES ('legacy_coordinator', coordinator::text)
+            ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value;
+    END IF;
+    IF tag_ttl IS NOT NULL THEN
+        IF tag_ttl <= interval '0' THEN
+            RAISE EXCEPTION 'invalid tag TTL %: it must be positive', tag_ttl
+                USING ERRCODE = 'invalid_parameter_value';
+        END IF;
+        INSERT INTO @extschema@.settings VALUES ('legacy_tag_ttl', tag_ttl::text)
+            ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value;
+    END IF;
+END
+$$;
+
+-- Loads a global snapshot's balances ("ADDRESS;BALANCE" lines, as IRI's Snapshot.txt).
+CREATE FUNCTION legacy.load_snapshot(addresses @extschema@.trytes81[], balances bigint[])
+RETURNS int LANGUAGE sql AS $$
+    INSERT INTO legacy.snapshot SELECT * FROM unnest(addresses, balances)
+    ON CONFLICT (address) DO UPDATE SET balance = EXCLUDED.balance;
+    SELECT cardinality(addresses);
+$$;
+
+-------------------------------------------------------------------------------------------------
+-- Queries.
+-------------------------------------------------------------------------------------------------
+
+-- An address's balance at the end of a milestone (NULL: the newest): its snapshot balance plus
+-- the values its transactions confirmed by then moved.
+CREATE FUNCTION legacy.balance(address @extschema@.trytes81, milestone_index int DEFAULT NULL)
+RETURNS bigint LANGUAGE sql STABLE AS $$
+    SELECT coalesce((SELECT s.balance FROM legacy.snapshot s WHERE s.address = $1), 0)
+         + coalesce((SELECT sum(e.value) FROM legacy.edges e
+                     WHERE e.address = $1 AND e.milestone_index IS NOT NULL
+                       AND ($2 IS NULL OR e.milestone_index <= $2)), 0)::bigint
+$$;
+
+-- Whether an address was ever spent from (an input of it was confirmed).
+CREATE FUNCTION legacy.was_spent_from(address @extschema@.trytes81) RETURNS boolean
+LANGUAGE sql STABLE AS $$
+    SELECT EXISTS (SELECT 1 FROM legacy.edges e
+                   WHERE e.address = $1 AND e.value < 0 AND e.milestone_index IS NOT NULL)
+$$;
+
+-- One month of an address's zero-value transactions (seed 003's key: address, year, month).
+CREATE FUNCTION legacy.zero_value_of(address @extschema@.trytes81, year int, month int)
+RETURNS SETOF legacy.zero_value LANGUAGE sql STABLE AS $$
+    SELECT * FROM legacy.zero_value z
+    WHERE z.address = $1 AND z.month_id = legacy.month_id($2, $3)
+    ORDER BY z.issued_at DESC, z.transaction_hash DESC
+$$;
+
+-------------------------------------------------------------------------------------------------
+-- The cold tier and the tags' TTL, by month.
+-------------------------------------------------------------------------------------------------
+
+-- Archives the hot months [from_month, to_month) of every legacy table that hold rows, a run of
+-- adjacent months at a time (permanode.archive_runs).
+CREATE FUNCTION legacy.archive(from_month int, to_month int)
+RETURNS TABLE (table_name regclass, archive regclass, rows bigint)
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF from_month IS NULL OR to_month IS NULL OR to_month <= from_month THEN
+        RAISE EXCEPTION 'invalid months [%, %)', from_month, to_month
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Months are legacy.month_id values, from_month included, to_month excluded.';
+    END IF;
+    RETURN QUERY
+    SELECT h.parent, r.archive, r.rows
+    FROM (SELECT t.parent, array_agg(p.partition ORDER BY p.month_id) AS parts,
+                 array_agg(p.month_id ORDER BY p.month_id) AS months
+          FROM (SELECT format('legacy.%I', l.table_name)::regclass AS parent FROM legacy.tables l) t
+          JOIN legacy.partitions p ON p.table_name = t.parent AND p.tier = 'hot'
+               AND p.month_id >= from_month AND p.month_id < to_month
+          GROUP BY t.parent ORDER BY t.parent::text) h
+    CROSS JOIN LATERAL @extschema@.archive_runs(h.parent, h.parts, h.months) r;
+END
+$$;
+COMMENT ON FUNCTION legacy.archive(int, int) IS
+    'archives the months [from_month, to_month) of every legacy table into RocksDB; a row per archive';
+
+-- Restores the archives of the legacy tables that overlap [from_month, to_month), each whole.
+CREATE FUNCTION legacy.restore(from_month int, to_month int)
+RETURNS TABLE (table_name regclass, archive text, rows bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+    a record;
+BEGIN
+    FOR a IN SELECT s.parent_table, s.foreign_table FROM @extschema@.archive_status s
+             JOIN legacy.tables l ON s.parent_table = format('legacy.%I', l.table_name)::regclass
+             WHERE s.range_from < to_month AND s.range_to > from_month
+             ORDER BY l.table_name, s.range_from LOOP
+        table_name := a.parent_table;
+        archive := a.foreign_table::text;
+        rows := @extschema@.restore_partitions(a.foreign_table);
+        RETURN NEXT;
+    END LOOP;
+END
+$$;
+
+-- Drops the tags' months older than the TTL (settings key legacy_tag_ttl) counted back from the
+-- newest month the ledger holds: whole partitions, hot or archived, and their tag hints. Returns
+-- the months dropped. (Ledger time, not wall time: an archive of 2017 keeps its tags until newer
+-- months come in.)
+CREATE FUNCTION legacy.expire_tags() RETURNS int
+LANGUAGE plpgsql AS $$
+DECLARE
+    ttl interval := (SELECT s.value::interval FROM @extschema@.settings s WHERE s.key = 'legacy_tag_ttl');
+    newest int := (SELECT max(p.month_id) FROM legacy.partitions p
+                   WHERE p.table_name = 'legacy.transactions'::regclass);
+    cutoff int;
+    part record;
+    dropped int := 0;
+BEGIN
+    IF ttl IS NULL OR newest IS NULL THEN
+        RETURN 0;
+    END IF;
+    -- months that ended before (end of the newest month) - ttl
+    cutoff := legacy.month_id(legacy.month_start(newest + 1) - ttl);
+    FOR part IN SELECT p.partition, p.month_id, p.month_id + 1 AS to_month, 'TABLE' AS kind
+                FROM legacy.partitions p
+                WHERE p.table_name = 'legacy.tags'::regclass AND p.tier = 'hot' AND p.month_id < cutoff
+                UNION ALL
+                SELECT s.foreign_table, s.range_from::int, s.range_to::int, 'FOREIGN TABLE'
+                FROM @extschema@.archive_status s
+                WHERE s.parent_table = 'legacy.tags'::regclass AND s.range_to <= cutoff LOOP
+        -- (an archive's directory goes with permanode.archive_gc())
+        EXECUTE format('DROP %s %s', part.kind, part.partition);
+        DELETE FROM legacy.tag_hints h WHERE h.month_id >= part.month_id AND h.month_id < part.to_month;
+        dropped := dropped + part.to_month - part.month_id;
+    END LOOP;
+    RETURN dropped;
+END
+$$;
+COMMENT ON FUNCTION legacy.expire_tags() IS
+    'drops the tags'' month partitions older than the legacy_tag_ttl setting; returns the months dropped';
+
+-------------------------------------------------------------------------------------------------
+-- The maintenance job: applies the archiving policies (settings keys archive_older_than, in
+-- milestones, and legacy_archive_older_than, in months; no row, no archiving), expires pending
+-- rows and the legacy tags' months past their TTL (legacy_tag_ttl), and makes the partitions of
+-- the next range ahead of ingest. `permanode ingest` calls it after each file it finishes.
+-- SECURITY DEFINER: it runs as the extension owner for permanode_admin (80_init_roles.sql).
+CREATE OR REPLACE FUNCTION @extschema@.maintain()
+RETURNS TABLE (task text, done bigint)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, @extschema@ AS $$
+DECLARE
+    older_than int := (SELECT s.value::int FROM @extschema@.settings s WHERE s.key = 'archive_older_than');
+    legacy_older_than int := (SELECT s.value::int FROM @extschema@.settings s
+                              WHERE s.key = 'legacy_archive_older_than');
+    newest int := (SELECT max(s.milestone_index) FROM @extschema@.sync s);
+    newest_month int := (SELECT max(p.month_id) FROM legacy.partitions p
+                         WHERE p.table_name = 'legacy.transactions'::regclass);
+BEGIN
+    IF older_than IS NOT NULL THEN
+        task := 'archived rows';
+        SELECT coalesce(sum(a.rows), 0) INTO done FROM @extschema@.archive(older_than) a;
+        RETURN NEXT;
+    END IF;
+    IF legacy_older_than IS NOT NULL AND newest_month IS NOT NULL THEN
+        task := 'archived legacy rows';
+        SELECT coalesce(sum(a.rows), 0) INTO done
+        FROM legacy.archive(0, newest_month - legacy_older_than) a;
+        RETURN NEXT;
+    END IF;
+    task := 'expired pending rows';
+    done := @extschema@.expire_pending();
+    RETURN NEXT;
+    task := 'expired legacy tag months';
+    done := legacy.expire_tags();
+    RETURN NEXT;
+    IF newest IS NOT NULL THEN
+        task := 'partitions made';
+        done := @extschema@.premake(newest, newest, 1);
+        RETURN NEXT;
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION @extschema@.maintain() IS
+    'archives by the policies in settings (archive_older_than, legacy_archive_older_than), expires pending rows and legacy tag months, premakes the next range';
+
+-- The legacy era's rights, as the ledger's (80_init_roles.sql): readers read every table, the
+-- writer ingests, the admin makes partitions, archives, restores, expires and configures.
+GRANT USAGE ON SCHEMA legacy TO permanode_reader;
+GRANT SELECT ON ALL TABLES IN SCHEMA legacy TO permanode_reader;
+DO $$
+DECLARE
+    f regprocedure;
+    grantees text[];
+BEGIN
+    FOR f, grantees IN
+        SELECT p.oid::regprocedure,
+               CASE p.proname WHEN 'ingest' THEN '{permanode_writer}'
+                              WHEN 'create_partition' THEN '{permanode_admin,permanode_writer}'
+                              ELSE '{permanode_admin}' END::text[]
+        FROM pg_proc p
+        WHERE p.pronamespace = 'legacy'::regnamespace
+          AND p.proname IN ('ingest', 'create_partition', 'archive', 'restore', 'expire_tags',
+                            'configure', 'load_snapshot')
+    LOOP
+        EXECUTE format('ALTER FUNCTION %s SECURITY DEFINER SET search_path = pg_catalog, @extschema@', f);
+        EXECUTE format('REVOKE ALL ON FUNCTION %s FROM PUBLIC', f);
+        EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO %s', f,
+                       (SELECT string_agg(quote_ident(g), ', ') FROM unnest(grantees) g));
+    END LOOP;
+END
+$$;
+
+-------------------------------------------------------------------------------------------------
+-- Logical dumps (pg_dump) hold the rows of every table the extension made: catalog, settings,
+-- locators and hints, the unspent set, analytics caches, the pending partitions. Partitions made
+-- later are not the extension's and are dumped as any table. Restoring: README, "Backups".
+-------------------------------------------------------------------------------------------------
+DO $$
+DECLARE
+    t regclass;
+BEGIN
+    FOR t IN SELECT c.oid::regclass FROM pg_depend d
+             JOIN pg_class c ON c.oid = d.objid AND d.classid = 'pg_class'::regclass
+             JOIN pg_extension e ON e.oid = d.refobjid AND d.refclassid = 'pg_extension'::regclass
+             WHERE e.extname = 'permanode' AND d.deptype = 'e' AND c.relkind = 'r' LOOP
+        PERFORM pg_extension_config_dump(t, '');
+    END LOOP;
+END
+$$;
+

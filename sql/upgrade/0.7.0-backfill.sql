@@ -1,0 +1,3 @@
+
+-- The spent outputs of the history already held.
+SELECT @extschema@.rebuild_retired_outputs();
