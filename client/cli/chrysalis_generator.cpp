@@ -30,6 +30,7 @@
 #include "chrysalis_generator.hpp"
 
 #include "codec/chrysalis/message.hpp"
+#include "codec/hex.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -630,6 +631,22 @@ ChrysalisLedgerGenerator::ChrysalisLedgerGenerator(const GeneratorOptions &optio
 }
 
 ChrysalisLedgerGenerator::~ChrysalisLedgerGenerator() = default;
+
+std::vector<ModelOutput> ChrysalisLedgerGenerator::Model() const
+{
+    std::vector<ModelOutput> model;
+    model.reserve(state_->unspent.size());
+    for (const Unspent &u : state_->unspent)
+    {
+        ModelOutput out;
+        out.output_id = codec::ToHex(v1::ComputeOutputId(u.input.transaction_id, u.input.index));
+        out.kind = "legacy";
+        out.owner_hash = u.address.hash;
+        out.amount = u.amount;
+        model.push_back(std::move(out));
+    }
+    return model;
+}
 
 MilestoneBundle ChrysalisLedgerGenerator::Next()
 {

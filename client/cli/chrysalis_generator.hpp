@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace permanode::cli
 {
@@ -32,6 +33,8 @@ class ChrysalisLedgerGenerator
     // The next milestone's cone, its own milestone message last; the first one books the
     // genesis outputs as snapshot outputs.
     MilestoneBundle Next();
+    // The generator's model: the outputs unspent at the end of the milestone last generated.
+    std::vector<ModelOutput> Model() const;
 
   private:
     struct State;

@@ -10,6 +10,7 @@
 #include "generator.hpp"
 
 #include "codec/block.hpp"
+#include "codec/hex.hpp"
 #include "codec/ids.hpp"
 #include "codec/output.hpp"
 
@@ -477,6 +478,32 @@ LedgerGenerator::LedgerGenerator(const GeneratorOptions &options)
 }
 
 LedgerGenerator::~LedgerGenerator() = default;
+
+std::vector<ModelOutput> LedgerGenerator::Model() const
+{
+    std::vector<ModelOutput> model;
+    model.reserve(state_->unspent.size());
+    for (const Unspent &u : state_->unspent)
+    {
+        ModelOutput out;
+        out.output_id = ToHex(ToBytes(u.id));
+        out.kind = std::holds_alternative<BasicOutput>(u.output) ? "basic"
+                   : std::holds_alternative<AliasOutput>(u.output) ? "alias"
+                                                                    : "nft";
+        // The generator's owner: the first unlock condition's address (address, or state
+        // controller), always an Ed25519 address.
+        out.owner_hash = std::visit([](const auto &c) { return State::AddressOf(c); },
+                                    UnlockConditionsOf(u.output).front())
+                             .id;
+        out.amount = AmountOf(u.output);
+        if (const auto *alias = std::get_if<AliasOutput>(&u.output))
+            out.chain_id = ToHex(ResolveAliasId(*alias, u.id));
+        else if (const auto *nft = std::get_if<NftOutput>(&u.output))
+            out.chain_id = ToHex(ResolveNftId(*nft, u.id));
+        model.push_back(std::move(out));
+    }
+    return model;
+}
 
 MilestoneBundle LedgerGenerator::Next()
 {

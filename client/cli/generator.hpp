@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace permanode::cli
 {
@@ -23,6 +24,8 @@ class LedgerGenerator
 
     // The next milestone; the first one is the genesis, with the snapshot outputs.
     MilestoneBundle Next();
+    // The generator's model: the outputs unspent at the end of the milestone last generated.
+    std::vector<ModelOutput> Model() const;
 
   private:
     struct State;

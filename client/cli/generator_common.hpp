@@ -9,6 +9,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace permanode::cli
@@ -26,6 +27,17 @@ struct GeneratorOptions
     std::uint32_t max_fresh_outputs = 3;
     std::uint64_t seed = 1;
     std::uint32_t genesis_addresses = 200; // funded by the genesis milestone's snapshot
+};
+
+// One output of a generator's own ledger model: the unspent set it draws inputs from, as it
+// stands after the milestone last generated. Tests compute expected answers from it.
+struct ModelOutput
+{
+    std::string output_id;      // 0x-hex
+    std::string kind;           // basic, alias, nft (Stardust; foundries are not modelled), legacy
+    codec::Hash32 owner_hash{}; // the Ed25519 address that unlocks it (alias: state controller)
+    std::uint64_t amount = 0;
+    std::string chain_id; // alias or NFT ID (0x-hex), resolved; empty for other kinds
 };
 
 // xoshiro256** seeded through splitmix64: the same stream for a seed on every platform

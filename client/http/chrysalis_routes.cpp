@@ -180,9 +180,33 @@ std::string HashOf(const std::string &address_bytes_hex)
     return address_bytes_hex.substr(4); // 0x, then the type byte 00
 }
 
-Task<> SendBalance(httplib::Response &response, Db &db, const std::string &address)
+// ledgerIndex=N on a Chrysalis route: N must be a Chrysalis milestone held.
+Task<std::optional<std::int32_t>> ChrysalisLedgerIndex(Db &db, const httplib::Request &request)
 {
-    auto balance = co_await db.Run(client::queries::LegacyBalanceOf(address));
+    auto at = co_await LedgerIndexParam(db, request);
+    if (!at)
+    {
+        co_return std::nullopt;
+    }
+    auto era = co_await db.Run(client::queries::EraOf(client::kChrysalis));
+    if (!era || *at < era->first_index || *at > era->last_index)
+    {
+        throw BadParameter("ledgerIndex",
+                           "milestone " + std::to_string(*at) + " is not a Chrysalis milestone" +
+                               (era ? " (this archive holds Chrysalis milestones " +
+                                          std::to_string(era->first_index) + " to " +
+                                          std::to_string(era->last_index) + ")"
+                                    : std::string()));
+    }
+    co_return at;
+}
+
+Task<> SendBalance(const httplib::Request &request, httplib::Response &response, Db &db,
+                   const std::string &address)
+{
+    auto at = co_await ChrysalisLedgerIndex(db, request);
+    auto balance = co_await db.Run(at ? client::queries::LegacyBalanceAt(address, *at)
+                                      : client::queries::LegacyBalanceOf(address));
     // TIP-15: an address may hold one dust output per 100,000 i of dust allowance, 100 at most.
     std::int64_t allowed = std::min<std::int64_t>(balance.dust_allowance / 100000, 100);
     SendData(response, {{"addressType", 0},
@@ -192,16 +216,16 @@ Task<> SendBalance(httplib::Response &response, Db &db, const std::string &addre
                         {"ledgerIndex", balance.ledger_index}});
 }
 
-Task<> AddressBalance(const httplib::Request &, httplib::Response &response, Db &db,
+Task<> AddressBalance(const httplib::Request &request, httplib::Response &response, Db &db,
                       const PathParams &path)
 {
-    co_await SendBalance(response, db, ChrysalisAddressParam(path[0], "address"));
+    co_await SendBalance(request, response, db, ChrysalisAddressParam(path[0], "address"));
 }
 
-Task<> Ed25519Balance(const httplib::Request &, httplib::Response &response, Db &db,
+Task<> Ed25519Balance(const httplib::Request &request, httplib::Response &response, Db &db,
                       const PathParams &path)
 {
-    co_await SendBalance(response, db, Ed25519AddressParam(path[0], "address"));
+    co_await SendBalance(request, response, db, Ed25519AddressParam(path[0], "address"));
 }
 
 Task<> SendAddressOutputs(const httplib::Request &request, httplib::Response &response, Db &db,
@@ -218,8 +242,15 @@ Task<> SendAddressOutputs(const httplib::Request &request, httplib::Response &re
         type = static_cast<std::int16_t>(*text == "1");
     }
     bool include_spent = QueryBool(request, "include-spent").value_or(false);
+    auto at = co_await ChrysalisLedgerIndex(db, request);
+    if (at && include_spent)
+    {
+        throw BadParameter("include-spent", "not with ledgerIndex, which lists the outputs "
+                                            "unspent at the end of that milestone");
+    }
     auto ids = co_await db.Run(
-        client::queries::LegacyAddressOutputs(address, type, include_spent, kMaxResults));
+        at ? client::queries::LegacyAddressOutputsAt(address, type, *at, kMaxResults)
+           : client::queries::LegacyAddressOutputs(address, type, include_spent, kMaxResults));
     nlohmann::json items = nlohmann::json::array();
     for (const auto &id : ids.items)
     {
@@ -348,7 +379,9 @@ void RegisterChrysalisRoutes(Router &router)
     const std::string family = "chrysalis";
     std::vector<QueryParam> outputs_query = {
         {"type", "integer", "0 SigLockedSingleOutput, 1 SigLockedDustAllowanceOutput"},
-        {"include-spent", "boolean", "also the spent outputs (after the unspent ones)"}};
+        {"include-spent", "boolean", "also the spent outputs (after the unspent ones)"},
+        {"ledgerIndex", "integer",
+         "a Chrysalis milestone held: the outputs unspent at its end (permanode's extension)"}};
     router.Get({kV1 + "/info", family, "Chrysalis network, newest and oldest milestone"}, Info);
     router.Get({kV1 + "/messages",
                 family,
@@ -365,14 +398,20 @@ void RegisterChrysalisRoutes(Router &router)
                 "A message's children, newest first, 1000 at most"},
                MessageChildren);
     router.Get({kV1 + "/outputs/{outputId}", family, "An output, with its spent state"}, Output);
-    router.Get(
-        {kV1 + "/addresses/ed25519/{address}", family, "The balance of an Ed25519 address (hex)"},
-        Ed25519Balance);
+    const QueryParam ledger_index = {
+        "ledgerIndex", "integer",
+        "a Chrysalis milestone held: answer as of its end (permanode's extension)"};
+    router.Get({kV1 + "/addresses/ed25519/{address}",
+                family,
+                "The balance of an Ed25519 address (hex)",
+                {ledger_index}},
+               Ed25519Balance);
     router.Get({kV1 + "/addresses/ed25519/{address}/outputs", family,
                 "Outputs of an Ed25519 address (hex), 1000 at most", outputs_query},
                Ed25519Outputs);
-    router.Get({kV1 + "/addresses/{address}", family, "The balance of a bech32 address"},
-               AddressBalance);
+    router.Get(
+        {kV1 + "/addresses/{address}", family, "The balance of a bech32 address", {ledger_index}},
+        AddressBalance);
     router.Get({kV1 + "/addresses/{address}/outputs", family,
                 "Outputs of a bech32 address, 1000 at most", outputs_query},
                AddressOutputs);

@@ -164,22 +164,43 @@ Task<> BlockMetadata(const httplib::Request &, httplib::Response &response, Db &
     SendJson(response, BlockMetadataJson(*block));
 }
 
-Task<client::OutputRow> FindOutput(const PathParams &path, Db &db)
+// The output of the path; with ledgerIndex=N, as it stood at the end of milestone N: not found
+// before its creation, unspent until the milestone that spent it.
+Task<client::OutputRow> FindOutput(const httplib::Request &request, const PathParams &path,
+                                   Db &db)
 {
     auto id = OutputIdParam(path[0], "outputId");
+    auto at = co_await LedgerIndexParam(db, request);
     auto output = co_await db.Run(client::queries::Output(id));
     if (!output)
     {
         throw NotFound("output " + id);
     }
     RequireStardust(output->protocol_version, "output " + id, "outputs/" + PlainHexOf(id));
+    if (at)
+    {
+        if (output->milestone_index_booked > *at)
+        {
+            throw NotFound("output " + id + " at the end of milestone " + std::to_string(*at) +
+                           " (it was created at milestone " +
+                           std::to_string(output->milestone_index_booked) + ")");
+        }
+        if (output->is_spent && output->milestone_index_spent > *at)
+        {
+            output->is_spent = false;
+            output->milestone_index_spent = 0;
+            output->milestone_timestamp_spent = 0;
+            output->transaction_id_spent.clear();
+        }
+        output->ledger_index = *at;
+    }
     co_return *output;
 }
 
 Task<> Output(const httplib::Request &request, httplib::Response &response, Db &db,
               const PathParams &path)
 {
-    auto output = co_await FindOutput(path, db);
+    auto output = co_await FindOutput(request, path, db);
     if (WantsRaw(request))
     {
         SendRaw(response, output.raw);
@@ -190,10 +211,10 @@ Task<> Output(const httplib::Request &request, httplib::Response &response, Db &
     }
 }
 
-Task<> OutputMetadata(const httplib::Request &, httplib::Response &response, Db &db,
+Task<> OutputMetadata(const httplib::Request &request, httplib::Response &response, Db &db,
                       const PathParams &path)
 {
-    SendJson(response, OutputMetadataJson(co_await FindOutput(path, db)));
+    SendJson(response, OutputMetadataJson(co_await FindOutput(request, path, db)));
 }
 
 Task<> IncludedBlock(const httplib::Request &request, httplib::Response &response, Db &db,
@@ -299,9 +320,14 @@ void RegisterCoreRoutes(Router &router)
     router.Get({kCore + "/blocks/{blockId}", "core", "A block (JSON or raw bytes)", {}, true},
                Block);
     router.Get({kCore + "/blocks/{blockId}/metadata", "core", "A block's metadata"}, BlockMetadata);
-    router.Get({kCore + "/outputs/{outputId}", "core", "An output with its metadata", {}, true},
+    const QueryParam ledger_index = {
+        "ledgerIndex", "integer",
+        "a milestone held: the output's state at its end (spent or not); default: the newest"};
+    router.Get({kCore + "/outputs/{outputId}", "core", "An output with its metadata",
+                {ledger_index}, true},
                Output);
-    router.Get({kCore + "/outputs/{outputId}/metadata", "core", "An output's metadata"},
+    router.Get({kCore + "/outputs/{outputId}/metadata", "core", "An output's metadata",
+                {ledger_index}},
                OutputMetadata);
     router.Get({kCore + "/transactions/{transactionId}/included-block",
                 "core",

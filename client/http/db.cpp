@@ -1,6 +1,11 @@
 // The library's two-query calls, awaited on the pipeline.
 #include "db.hpp"
 
+#include <httplib.h>
+
+#include "json_errors.hpp"
+#include "params.hpp"
+
 #include "permanode/queries.hpp"
 
 namespace permanode::http
@@ -72,6 +77,27 @@ Task<std::optional<client::BlockRow>> TransactionIncludedBlock(Db &db, std::stri
     co_return co_await db.Run(client::queries::Block(*block_id));
 }
 
+Task<std::optional<std::int32_t>> LedgerIndexParam(Db &db, const httplib::Request &request)
+{
+    auto text = QueryText(request, "ledgerIndex");
+    if (!text)
+    {
+        co_return std::nullopt;
+    }
+    std::int32_t index = MilestoneIndexParam(*text, "ledgerIndex");
+    auto [first, newest] = co_await db.Run(client::queries::HeldMilestones());
+    if (newest == 0 || index < first || index > newest)
+    {
+        throw BadParameter("ledgerIndex",
+                           newest == 0 ? std::string("no milestone is held yet")
+                                       : "milestone " + std::to_string(index) +
+                                             " is not held: this archive holds milestones " +
+                                             std::to_string(first) + " to " +
+                                             std::to_string(newest));
+    }
+    co_return index;
+}
+
 Task<client::OutputIdPage> QueryOutputs(Db &db, client::OutputKind kind,
                                         client::OutputFilter filter, bool include_spent,
                                         int page_size, std::optional<client::Cursor> after)
@@ -80,7 +106,8 @@ Task<client::OutputIdPage> QueryOutputs(Db &db, client::OutputKind kind,
         co_await db.Run(client::queries::Outputs(kind, filter, include_spent, page_size, after));
     if (page.items.empty())
     {
-        page.ledger_index = co_await db.Run(client::queries::LedgerIndex());
+        page.ledger_index =
+            filter.as_of ? *filter.as_of : co_await db.Run(client::queries::LedgerIndex());
     }
     co_return page;
 }

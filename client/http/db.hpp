@@ -14,6 +14,11 @@
 #include "pg_pipeline.hpp"
 #include "task.hpp"
 
+namespace httplib
+{
+struct Request;
+}
+
 namespace permanode::http
 {
 
@@ -77,6 +82,9 @@ class Db
 
 // The library's calls made of two queries (as client::Client makes them).
 Task<std::optional<client::BlockRow>> TransactionIncludedBlock(Db &db, std::string transaction_id);
+// ledgerIndex=N, the milestone at whose end to answer: nullopt without it; a 400 unless the
+// archive holds N (from its first to its newest milestone).
+Task<std::optional<std::int32_t>> LedgerIndexParam(Db &db, const httplib::Request &request);
 Task<client::OutputIdPage> QueryOutputs(Db &db, client::OutputKind kind,
                                         client::OutputFilter filter, bool include_spent,
                                         int page_size, std::optional<client::Cursor> after);

@@ -76,15 +76,56 @@ Task<> UpdatesByMilestone(const httplib::Request &request, httplib::Response &re
     SendJson(response, body);
 }
 
-Task<> Balance(const httplib::Request &, httplib::Response &response, Db &db,
+Task<> Balance(const httplib::Request &request, httplib::Response &response, Db &db,
                const PathParams &path)
 {
     auto address = AddressParam(path[0], "address");
-    auto balance = co_await db.Run(client::queries::BalanceOf(address));
+    auto at = co_await LedgerIndexParam(db, request);
+    auto balance = co_await db.Run(client::queries::BalanceOf(address, at));
+    nlohmann::json by_kind = nlohmann::json::object();
+    for (const auto &[kind, amount] : balance.by_kind)
+    {
+        by_kind[kind] = std::to_string(amount);
+    }
     SendJson(response, {{"address", address},
                         {"totalBalance", std::to_string(balance.total_balance)},
                         {"sigLockedBalance", std::to_string(balance.sig_locked_balance)},
+                        {"balanceByKind", by_kind},
                         {"ledgerIndex", balance.ledger_index}});
+}
+
+Task<> HeldOutputs(const httplib::Request &request, httplib::Response &response, Db &db,
+                   const PathParams &path)
+{
+    auto address = AddressParam(path[0], "address");
+    auto at = co_await LedgerIndexParam(db, request);
+    int page_size = PageSize(request);
+    auto cursor = CursorParam(request, CursorKey::kOutputId);
+    if (!at)
+    {
+        at = co_await db.Run(client::queries::LedgerIndex());
+    }
+    auto page = co_await db.Run(client::queries::OutputsAt(address, at, page_size, cursor));
+    nlohmann::json items = nlohmann::json::array();
+    for (const auto &o : page.items)
+    {
+        nlohmann::json item = {{"outputId", o.output_id},
+                               {"kind", o.output_kind},
+                               {"amount", std::to_string(o.amount)},
+                               {"milestoneIndexBooked", o.milestone_index_booked}};
+        if (o.milestone_index_spent)
+        {
+            item["milestoneIndexSpent"] = *o.milestone_index_spent;
+        }
+        items.push_back(std::move(item));
+    }
+    nlohmann::json body = {
+        {"address", address}, {"ledgerIndex", *at}, {"pageSize", page_size}, {"items", items}};
+    if (page.next)
+    {
+        body["cursor"] = client::EncodeCursor(*page.next);
+    }
+    SendJson(response, body);
 }
 
 Task<> MilestoneAnalytics(const httplib::Request &, httplib::Response &response, Db &db,
@@ -135,9 +176,20 @@ void RegisterExplorerRoutes(Router &router)
     router.Get({kExplorer + "/ledger/updates/by-milestone/{index}", "explorer",
                 "Outputs a milestone created and spent", kPaging},
                UpdatesByMilestone);
-    router.Get({kExplorer + "/balance/{address}", "explorer",
-                "An address's balance over the unspent outputs it unlocks"},
+    const QueryParam ledger_index = {
+        "ledgerIndex", "integer",
+        "a milestone held: answer as of its end (its era's outputs); default: the newest"};
+    router.Get({kExplorer + "/balance/{address}",
+                "explorer",
+                "An address's balance over the unspent outputs it unlocks, in total and per "
+                "output kind",
+                {ledger_index}},
                Balance);
+    router.Get({kExplorer + "/balance/{address}/outputs",
+                "explorer",
+                "The outputs an address holds, newest first",
+                {ledger_index, kPaging[0], kPaging[1]}},
+               HeldOutputs);
     router.Get({kAnalytics + "/milestones/{index}", "explorer",
                 "Blocks, transactions and tokens moved in a milestone"},
                MilestoneAnalytics);

@@ -55,25 +55,29 @@ Task<> Outputs(OutputKind kind, const httplib::Request &request, httplib::Respon
                            std::string("not a filter of ") + client::ToString(kind) + " outputs");
     }
     bool include_spent = QueryBool(request, "includeSpent").value_or(false);
+    filter.as_of = co_await LedgerIndexParam(db, request);
     int page_size = PageSize(request);
     auto cursor = CursorParam(request, CursorKey::kOutputId);
     auto page = co_await QueryOutputs(db, kind, filter, include_spent, page_size, cursor);
     SendJson(response, OutputIdPageJson(page, page_size));
 }
 
-Task<> ChainOutput(OutputKind kind, const PathParams &path, httplib::Response &response, Db &db)
+Task<> ChainOutput(OutputKind kind, const httplib::Request &request, const PathParams &path,
+                   httplib::Response &response, Db &db)
 {
     std::string name = kind == OutputKind::kAlias ? "aliasId"
                        : kind == OutputKind::kNft ? "nftId"
                                                   : "foundryId";
     auto id = HexIdParam(path[0], name, kind == OutputKind::kFoundry ? 38 : 32);
-    auto output_id = co_await db.Run(client::queries::ChainOutput(kind, id));
+    auto at = co_await LedgerIndexParam(db, request);
+    auto output_id = co_await db.Run(client::queries::ChainOutput(kind, id, at));
     if (!output_id)
     {
-        throw NotFound(std::string("unspent ") + client::ToString(kind) + " output of " + id);
+        throw NotFound(std::string("unspent ") + client::ToString(kind) + " output of " + id +
+                       (at ? " at the end of milestone " + std::to_string(*at) : ""));
     }
     client::OutputIdPage page;
-    page.ledger_index = co_await db.Run(client::queries::LedgerIndex());
+    page.ledger_index = at ? *at : co_await db.Run(client::queries::LedgerIndex());
     page.items.push_back(*output_id);
     SendJson(response, OutputIdPageJson(page, 1));
 }
@@ -108,8 +112,8 @@ std::vector<QueryParam> FiltersOf(OutputKind kind)
         {{"createdBefore", "integer", "Unix seconds"}, [](auto &f) { f.created_before = 0; }},
         {{"createdAfter", "integer", "Unix seconds"}, [](auto &f) { f.created_after = 0; }},
         {{"unlockableByAddress", "string",
-          "bech32: outputs this address can unlock at the newest milestone's timestamp (the "
-          "ledgerIndex's): its address, state controller or governor, or the return address of "
+          "bech32: outputs this address can unlock at the timestamp of the milestone answered "
+          "for (ledgerIndex): its address, state controller or governor, or the return address of "
           "an expiration reached by then (TIP-18: the address unlocks before the expiration, "
           "the return address at or after it)"},
          [](auto &f) { f.unlockable_by_address = ""; }},
@@ -124,6 +128,9 @@ std::vector<QueryParam> FiltersOf(OutputKind kind)
         }
     }
     params.push_back({"includeSpent", "boolean", "search all outputs, not only unspent ones"});
+    params.push_back({"ledgerIndex", "integer",
+                      "a milestone held: the outputs unspent at its end (with includeSpent: "
+                      "created by then); default: the newest"});
     params.push_back({"pageSize", "integer", "1 to 1000, default 100"});
     params.push_back({"cursor", "string", "from the previous page"});
     return params;
@@ -149,11 +156,14 @@ void RegisterIndexerRoutes(Router &router)
         std::string param = kind == OutputKind::kAlias ? "aliasId"
                             : kind == OutputKind::kNft ? "nftId"
                                                        : "foundryId";
-        router.Get({kIndexer + "/outputs/" + name + "/{" + param + "}", "indexer",
-                    "The unspent output of an " + name},
-                   [kind](const httplib::Request &, httplib::Response &response, Db &db,
+        router.Get({kIndexer + "/outputs/" + name + "/{" + param + "}",
+                    "indexer",
+                    "The unspent output of an " + name,
+                    {{"ledgerIndex", "integer",
+                      "a milestone held: the output unspent at its end; default: the newest"}}},
+                   [kind](const httplib::Request &request, httplib::Response &response, Db &db,
                           const PathParams &path)
-                   { return ChainOutput(kind, path, response, db); });
+                   { return ChainOutput(kind, request, path, response, db); });
     }
 }
 

@@ -213,6 +213,10 @@ const Statement kUnspentDelete{
     "expiration_return_address, native_token_count, chain_id, foundry_id, milestone_index, "    \
     "ms_timestamp, message_id"
 
+// A Chrysalis output's type: its first byte.
+#define PERMANODE_LEGACY_TYPE(row)                                                                \
+    "CASE WHEN " row ".output_kind = 'legacy' THEN get_byte(" row ".data, 0)::int2 END"
+
 // kUnspentDelete where the schema keeps the ledger as of any milestone (0.7.0): the spent rows
 // move to retired_outputs, with the milestone that spent them.
 const Statement kUnspentRetire{
@@ -220,7 +224,8 @@ const Statement kUnspentRetire{
     "WITH d AS (DELETE FROM permanode.unspent_outputs "
     "WHERE output_id OPERATOR(permanode.=) ANY (:output_id) RETURNING *), "
     "r AS (INSERT INTO permanode.retired_outputs (" PERMANODE_RETIRED_COLUMNS
-    ", spent_milestone_index) SELECT " PERMANODE_RETIRED_COLUMNS ", :milestone_index FROM d "
+    ", spent_milestone_index, output_type) SELECT " PERMANODE_RETIRED_COLUMNS
+    ", :milestone_index, " PERMANODE_LEGACY_TYPE("d") " FROM d "
     "WHERE d.milestone_index < :milestone_index ON CONFLICT DO NOTHING) "
     "SELECT output_id, address, amount, output_kind, "
     "CASE WHEN output_kind = 'legacy' THEN data END FROM d",
@@ -356,7 +361,8 @@ const Statement kRetireMigratedAsOf{
     "WITH d AS (DELETE FROM permanode.unspent_outputs WHERE output_id OPERATOR(permanode.=) ANY "
     "(:output_id) AND output_kind = 'legacy' RETURNING *) "
     "INSERT INTO permanode.retired_outputs (" PERMANODE_RETIRED_COLUMNS
-    ", spent_milestone_index) SELECT " PERMANODE_RETIRED_COLUMNS ", :milestone_index FROM d "
+    ", spent_milestone_index, output_type) SELECT " PERMANODE_RETIRED_COLUMNS
+    ", :milestone_index, " PERMANODE_LEGACY_TYPE("d") " FROM d "
     "WHERE d.milestone_index < :milestone_index ON CONFLICT DO NOTHING",
     {{"output_id", kO}, {"milestone_index", "int4"}},
     true,
@@ -539,11 +545,12 @@ const Statement kUnspentInsertAsOf{
     "FROM permanode.spent_outputs o WHERE o.output_id OPERATOR(permanode.=) u.output_id "
     "AND o.ms_range_id = l.spent_ms_range_id LIMIT 1) s), "
     "r AS (INSERT INTO permanode.retired_outputs (" PERMANODE_RETIRED_COLUMNS
-    ", spent_milestone_index) SELECT u.output_id, u.output_kind, u.amount, u.address, u.sender, "
+    ", spent_milestone_index, output_type) SELECT u.output_id, u.output_kind, u.amount, "
+    "u.address, u.sender, "
     "u.issuer, u.tag, u.state_controller, u.governor, u.dust_return_address, "
     "u.dust_return_amount, u.timelock, u.expiration, u.expiration_return_address, "
     "u.native_token_count, u.chain_id, u.foundry_id, :milestone_index, :ms_timestamp, "
-    "u.message_id, late.spent FROM u JOIN late ON late.output_id OPERATOR(permanode.=) "
+    "u.message_id, late.spent, " PERMANODE_LEGACY_TYPE("u") " FROM u JOIN late ON late.output_id OPERATOR(permanode.=) "
     "u.output_id WHERE late.spent > :milestone_index ON CONFLICT DO NOTHING) "
     PERMANODE_UNSPENT_INSERT "u" PERMANODE_NOT_SPENT,
     kUnspentColumns,

@@ -36,6 +36,9 @@ CREATE TABLE @extschema@.retired_outputs (
     ms_timestamp timestamptz NOT NULL,
     message_id @extschema@.block_id,
     spent_milestone_index int NOT NULL,
+    -- A Chrysalis output's type (its first byte): 0 SigLockedSingleOutput, 1
+    -- SigLockedDustAllowanceOutput (TIP-15's dust rules need it); NULL for Stardust outputs.
+    output_type smallint,
     -- A Chrysalis output booked again by the Stardust genesis is retired twice: as 'legacy' at
     -- the genesis, and as 'basic' when spent.
     PRIMARY KEY (output_id, output_kind),
@@ -100,21 +103,22 @@ RETURN coalesce((SELECT m.ms_timestamp FROM @extschema@.messages m
 CREATE FUNCTION @extschema@.outputs_at(address @extschema@.address, at int DEFAULT NULL)
 RETURNS TABLE (output_id @extschema@.output_id, output_kind text, amount bigint,
                sig_locked boolean, milestone_index int, ms_timestamp timestamptz,
-               spent_milestone_index int)
+               spent_milestone_index int, output_type smallint)
 LANGUAGE sql STABLE AS $$
     WITH n AS (SELECT coalesce(at, (SELECT max(s.milestone_index) FROM @extschema@.sync s)) AS at),
          era AS (SELECT n.at, coalesce(@extschema@.protocol_at(n.at), 2) = 1 AS chrysalis,
                         @extschema@.milestone_time(n.at) AS at_time FROM n)
     SELECT u.output_id, u.output_kind, u.amount,
            u.dust_return_address IS NULL AND u.timelock IS NULL AND u.expiration IS NULL,
-           u.milestone_index, u.ms_timestamp, NULL::int
+           u.milestone_index, u.ms_timestamp, NULL::int,
+           CASE WHEN u.output_kind = 'legacy' THEN get_byte(u.data, 0)::smallint END
     FROM era, @extschema@.unspent_outputs u
     WHERE u.address = outputs_at.address AND u.ms_timestamp <= era.at_time
       AND u.milestone_index <= era.at AND (u.output_kind = 'legacy') = era.chrysalis
     UNION ALL
     SELECT r.output_id, r.output_kind, r.amount,
            r.dust_return_address IS NULL AND r.timelock IS NULL AND r.expiration IS NULL,
-           r.milestone_index, r.ms_timestamp, r.spent_milestone_index
+           r.milestone_index, r.ms_timestamp, r.spent_milestone_index, r.output_type
     FROM era, @extschema@.retired_outputs r
     WHERE r.address IS NOT NULL
       AND @extschema@.span(@extschema@.address_hash(r.address), r.milestone_index,
@@ -185,9 +189,9 @@ BEGIN
       ON s.output_id = o.output_id AND s.milestone_index > o.milestone_index;
     -- Chrysalis outputs: until their used row, or until the Stardust genesis booked them again.
     INSERT INTO @extschema@.retired_outputs (output_id, output_kind, amount, address,
-        milestone_index, ms_timestamp, message_id, spent_milestone_index)
+        milestone_index, ms_timestamp, message_id, spent_milestone_index, output_type)
     SELECT c.output_id, 'legacy', c.amount, c.address, c.milestone_index, c.ms_timestamp,
-           c.message_id, least(u.milestone_index, b.milestone_index)
+           c.message_id, least(u.milestone_index, b.milestone_index), c.output_type
     FROM @extschema@.legacy_outputs c
     LEFT JOIN @extschema@.legacy_outputs u ON u.output_id = c.output_id AND u.is_used
     LEFT JOIN @extschema@.basic_outputs b ON b.output_id = c.output_id

@@ -83,6 +83,60 @@ Query<std::optional<EraMilestones>> EraOf(std::int16_t protocol_version)
     return query;
 }
 
+Query<LegacyBalance> LegacyBalanceAt(const std::string &address, std::int32_t milestone_index)
+{
+    // As LegacyBalanceOf, over the outputs held at the end of a Chrysalis milestone.
+    static const auto statement = MakeStatement(
+        "legacy_balance_at",
+        "SELECT coalesce(sum(amount), 0)::bigint, coalesce(sum(amount) FILTER (WHERE "
+        "output_type = 1), 0)::bigint, (count(*) FILTER (WHERE output_type = 0 AND amount < "
+        "1000000))::int, $2::int FROM permanode.outputs_at($1, $2::int) "
+        "WHERE output_kind = 'legacy'");
+    Query<LegacyBalance> query;
+    query.statement = statement;
+    query.params.Add(address);
+    query.params.Add(std::to_string(milestone_index));
+    query.read = [](const Result &result)
+    {
+        Row row(result, 0);
+        LegacyBalance balance;
+        balance.balance = row[0].as<std::int64_t>();
+        balance.dust_allowance = row[1].as<std::int64_t>();
+        balance.dust_outputs = row[2].as<std::int32_t>();
+        balance.ledger_index = row[3].as<std::int32_t>();
+        return balance;
+    };
+    return query;
+}
+
+Query<LegacyOutputIds> LegacyAddressOutputsAt(const std::string &address,
+                                              std::optional<std::int16_t> output_type,
+                                              std::int32_t milestone_index, int max_results)
+{
+    static const auto statement = MakeStatement(
+        "legacy_address_outputs_at",
+        "SELECT output_id::text FROM permanode.outputs_at($1, $3::int) WHERE output_kind = "
+        "'legacy' AND ($2::smallint IS NULL OR output_type = $2) ORDER BY ms_timestamp DESC, "
+        "output_id LIMIT $4");
+    Query<LegacyOutputIds> query;
+    query.statement = statement;
+    query.params.Add(address);
+    query.params.AddInt(output_type);
+    query.params.Add(std::to_string(milestone_index));
+    query.params.Add(std::to_string(max_results));
+    query.read = [milestone_index](const Result &result)
+    {
+        LegacyOutputIds ids;
+        ids.ledger_index = milestone_index;
+        for (int i = 0; i < result.Rows(); i++)
+        {
+            ids.items.push_back(Row(result, i)[0].as<std::string>());
+        }
+        return ids;
+    };
+    return query;
+}
+
 Query<LegacyBalance> LegacyBalanceOf(const std::string &address)
 {
     // TIP-15: a SigLockedSingleOutput below 1 Mi is dust; the output type is its first byte.

@@ -108,26 +108,85 @@ std::string UpdatesByMilestoneSql()
 namespace queries
 {
 
-Query<Balance> BalanceOf(const std::string &address)
+Query<Balance> BalanceOf(const std::string &address, std::optional<std::int32_t> as_of)
 {
-    static const auto statement = MakeStatement(
+    // One row per output kind held (at least one row, for the ledger index): the unspent set's
+    // Stardust outputs now, or balance_at's at the end of milestone $2.
+    static const auto now = MakeStatement(
         "balance",
-        "SELECT coalesce(sum(amount), 0)::bigint, coalesce(sum(amount) FILTER (WHERE "
-        "dust_return_address IS NULL AND timelock IS NULL AND expiration IS NULL), 0)::bigint, "
-        "(SELECT coalesce(max(milestone_index), 0) FROM permanode.sync) "
-        "FROM permanode.unspent_outputs WHERE address = $1 AND output_kind <> 'legacy'");
+        "SELECT (SELECT coalesce(max(milestone_index), 0) FROM permanode.sync), k.* "
+        "FROM (SELECT 1) one LEFT JOIN LATERAL (SELECT output_kind, sum(amount)::bigint, "
+        "coalesce(sum(amount) FILTER (WHERE dust_return_address IS NULL AND timelock IS NULL "
+        "AND expiration IS NULL), 0)::bigint FROM permanode.unspent_outputs WHERE address = $1 "
+        "AND output_kind <> 'legacy' GROUP BY output_kind ORDER BY output_kind) k ON true");
+    static const auto at = MakeStatement(
+        "balance_at", "SELECT $2::int, k.output_kind, k.balance::bigint, "
+                      "k.sig_locked_balance::bigint FROM (SELECT 1) one LEFT JOIN LATERAL "
+                      "(SELECT * FROM permanode.balance_at($1, $2::int)) k ON true");
     Query<Balance> query;
-    query.statement = statement;
+    query.statement = as_of ? at : now;
     query.params.Add(address);
+    if (as_of)
+    {
+        query.params.AddInt(as_of);
+    }
     query.read = [address](const Result &result)
     {
-        Row row(result, 0);
         Balance balance;
         balance.address = address;
-        balance.total_balance = row[0].as<std::int64_t>();
-        balance.sig_locked_balance = row[1].as<std::int64_t>();
-        balance.ledger_index = row[2].as<std::int32_t>();
+        for (int i = 0; i < result.Rows(); i++)
+        {
+            Row row(result, i);
+            balance.ledger_index = row[0].as<std::int32_t>();
+            if (row[1].is_null())
+            {
+                continue;
+            }
+            auto total = row[2].as<std::int64_t>();
+            balance.by_kind.emplace_back(row[1].as<std::string>(), total);
+            balance.total_balance += total;
+            balance.sig_locked_balance += row[3].as<std::int64_t>();
+        }
         return balance;
+    };
+    return query;
+}
+
+Query<Page<HeldOutput>> OutputsAt(const std::string &address, std::optional<std::int32_t> as_of,
+                                  int page_size, const std::optional<Cursor> &after)
+{
+    static const auto statement = MakeStatement(
+        "outputs_at",
+        "SELECT output_id::text, 0, " + Micros("ms_timestamp") +
+            ", milestone_index, output_kind, amount, spent_milestone_index "
+            "FROM permanode.outputs_at($1, $2::int) o WHERE $3::int IS NULL OR (ms_timestamp, "
+            "milestone_index, output_id) < (timestamptz 'epoch' + $4::bigint * interval "
+            "'1 microsecond', $5::int, $6::permanode.output_id) "
+            "ORDER BY ms_timestamp DESC, milestone_index DESC, output_id DESC LIMIT $7");
+    Query<Page<HeldOutput>> query;
+    query.statement = statement;
+    query.params.Add(address);
+    query.params.AddInt(as_of);
+    query.params.Add(after);
+    query.params.Add(std::to_string(page_size + 1));
+    query.read = [page_size](const Result &result)
+    {
+        return MakePage<HeldOutput>(
+            result, page_size,
+            [](const Row &row)
+            {
+                HeldOutput held;
+                held.output_id = row[0].as<std::string>();
+                held.output_kind = row[4].as<std::string>();
+                held.amount = row[5].as<std::int64_t>();
+                held.milestone_index_booked = row[3].as<std::int32_t>();
+                if (!row[6].is_null())
+                {
+                    held.milestone_index_spent = row[6].as<std::int32_t>();
+                }
+                return held;
+            },
+            [](const Row &row) { return CursorOf(row, 1, 0); });
     };
     return query;
 }
@@ -201,6 +260,18 @@ Query<std::vector<DailyAnalytics>> DailyAnalyticsBetween(const std::string &from
 Balance Client::GetBalance(const std::string &address)
 {
     return Run(queries::BalanceOf(address));
+}
+
+Balance Client::GetBalanceAt(const std::string &address, std::int32_t milestone_index)
+{
+    return Run(queries::BalanceOf(address, milestone_index));
+}
+
+Page<HeldOutput> Client::GetOutputsAt(const std::string &address,
+                                      std::optional<std::int32_t> milestone_index, int page_size,
+                                      const std::optional<Cursor> &after)
+{
+    return Run(queries::OutputsAt(address, milestone_index, page_size, after));
 }
 
 Page<LedgerUpdate> Client::GetLedgerUpdatesByAddress(const std::string &address, int page_size,

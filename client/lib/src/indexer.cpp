@@ -124,14 +124,14 @@ constexpr const char *kLedgerTime =
     "(SELECT m.ms_timestamp FROM permanode.messages m WHERE m.milestone_index = "
     "(SELECT max(milestone_index) FROM permanode.sync) LIMIT 1)";
 
-// unlockableByAddress: the address conditions that let an address unlock the output now. An
-// expiration unlock condition (TIP-18) hands the output from its address to the return address
-// at its time: the address unlocks it before, the return address at or after. The first
+// unlockableByAddress: the address conditions that let an address unlock the output at `time`.
+// An expiration unlock condition (TIP-18) hands the output from its address to the return
+// address at its time: the address unlocks it before, the return address at or after. The first
 // conjunct is what the unspent set's indexes serve (a BitmapOr); the second picks, for an output
-// with an expiration, the one of the two that unlocks it at the ledger's time.
-std::string UnlockableCondition(Target target)
+// with an expiration, the one of the two that unlocks it at that time.
+std::string UnlockableCondition(Target target, const std::string &time)
 {
-    const std::string unlocker = std::string("CASE WHEN o.expiration <= ") + kLedgerTime +
+    const std::string unlocker = "CASE WHEN o.expiration <= " + time +
                                  " THEN o.expiration_return_address ELSE o.address END = $";
     switch (target)
     {
@@ -167,18 +167,19 @@ std::string Replace(std::string text, char mark, const std::string &with)
     return out;
 }
 
-// The statement of one target for the filters marked in `set` (kFilters order), with the
-// keyset condition when `cursor`.
-std::string BuildQuery(Target target, const std::array<bool, kFilterCount> &set, bool cursor)
+std::string Param(int n)
 {
-    int next_param = 2;
-    std::string sql = "SELECT o.output_id::text, ";
-    sql += target == kUnspent ? "0" : "o.ms_range_id";
-    sql += ", " + Micros("o.ms_timestamp") +
-           ", o.milestone_index, (SELECT coalesce(max(milestone_index), 0) FROM "
-           "permanode.sync) FROM permanode." +
-           std::string(kTables[target]) + " o WHERE ";
-    sql += target == kUnspent ? "o.output_kind = $1" : "$1::text IS NOT NULL";
+    return "$" + std::to_string(n);
+}
+
+// The conditions (" AND ...") of the filters marked in `set` (kFilters order) on `o`, their
+// parameters numbered from `next_param` on (advanced past them); `param_of` gets each one's.
+// `time`: the ledger time unlockableByAddress is evaluated at.
+std::string FilterConditions(Target target, const std::array<bool, kFilterCount> &set,
+                             const std::string &time, int &next_param,
+                             std::array<int, kFilterCount> &param_of)
+{
+    std::string sql;
     for (int i = 0; i < kFilterCount; i++)
     {
         if (!set[i])
@@ -186,8 +187,8 @@ std::string BuildQuery(Target target, const std::array<bool, kFilterCount> &set,
             continue;
         }
         const FilterSpec &f = kFilters[i];
-        std::string param = "$" + std::to_string(next_param++);
-        std::string typed = param + "::" + f.type;
+        param_of[i] = next_param;
+        std::string typed = Param(next_param++) + "::" + f.type;
         const char *column = f.columns[target];
         if (column == nullptr)
         {
@@ -197,7 +198,7 @@ std::string BuildQuery(Target target, const std::array<bool, kFilterCount> &set,
         std::string condition;
         if (std::string(f.name) == "unlockableByAddress")
         {
-            condition = Replace(UnlockableCondition(target), '$', typed);
+            condition = Replace(UnlockableCondition(target, time), '$', typed);
         }
         else
         {
@@ -206,7 +207,30 @@ std::string BuildQuery(Target target, const std::array<bool, kFilterCount> &set,
         }
         sql += " AND " + condition;
     }
-    auto p = [](int n) { return "$" + std::to_string(n); };
+    return sql;
+}
+
+// The statement of one target for the filters marked in `set` (kFilters order), with the
+// keyset condition when `cursor`. `as_of` (history tables only): the outputs created by a
+// milestone, the last parameter, after the limit.
+std::string BuildQuery(Target target, const std::array<bool, kFilterCount> &set, bool cursor,
+                       bool as_of)
+{
+    int next_param = 2;
+    std::array<int, kFilterCount> param_of{};
+    const std::string time = as_of ? "permanode.milestone_time(\x02)" : kLedgerTime;
+    std::string sql = "SELECT o.output_id::text, ";
+    sql += target == kUnspent ? "0" : "o.ms_range_id";
+    sql += ", " + Micros("o.ms_timestamp") + ", o.milestone_index, " +
+           (as_of ? std::string("\x02")
+                  : "(SELECT coalesce(max(milestone_index), 0) FROM permanode.sync)") +
+           " FROM permanode." + kTables[target] + " o WHERE ";
+    sql += target == kUnspent ? "o.output_kind = $1" : "$1::text IS NOT NULL";
+    sql += FilterConditions(target, set, time, next_param, param_of);
+    if (as_of)
+    {
+        sql += " AND o.milestone_index <= \x02";
+    }
     int c = next_param;
     if (cursor)
     {
@@ -216,11 +240,11 @@ std::string BuildQuery(Target target, const std::array<bool, kFilterCount> &set,
     {
         if (cursor)
         {
-            sql += " AND " + p(c) +
+            sql += " AND " + Param(c) +
                    "::int IS NOT NULL AND (o.ms_timestamp, o.milestone_index, o.output_id) "
                    "< (timestamptz 'epoch' + " +
-                   p(c + 1) + "::bigint * interval '1 microsecond', " + p(c + 2) + "::int, " +
-                   p(c + 3) + "::permanode.output_id)";
+                   Param(c + 1) + "::bigint * interval '1 microsecond', " + Param(c + 2) +
+                   "::int, " + Param(c + 3) + "::permanode.output_id)";
         }
         sql += " ORDER BY o.ms_timestamp DESC, o.milestone_index DESC, o.output_id DESC";
     }
@@ -235,7 +259,128 @@ std::string BuildQuery(Target target, const std::array<bool, kFilterCount> &set,
         sql += " ORDER BY o.ms_range_id DESC, o.ms_timestamp DESC, o.milestone_index DESC, "
                "o.output_id DESC";
     }
-    return sql + " LIMIT " + p(next_param);
+    sql += " LIMIT " + Param(next_param);
+    return Replace(sql, '\x02', Param(next_param + 1) + "::int");
+}
+
+// The filters whose key has a span index on retired_outputs (84_as_of.sql): the column and the
+// key's hash function.
+struct SpanKey
+{
+    const char *filter;
+    const char *column;
+    const char *hash;
+};
+const SpanKey kSpanKeys[] = {
+    {"address", "address", "permanode.address_hash"},
+    {"sender", "sender", "permanode.address_hash"},
+    {"tag", "tag", "permanode.tag_hash"},
+    {"issuer", "issuer", "permanode.address_hash"},
+    {"stateController", "state_controller", "permanode.address_hash"},
+    {"governor", "governor", "permanode.address_hash"},
+    {"storageDepositReturnAddress", "dust_return_address", "permanode.address_hash"},
+    {"expirationReturnAddress", "expiration_return_address", "permanode.address_hash"},
+    {"aliasAddress", "address", "permanode.address_hash"},
+};
+
+// "Key `key` alive at milestone `at`" on retired_outputs o, as its span index reads it.
+std::string SpanContains(const std::string &column, const std::string &hash,
+                         const std::string &key, const std::string &at)
+{
+    return "permanode.span(" + hash + "(o." + column +
+           "), o.milestone_index, o.spent_milestone_index) @> permanode.span_at(" + hash + "(" +
+           key + "), " + at + ")";
+}
+
+// The span conditions that find a page's retired outputs alive at `at`: one per key filter
+// (the planner takes the most selective), the four of unlockableByAddress as one OR, or, with
+// no key, the output kind's.
+std::string SpanConditions(const std::array<bool, kFilterCount> &set,
+                           const std::array<int, kFilterCount> &param_of, const std::string &at)
+{
+    std::string sql;
+    for (int i = 0; i < kFilterCount; i++)
+    {
+        if (!set[i])
+        {
+            continue;
+        }
+        std::string name = kFilters[i].name;
+        std::string key = Param(param_of[i]) + "::" + kFilters[i].type;
+        if (name == "unlockableByAddress")
+        {
+            std::string any;
+            for (const char *column :
+                 {"address", "state_controller", "governor", "expiration_return_address"})
+            {
+                any += (any.empty() ? "" : " OR ") +
+                       SpanContains(column, "permanode.address_hash", key, at);
+            }
+            sql += " AND (" + any + ")";
+            continue;
+        }
+        for (const SpanKey &k : kSpanKeys)
+        {
+            if (name == k.filter)
+            {
+                sql += " AND " + SpanContains(k.column, k.hash, key, at);
+            }
+        }
+    }
+    if (sql.empty())
+    {
+        sql = " AND " + SpanContains("output_kind", "hashtext", "$1::text", at);
+    }
+    return sql;
+}
+
+// The statement of an indexer page as of a milestone: the unspent set's outputs created by
+// then, and retired_outputs' alive then, each branch its own index order and limit, merged.
+// The milestone is the last parameter, after the limit.
+std::string BuildAsOfQuery(const std::array<bool, kFilterCount> &set, bool cursor)
+{
+    int next_param = 2;
+    std::array<int, kFilterCount> param_of{};
+    // unlockableByAddress at the milestone's time; its parameter (\x02) is numbered last.
+    const std::string filters =
+        FilterConditions(kUnspent, set, "permanode.milestone_time(\x02)", next_param, param_of);
+    const int c = next_param;
+    if (cursor)
+    {
+        next_param += 4;
+    }
+    const std::string limit = Param(next_param);
+    const std::string at = Param(next_param + 1) + "::int";
+    auto branch = [&](const std::string &table, const std::string &extra)
+    {
+        std::string sql = "(SELECT o.output_id, o.ms_timestamp, o.milestone_index FROM "
+                          "permanode." +
+                          table + " o WHERE o.output_kind = $1" + filters + extra;
+        if (cursor)
+        {
+            sql += " AND " + Param(c) +
+                   "::int IS NOT NULL AND (o.ms_timestamp, o.milestone_index, o.output_id) "
+                   "< (timestamptz 'epoch' + " +
+                   Param(c + 1) + "::bigint * interval '1 microsecond', " + Param(c + 2) +
+                   "::int, " + Param(c + 3) + "::permanode.output_id)";
+        }
+        return sql + " ORDER BY o.ms_timestamp DESC, o.milestone_index DESC, o.output_id DESC "
+                     "LIMIT " +
+               limit + ")";
+    };
+    std::string sql =
+        "SELECT p.output_id::text, 0, " + Micros("p.ms_timestamp") + ", p.milestone_index, " +
+        at + " FROM (" +
+        branch("unspent_outputs", " AND o.milestone_index <= " + at +
+                                      " AND o.ms_timestamp <= permanode.milestone_time(" + at +
+                                      ")") +
+        " UNION ALL " +
+        branch("retired_outputs", " AND o.milestone_index <= " + at +
+                                      " AND o.spent_milestone_index > " + at +
+                                      SpanConditions(set, param_of, at)) +
+        ") p ORDER BY p.ms_timestamp DESC, p.milestone_index DESC, p.output_id DESC LIMIT " +
+        limit;
+    return Replace(sql, '\x02', at);
 }
 
 Target TableOf(OutputKind kind)
@@ -313,26 +458,29 @@ void AddFilters(Params &params, const OutputFilter &f)
 // shapes are not bounded by us; in practice a few are used).
 std::shared_ptr<const Statement> IndexerStatement(Target target,
                                                   const std::array<bool, kFilterCount> &set,
-                                                  bool cursor, int set_count, int only)
+                                                  bool cursor, bool as_of, int set_count,
+                                                  int only)
 {
     static std::mutex mutex;
-    static std::map<std::tuple<Target, std::uint32_t, bool>, std::shared_ptr<const Statement>>
+    static std::map<std::tuple<Target, std::uint32_t, bool, bool>,
+                    std::shared_ptr<const Statement>>
         built;
     std::uint32_t mask = 0;
     for (int i = 0; i < kFilterCount; i++)
     {
         mask |= set[i] ? 1U << i : 0;
     }
-    auto key = std::make_tuple(target, mask, cursor);
+    auto key = std::make_tuple(target, mask, cursor, as_of);
     std::lock_guard<std::mutex> lock(mutex);
     auto it = built.find(key);
     if (it != built.end())
     {
         return it->second;
     }
-    std::string sql = BuildQuery(target, set, cursor);
+    std::string sql = as_of && target == kUnspent ? BuildAsOfQuery(set, cursor)
+                                                  : BuildQuery(target, set, cursor, as_of);
     std::shared_ptr<const Statement> statement;
-    if (cursor || set_count > 1)
+    if (cursor || set_count > 1 || as_of)
     {
         statement = MakeStatement("indexer_custom", std::move(sql));
     }
@@ -406,7 +554,12 @@ Query<OutputIdPage> Outputs(OutputKind kind, const OutputFilter &filter, bool in
         query.params.Add(after);
     }
     query.params.Add(std::to_string(page_size + 1));
-    query.statement = IndexerStatement(target, set, after.has_value(), set_count, only);
+    if (filter.as_of)
+    {
+        query.params.Add(std::to_string(*filter.as_of));
+    }
+    query.statement =
+        IndexerStatement(target, set, after.has_value(), filter.as_of.has_value(), set_count, only);
     query.read = [page_size](const Result &result)
     {
         OutputIdPage page;
@@ -419,26 +572,33 @@ Query<OutputIdPage> Outputs(OutputKind kind, const OutputFilter &filter, bool in
     return query;
 }
 
-Query<std::optional<std::string>> ChainOutput(OutputKind kind, const std::string &id)
+Query<std::optional<std::string>> ChainOutput(OutputKind kind, const std::string &id,
+                                               std::optional<std::int32_t> as_of)
 {
+    // The chain's output unspent at the end of milestone $3 (default: the newest): in the
+    // unspent set, or retired since (its key's span index finds it).
+    auto sql = [](const std::string &column, const std::string &type, const std::string &hash)
+    {
+        const std::string key = "$2::permanode." + type;
+        const std::string at =
+            "coalesce($3::int, (SELECT max(milestone_index) FROM permanode.sync))";
+        return "SELECT output_id::text FROM (SELECT output_id FROM permanode.unspent_outputs o "
+               "WHERE output_kind = $1 AND " +
+               column + " = " + key + " AND milestone_index <= " + at +
+               " UNION ALL SELECT output_id FROM permanode.retired_outputs o WHERE " +
+               SpanContains(column, hash, key, at) + " AND " + column + " = " + key +
+               " AND output_kind = $1 AND milestone_index <= " + at +
+               " AND spent_milestone_index > " + at + ") c LIMIT 1";
+    };
     static const auto chain_output =
-        MakeStatement("chain_output", "SELECT output_id::text FROM permanode.unspent_outputs "
-                                      "WHERE output_kind = $1 AND chain_id = $2::permanode.hash32 "
-                                      "LIMIT 1");
+        MakeStatement("chain_output", sql("chain_id", "hash32", "permanode.hash32_hash"));
     static const auto foundry_output = MakeStatement(
-        "foundry_output", "SELECT output_id::text FROM permanode.unspent_outputs "
-                          "WHERE output_kind = 'foundry' AND foundry_id = $1 LIMIT 1");
+        "foundry_output", sql("foundry_id", "foundry_id", "permanode.foundry_id_hash"));
     Query<std::optional<std::string>> query;
-    if (kind == OutputKind::kFoundry)
-    {
-        query.statement = foundry_output;
-    }
-    else
-    {
-        query.statement = chain_output;
-        query.params.Add(std::string(ToString(kind)));
-    }
+    query.statement = kind == OutputKind::kFoundry ? foundry_output : chain_output;
+    query.params.Add(std::string(ToString(kind)));
     query.params.Add(id);
+    query.params.AddInt(as_of);
     query.read = FirstText;
     return query;
 }
@@ -451,14 +611,15 @@ OutputIdPage Client::QueryOutputs(OutputKind kind, const OutputFilter &filter, b
     auto page = Run(queries::Outputs(kind, filter, include_spent, page_size, after));
     if (page.items.empty())
     {
-        page.ledger_index = GetLedgerIndex();
+        page.ledger_index = filter.as_of ? *filter.as_of : GetLedgerIndex();
     }
     return page;
 }
 
-std::optional<std::string> Client::GetChainOutput(OutputKind kind, const std::string &id)
+std::optional<std::string> Client::GetChainOutput(OutputKind kind, const std::string &id,
+                                                  std::optional<std::int32_t> as_of)
 {
-    return Run(queries::ChainOutput(kind, id));
+    return Run(queries::ChainOutput(kind, id, as_of));
 }
 
 } // namespace permanode::client

@@ -151,6 +151,21 @@ Query<std::int32_t> LedgerIndex()
     return query;
 }
 
+Query<std::pair<std::int32_t, std::int32_t>> HeldMilestones()
+{
+    static const auto statement = MakeStatement(
+        "held_milestones", "SELECT coalesce(min(milestone_index), 0), "
+                           "coalesce(max(milestone_index), 0) FROM permanode.sync");
+    Query<std::pair<std::int32_t, std::int32_t>> query;
+    query.statement = statement;
+    query.read = [](const Result &result)
+    {
+        Row row(result, 0);
+        return std::make_pair(row[0].as<std::int32_t>(), row[1].as<std::int32_t>());
+    };
+    return query;
+}
+
 } // namespace queries
 
 std::optional<MilestoneRow> Client::GetMilestoneByIndex(std::int32_t milestone_index)

@@ -85,7 +85,8 @@ class Client
     OutputIdPage QueryOutputs(OutputKind kind, const OutputFilter &filter, bool include_spent,
                               int page_size, const std::optional<Cursor> &after);
     // The current (unspent) output of an alias, NFT (chain ID) or foundry.
-    std::optional<std::string> GetChainOutput(OutputKind kind, const std::string &id);
+    std::optional<std::string> GetChainOutput(OutputKind kind, const std::string &id,
+                                              std::optional<std::int32_t> as_of = std::nullopt);
 
     // --- milestones ---
     std::optional<MilestoneRow> GetMilestoneByIndex(std::int32_t milestone_index);
@@ -99,6 +100,11 @@ class Client
 
     // --- explorer and analytics ---
     Balance GetBalance(const std::string &address);
+    // The balance and the outputs held at the end of a past milestone (its era's outputs).
+    Balance GetBalanceAt(const std::string &address, std::int32_t milestone_index);
+    Page<HeldOutput> GetOutputsAt(const std::string &address,
+                                  std::optional<std::int32_t> milestone_index, int page_size,
+                                  const std::optional<Cursor> &after = std::nullopt);
     Page<LedgerUpdate> GetLedgerUpdatesByAddress(const std::string &address, int page_size,
                                                  const std::optional<Cursor> &after);
     Page<LedgerUpdate> GetLedgerUpdatesByMilestone(std::int32_t milestone_index, int page_size,

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "permanode/cursor.hpp"
@@ -100,9 +101,13 @@ struct OutputFilter
     std::optional<std::string> alias_address;
     std::optional<std::int64_t> created_before;
     std::optional<std::int64_t> created_after;
-    // What the address can unlock at the newest milestone's timestamp: an expiration unlock
-    // condition (TIP-18) gives the output to its return address from its time on.
+    // What the address can unlock at the newest milestone's timestamp (or as_of's): an
+    // expiration unlock condition (TIP-18) gives the output to its return address from its time
+    // on.
     std::optional<std::string> unlockable_by_address;
+    // Not a filter: the milestone to answer for (ledgerIndex), whose end the unspent set is
+    // taken at; unset: the newest milestone held.
+    std::optional<std::int32_t> as_of;
 };
 
 // The filters each kind supports (the rest must be unset): the IOTA indexer's sets.
@@ -121,7 +126,19 @@ struct Balance
     std::string address;
     std::int64_t total_balance = 0;      // every unspent Stardust output the address unlocks
     std::int64_t sig_locked_balance = 0; // of those, the ones without return, timelock, expiry
-    std::int32_t ledger_index = 0;
+    std::int32_t ledger_index = 0;       // the milestone the balance is at the end of
+    // Per output kind (basic, alias, foundry, nft; legacy in the Chrysalis era): the total.
+    std::vector<std::pair<std::string, std::int64_t>> by_kind;
+};
+
+// An output an address held at the end of a milestone.
+struct HeldOutput
+{
+    std::string output_id;
+    std::string output_kind;
+    std::int64_t amount = 0;
+    std::int32_t milestone_index_booked = 0;
+    std::optional<std::int32_t> milestone_index_spent; // later than the milestone asked for
 };
 
 // An output created or spent, for an address or a milestone.

@@ -39,7 +39,8 @@ Query<Page<std::string>> AddressOutputs(const std::string &address, int page_siz
 // ledger_index 0: then take it from LedgerIndex().
 Query<OutputIdPage> Outputs(OutputKind kind, const OutputFilter &filter, bool include_spent,
                             int page_size, const std::optional<Cursor> &after);
-Query<std::optional<std::string>> ChainOutput(OutputKind kind, const std::string &id);
+Query<std::optional<std::string>> ChainOutput(OutputKind kind, const std::string &id,
+                                               std::optional<std::int32_t> as_of = std::nullopt);
 
 // --- milestones ---
 Query<std::optional<MilestoneRow>> MilestoneByIndex(std::int32_t milestone_index);
@@ -47,9 +48,17 @@ Query<std::optional<MilestoneRow>> MilestoneById(const std::string &milestone_id
 Query<std::vector<MilestoneRow>> LatestMilestones(int count);
 Query<std::optional<UtxoChanges>> UtxoChangesAt(std::int32_t milestone_index);
 Query<std::int32_t> LedgerIndex();
+// The first and the newest milestone held (zeros when none).
+Query<std::pair<std::int32_t, std::int32_t>> HeldMilestones();
 
 // --- explorer and analytics ---
-Query<Balance> BalanceOf(const std::string &address);
+// Now, or at the end of milestone `as_of` (its era's outputs).
+Query<Balance> BalanceOf(const std::string &address,
+                         std::optional<std::int32_t> as_of = std::nullopt);
+// The outputs an address holds at the end of milestone `as_of` (default: the newest held),
+// newest first.
+Query<Page<HeldOutput>> OutputsAt(const std::string &address, std::optional<std::int32_t> as_of,
+                                  int page_size, const std::optional<Cursor> &after);
 Query<Page<LedgerUpdate>> LedgerUpdatesByAddress(const std::string &address, int page_size,
                                                  const std::optional<Cursor> &after);
 Query<Page<LedgerUpdate>> LedgerUpdatesByMilestone(std::int32_t milestone_index, int page_size,
@@ -68,6 +77,12 @@ Query<std::optional<EraMilestones>> EraOf(std::int16_t protocol_version);
 Query<Page<std::string>> ChrysalisMessagesByIndex(const std::string &index, int page_size,
                                                   const std::optional<Cursor> &after);
 Query<LegacyBalance> LegacyBalanceOf(const std::string &address);
+// At the end of a Chrysalis milestone (ledger_index is that milestone).
+Query<LegacyBalance> LegacyBalanceAt(const std::string &address, std::int32_t milestone_index);
+// The outputs held at the end of a Chrysalis milestone, newest first.
+Query<LegacyOutputIds> LegacyAddressOutputsAt(const std::string &address,
+                                              std::optional<std::int16_t> output_type,
+                                              std::int32_t milestone_index, int max_results);
 // At most max_results output IDs: unspent ones (of output_type, 0 or 1, when given), then with
 // include_spent the spent ones.
 Query<LegacyOutputIds> LegacyAddressOutputs(const std::string &address,
