@@ -121,6 +121,9 @@ struct ChrysalisLedgerGenerator::State
     codec::MilestoneId treasury_milestone{};        // whose receipt made the treasury output
     std::uint32_t migrated_at = 1'440'000;          // legacy milestone of the next receipt
     std::uint64_t spam_count = 0;
+    // Funds migrated by receipts: unspent outputs of the ledger that the generator never spends
+    // (kept apart from `unspent`, whose draws shape the ledger).
+    std::vector<Unspent> migrated;
 
     explicit State(const GeneratorOptions &o) : options(o), random(o.seed)
     {
@@ -589,6 +592,11 @@ struct ChrysalisLedgerGenerator::State
         {
             treasury = essence.receipt->transaction.output.amount;
             treasury_milestone = v1::ComputeMilestoneId(essence);
+            // Booked as Hornet did: the milestone ID as transaction ID, the entry's index.
+            const auto &funds = essence.receipt->funds;
+            for (std::size_t i = 0; i < funds.size(); ++i)
+                migrated.push_back({v1::UtxoInput{treasury_milestone, static_cast<std::uint16_t>(i)},
+                                    funds[i].address, funds[i].deposit, false});
         }
 
         v1::Message message;
@@ -635,16 +643,17 @@ ChrysalisLedgerGenerator::~ChrysalisLedgerGenerator() = default;
 std::vector<ModelOutput> ChrysalisLedgerGenerator::Model() const
 {
     std::vector<ModelOutput> model;
-    model.reserve(state_->unspent.size());
-    for (const Unspent &u : state_->unspent)
-    {
-        ModelOutput out;
-        out.output_id = codec::ToHex(v1::ComputeOutputId(u.input.transaction_id, u.input.index));
-        out.kind = "legacy";
-        out.owner_hash = u.address.hash;
-        out.amount = u.amount;
-        model.push_back(std::move(out));
-    }
+    for (const auto *set : {&state_->unspent, &state_->migrated})
+        for (const Unspent &u : *set)
+        {
+            ModelOutput out;
+            out.output_id =
+                codec::ToHex(v1::ComputeOutputId(u.input.transaction_id, u.input.index));
+            out.kind = "legacy";
+            out.owner_hash = u.address.hash;
+            out.amount = u.amount;
+            model.push_back(std::move(out));
+        }
     return model;
 }
 

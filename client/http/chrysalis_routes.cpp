@@ -205,8 +205,10 @@ Task<> SendBalance(const httplib::Request &request, httplib::Response &response,
                    const std::string &address)
 {
     auto at = co_await ChrysalisLedgerIndex(db, request);
-    auto balance = co_await db.Run(at ? client::queries::LegacyBalanceAt(address, *at)
-                                      : client::queries::LegacyBalanceOf(address));
+    // A named query: GCC 12 destroys a temporary of a conditional inside co_await twice.
+    auto query = at ? client::queries::LegacyBalanceAt(address, *at)
+                    : client::queries::LegacyBalanceOf(address);
+    auto balance = co_await db.Run(query);
     // TIP-15: an address may hold one dust output per 100,000 i of dust allowance, 100 at most.
     std::int64_t allowed = std::min<std::int64_t>(balance.dust_allowance / 100000, 100);
     SendData(response, {{"addressType", 0},
@@ -248,9 +250,10 @@ Task<> SendAddressOutputs(const httplib::Request &request, httplib::Response &re
         throw BadParameter("include-spent", "not with ledgerIndex, which lists the outputs "
                                             "unspent at the end of that milestone");
     }
-    auto ids = co_await db.Run(
+    auto query =
         at ? client::queries::LegacyAddressOutputsAt(address, type, *at, kMaxResults)
-           : client::queries::LegacyAddressOutputs(address, type, include_spent, kMaxResults));
+           : client::queries::LegacyAddressOutputs(address, type, include_spent, kMaxResults);
+    auto ids = co_await db.Run(query);
     nlohmann::json items = nlohmann::json::array();
     for (const auto &id : ids.items)
     {

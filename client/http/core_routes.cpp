@@ -181,9 +181,9 @@ Task<client::OutputRow> FindOutput(const httplib::Request &request, const PathPa
     {
         if (output->milestone_index_booked > *at)
         {
-            throw NotFound("output " + id + " at the end of milestone " + std::to_string(*at) +
-                           " (it was created at milestone " +
-                           std::to_string(output->milestone_index_booked) + ")");
+            throw NotFound("output " + id + " (created at milestone " +
+                           std::to_string(output->milestone_index_booked) + ", after milestone " +
+                           std::to_string(*at) + ")");
         }
         if (output->is_spent && output->milestone_index_spent > *at)
         {

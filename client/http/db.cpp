@@ -106,8 +106,14 @@ Task<client::OutputIdPage> QueryOutputs(Db &db, client::OutputKind kind,
         co_await db.Run(client::queries::Outputs(kind, filter, include_spent, page_size, after));
     if (page.items.empty())
     {
-        page.ledger_index =
-            filter.as_of ? *filter.as_of : co_await db.Run(client::queries::LedgerIndex());
+        if (filter.as_of)
+        {
+            page.ledger_index = *filter.as_of;
+        }
+        else
+        {
+            page.ledger_index = co_await db.Run(client::queries::LedgerIndex());
+        }
     }
     co_return page;
 }

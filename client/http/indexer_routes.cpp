@@ -77,7 +77,14 @@ Task<> ChainOutput(OutputKind kind, const httplib::Request &request, const PathP
                        (at ? " at the end of milestone " + std::to_string(*at) : ""));
     }
     client::OutputIdPage page;
-    page.ledger_index = at ? *at : co_await db.Run(client::queries::LedgerIndex());
+    if (at)
+    {
+        page.ledger_index = *at;
+    }
+    else
+    {
+        page.ledger_index = co_await db.Run(client::queries::LedgerIndex());
+    }
     page.items.push_back(*output_id);
     SendJson(response, OutputIdPageJson(page, 1));
 }
