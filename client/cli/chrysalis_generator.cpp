@@ -31,6 +31,7 @@
 
 #include "codec/chrysalis/message.hpp"
 #include "codec/hex.hpp"
+#include "codec/merkle.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -568,7 +569,7 @@ struct ChrysalisLedgerGenerator::State
     }
 
     // The milestone's own message, last in its cone: it references every tip left.
-    BundleBlock MilestoneMessage(std::uint32_t index)
+    BundleBlock MilestoneMessage(std::uint32_t index, const std::vector<BundleBlock> &cone)
     {
         v1::MilestonePayload payload;
         v1::MilestoneEssence &essence = payload.essence;
@@ -578,7 +579,15 @@ struct ChrysalisLedgerGenerator::State
         if (essence.parents.empty())
             essence.parents.push_back(recent.back());
         std::sort(essence.parents.begin(), essence.parents.end());
-        essence.inclusion_merkle_proof = random.Array<32>();
+        // TIP-4: the Merkle hash of the cone's included transactions in white-flag order (the
+        // random draw it replaced stays, to keep the ledgers of a seed).
+        std::vector<Hash32> included;
+        for (const BundleBlock &m : cone)
+            if (m.inclusion_state == InclusionState::kIncluded)
+                included.push_back(
+                    v1::ComputeMessageId(codec::ByteSpan(m.bytes.data(), m.bytes.size())));
+        random.Array<32>();
+        essence.inclusion_merkle_proof = codec::MerkleRoot(included);
         // Two of the coordinator's three keys, in key order, each with its signature.
         std::size_t absent = random.Below(coordinator_keys.size());
         for (std::size_t k = 0; k < coordinator_keys.size(); ++k)
@@ -595,8 +604,9 @@ struct ChrysalisLedgerGenerator::State
             // Booked as Hornet did: the milestone ID as transaction ID, the entry's index.
             const auto &funds = essence.receipt->funds;
             for (std::size_t i = 0; i < funds.size(); ++i)
-                migrated.push_back({v1::UtxoInput{treasury_milestone, static_cast<std::uint16_t>(i)},
-                                    funds[i].address, funds[i].deposit, false});
+                migrated.push_back(
+                    {v1::UtxoInput{treasury_milestone, static_cast<std::uint16_t>(i)},
+                     funds[i].address, funds[i].deposit, false});
         }
 
         v1::Message message;
@@ -627,7 +637,7 @@ struct ChrysalisLedgerGenerator::State
                 message = TransactionMessage();
             bundle.blocks.push_back(message ? std::move(*message) : IndexationMessage());
         }
-        bundle.blocks.push_back(MilestoneMessage(bundle.milestone_index));
+        bundle.blocks.push_back(MilestoneMessage(bundle.milestone_index, bundle.blocks));
         ++produced;
         return bundle;
     }

@@ -2,8 +2,9 @@
 // milestone bundles, deterministic for a seed, shaped like the IOTA mainnet of May 2021 (mostly
 // indexation spam, value transactions between Ed25519 addresses, dust allowances, a milestone
 // every 10 s). Messages are well formed (they decode with our codec and with iota.js 1.8.6) and
-// their IDs are the real hashes; signatures, public keys, merkle proofs and nonces are random
-// bytes, since neither ingest nor the archive verifies them.
+// their IDs are the real hashes, and so are the milestones' inclusion Merkle proofs (TIP-4, which
+// `permanode verify` checks); signatures, public keys and nonces are random bytes, since nothing
+// here verifies them.
 #pragma once
 
 #include "bundle.hpp"

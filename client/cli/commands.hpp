@@ -19,6 +19,7 @@ enum ExitCode : int
     kDatabase = 3,    // the database reported an error (message carries the SQLSTATE)
     kBadInput = 4,    // an input file is malformed (message names file:line)
     kEnvironment = 5, // the embedded cluster or a program it needs is unavailable
+    kMismatch = 6,    // verify found stored rows that differ from what the stored bytes say
     kInterrupted = 130,
 };
 
@@ -35,6 +36,7 @@ EmbeddedCluster StartedEmbeddedCluster(const CommonOptions &common);
 
 void RegisterClusterCommands(CLI::App &app, CommonOptions &common);
 void RegisterStatusCommand(CLI::App &app, CommonOptions &common);
+void RegisterVerifyCommand(CLI::App &app, CommonOptions &common);
 void RegisterDumpCommands(CLI::App &app, CommonOptions &common);
 void RegisterDecodeCommand(CLI::App &app);
 void RegisterDemoCommand(CLI::App &app, CommonOptions &common);

@@ -12,6 +12,7 @@
 #include "codec/block.hpp"
 #include "codec/hex.hpp"
 #include "codec/ids.hpp"
+#include "codec/merkle.hpp"
 #include "codec/output.hpp"
 
 #include <algorithm>
@@ -429,8 +430,19 @@ struct LedgerGenerator::State
         std::sort(essence.parents.begin(), essence.parents.end());
         essence.parents.erase(std::unique(essence.parents.begin(), essence.parents.end()),
                               essence.parents.end());
-        essence.inclusion_merkle_root = random.Array<32>();
-        essence.applied_merkle_root = random.Array<32>();
+        // TIP-4: the Merkle hashes of the cone's blocks and of its included transactions, in
+        // white-flag order (the random draws they replaced stay, to keep the ledgers of a seed).
+        std::vector<Hash32> referenced, applied;
+        for (const BundleBlock &b : cone)
+        {
+            referenced.push_back(ComputeBlockId(b.bytes));
+            if (b.inclusion_state == InclusionState::kIncluded)
+                applied.push_back(referenced.back());
+        }
+        random.Array<32>();
+        random.Array<32>();
+        essence.inclusion_merkle_root = MerkleRoot(referenced);
+        essence.applied_merkle_root = MerkleRoot(applied);
         for (int i = 0; i < 2; ++i)
             payload.signatures.push_back(Ed25519Signature{random.Array<32>(), random.Array<64>()});
         previous_milestone_id = ComputeMilestoneId(essence);
@@ -487,9 +499,9 @@ std::vector<ModelOutput> LedgerGenerator::Model() const
     {
         ModelOutput out;
         out.output_id = ToHex(ToBytes(u.id));
-        out.kind = std::holds_alternative<BasicOutput>(u.output) ? "basic"
+        out.kind = std::holds_alternative<BasicOutput>(u.output)   ? "basic"
                    : std::holds_alternative<AliasOutput>(u.output) ? "alias"
-                                                                    : "nft";
+                                                                   : "nft";
         // The generator's owner: the first unlock condition's address (address, or state
         // controller), always an Ed25519 address.
         out.owner_hash = std::visit([](const auto &c) { return State::AddressOf(c); },

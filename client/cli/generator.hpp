@@ -1,7 +1,7 @@
 // `permanode generate`: a synthetic Stardust ledger as milestone bundles. Deterministic for a
 // seed. Blocks are well formed (they decode with our codec and with iota.js) and their IDs are
-// the real hashes; signatures, merkle roots and inputs commitments are random bytes, since
-// neither ingest nor the archive verifies them.
+// the real hashes, and so are the milestones' Merkle roots (TIP-4, which `permanode verify`
+// checks); signatures and inputs commitments are random bytes, since nothing here verifies them.
 #pragma once
 
 #include "bundle.hpp"

@@ -21,6 +21,7 @@ int main(int argc, char **argv)
     CommonOptions common;
     RegisterClusterCommands(app, common);
     RegisterStatusCommand(app, common);
+    RegisterVerifyCommand(app, common);
     RegisterInitCommand(app, common);
     RegisterImportChronicleCommand(app);
     RegisterImportDmpCommand(app, common);

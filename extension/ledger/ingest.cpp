@@ -16,6 +16,7 @@
 #include "codec/json.hpp"
 #include "codec/output.hpp"
 #include "ledger/analytics.hpp"
+#include "ledger/cone_input.hpp"
 #include "ledger/derive.hpp"
 
 extern "C"
@@ -49,6 +50,8 @@ extern "C"
 #include <vector>
 
 namespace ledger = permanode::ledger;
+using ledger::BytesOf;
+using ledger::InvalidArgument;
 namespace codec = permanode::codec;
 using permanode::pg::CallPg;
 using permanode::pg::Guarded;
@@ -68,69 +71,6 @@ enum IngestArg
     kProtocolVersionArg,
 };
 
-// One array argument, deconstructed (elements point into the detoasted array).
-struct ArrayArg
-{
-    bool given = false;
-    int count = 0;
-    Datum *values = nullptr;
-    bool *nulls = nullptr;
-};
-
-// Deconstructs argument `arg` if it is not NULL. Calls into PostgreSQL: run inside CallPg.
-void DeconstructArg(FunctionCallInfo fcinfo, int arg, ArrayArg &out)
-{
-    if (PG_ARGISNULL(arg))
-        return;
-    ArrayType *array = PG_GETARG_ARRAYTYPE_P(arg);
-    if (ARR_NDIM(array) > 1)
-        ereport(ERROR, (errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-                        errmsg("argument %d of ingest_milestone must be a one-dimensional array",
-                               arg + 1)));
-    int16 typlen;
-    bool typbyval;
-    char typalign;
-    get_typlenbyvalalign(ARR_ELEMTYPE(array), &typlen, &typbyval, &typalign);
-    deconstruct_array(array, ARR_ELEMTYPE(array), typlen, typbyval, typalign, &out.values,
-                      &out.nulls, &out.count);
-    out.given = true;
-}
-
-codec::ByteSpan BytesOf(Datum value)
-{
-    const auto *bytes = reinterpret_cast<const struct varlena *>(DatumGetPointer(value));
-    return codec::ByteSpan(reinterpret_cast<const uint8_t *>(VARDATA_ANY(bytes)),
-                           VARSIZE_ANY_EXHDR(bytes));
-}
-
-PgError InvalidArgument(const std::string &message, const std::string &detail = {})
-{
-    return PgError(ERRCODE_INVALID_PARAMETER_VALUE, message, detail);
-}
-
-void CheckLength(const ArrayArg &arg, const char *name, int blocks)
-{
-    if (arg.given && arg.count != blocks)
-        throw InvalidArgument("arrays of different lengths: " + std::to_string(blocks) +
-                                  " blocks, " + std::to_string(arg.count) + " " + name,
-                              "blocks, inclusion_states and conflict_reasons have one element "
-                              "per block of the cone.");
-}
-
-// A smallint metadata code of block i (0 when the array is not given).
-std::uint8_t CodeAt(const ArrayArg &arg, int i, const char *name)
-{
-    if (!arg.given)
-        return 0;
-    if (arg.nulls[i])
-        throw InvalidArgument(std::string(name) + " of block " + std::to_string(i) + " is null");
-    int16 code = DatumGetInt16(arg.values[i]);
-    if (code < 0 || code > 255)
-        throw InvalidArgument("invalid " + std::string(name) + " " + std::to_string(code) +
-                              " of block " + std::to_string(i));
-    return static_cast<std::uint8_t>(code);
-}
-
 // The snapshot_output composites, read field by field.
 struct SnapshotFields
 {
@@ -140,7 +80,7 @@ struct SnapshotFields
     bool has_null = false;
 };
 
-std::vector<ledger::SnapshotInput> SnapshotInputs(const ArrayArg &arg)
+std::vector<ledger::SnapshotInput> SnapshotInputs(const ledger::ArrayArg &arg)
 {
     std::vector<ledger::SnapshotInput> inputs;
     if (!arg.given)
@@ -307,53 +247,15 @@ Datum IngestMilestone(FunctionCallInfo fcinfo)
                               "Cones are of protocol 1 (Chrysalis messages) or 2 (Stardust "
                               "blocks).");
 
-    ArrayArg blocks, states, reasons, snapshot;
-    CallPg(
-        [&]
-        {
-            DeconstructArg(fcinfo, kBlocksArg, blocks);
-            DeconstructArg(fcinfo, kInclusionStatesArg, states);
-            DeconstructArg(fcinfo, kConflictReasonsArg, reasons);
-            DeconstructArg(fcinfo, kSnapshotOutputsArg, snapshot);
-            for (int i = 0; i < blocks.count; ++i)
-                if (!blocks.nulls[i])
-                    blocks.values[i] = PointerGetDatum(PG_DETOAST_DATUM_PACKED(blocks.values[i]));
-        });
-    CheckLength(states, "inclusion states", blocks.count);
-    CheckLength(reasons, "conflict reasons", blocks.count);
-
-    std::vector<ledger::BlockInput> inputs(blocks.count);
-    for (int i = 0; i < blocks.count; ++i)
-    {
-        if (blocks.nulls[i])
-            throw InvalidArgument("block " + std::to_string(i) + " of the cone is null");
-        inputs[i].bytes = BytesOf(blocks.values[i]);
-        inputs[i].inclusion_state = CodeAt(states, i, "inclusion state");
-        inputs[i].conflict_reason = CodeAt(reasons, i, "conflict reason");
-    }
+    std::vector<ledger::BlockInput> inputs =
+        ledger::ReadCone(fcinfo, kBlocksArg, kInclusionStatesArg, kConflictReasonsArg);
+    ledger::ArrayArg snapshot;
+    CallPg([&] { ledger::DeconstructArg(fcinfo, kSnapshotOutputsArg, snapshot); });
     std::vector<ledger::SnapshotInput> snapshot_inputs = SnapshotInputs(snapshot);
 
-    ledger::MilestoneRows rows;
-    try
-    {
-        if (protocol_version == ledger::kChrysalisProtocol)
-            rows = ledger::DeriveChrysalisMilestone(static_cast<uint32_t>(milestone_index),
-                                                    static_cast<uint32_t>(milestone_timestamp),
-                                                    inputs, snapshot_inputs);
-        else
-            rows = ledger::DeriveMilestone(static_cast<uint32_t>(milestone_index),
-                                           static_cast<uint32_t>(milestone_timestamp), inputs,
-                                           snapshot_inputs);
-    }
-    catch (const ledger::InputError &e)
-    {
-        int sqlstate = e.GetKind() == ledger::InputError::Kind::kMalformed
-                           ? ERRCODE_INVALID_TEXT_REPRESENTATION
-                           : ERRCODE_INVALID_PARAMETER_VALUE;
-        std::optional<std::size_t> block = e.Block();
-        throw PgError(sqlstate, e.what(), e.Detail(), {},
-                      block ? codec::ConeBlockContext(*block) : std::string());
-    }
+    ledger::MilestoneRows rows = ledger::DeriveCone(
+        static_cast<std::uint8_t>(protocol_version), static_cast<uint32_t>(milestone_index),
+        static_cast<uint32_t>(milestone_timestamp), inputs, snapshot_inputs);
 
     CallPg([] { SPI_connect(); });
     IngestResult result = WriteMilestone(rows);

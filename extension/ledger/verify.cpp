@@ -1,0 +1,309 @@
+/*
+ * verify.cpp
+ *	  permanode.verify_cone(): what one milestone's stored cone says, for permanode.verify() to
+ *	  hold against the stored rows (86_verify.sql). Each block's ID is computed again from its
+ *	  bytes; the cone is derived again, by ingest's own derivation, into the rows ingest wrote
+ *	  (outputs created, spends, tags, parents); its white-flag order is checked (every parent in
+ *	  the cone comes before its children), and the milestone payload's Merkle roots (TIP-4) are
+ *	  computed over the cone: Stardust's inclusion root over every block and applied root over
+ *	  the included transactions, Chrysalis's inclusion proof over the included transactions.
+ *	  Also permanode.blake2b256(), the floor verify's speed is measured against.
+ */
+#include "codec/chrysalis/message.hpp"
+#include "codec/error.hpp"
+#include "codec/hex.hpp"
+#include "codec/ids.hpp"
+#include "codec/merkle.hpp"
+#include "codec/payload.hpp"
+#include "ledger/cone_input.hpp"
+#include "ledger/derive.hpp"
+#include "ledger/hints.hpp"
+
+extern "C"
+{
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+#include "utils/tuplestore.h"
+
+    PG_FUNCTION_INFO_V1(permanode_verify_cone);
+    PG_FUNCTION_INFO_V1(permanode_blake2b256);
+}
+
+#include "pgcpp/guard.hpp"
+
+#include <cstring>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ledger = permanode::ledger;
+namespace codec = permanode::codec;
+using permanode::pg::CallPg;
+
+namespace
+{
+
+enum VerifyArg
+{
+    kMilestoneIndexArg,
+    kTimestampArg,
+    kBlocksArg,
+    kInclusionStatesArg,
+    kConflictReasonsArg,
+    kProtocolVersionArg,
+    kPayloadArg,
+    kStoredIdsArg,
+};
+
+// The result rows: (table_name, block_index, key, detail, problem).
+class Rows
+{
+  public:
+    explicit Rows(FunctionCallInfo fcinfo)
+        : rsinfo_(reinterpret_cast<ReturnSetInfo *>(fcinfo->resultinfo))
+    {
+    }
+    void Add(const char *table, std::optional<int> position, const std::string &key,
+             const std::optional<codec::ByteSpan> &detail,
+             const std::optional<std::string> &problem = std::nullopt)
+    {
+        CallPg(
+            [&]
+            {
+                Datum values[5];
+                bool nulls[5] = {false, !position, key.empty(), !detail, !problem};
+                values[0] = CStringGetTextDatum(table);
+                values[1] = Int32GetDatum(position.value_or(0));
+                values[2] = key.empty() ? 0 : CStringGetTextDatum(key.c_str());
+                if (detail)
+                {
+                    bytea *bytes = static_cast<bytea *>(palloc(VARHDRSZ + detail->size));
+                    SET_VARSIZE(bytes, VARHDRSZ + detail->size);
+                    if (detail->size > 0)
+                        std::memcpy(VARDATA(bytes), detail->data, detail->size);
+                    values[3] = PointerGetDatum(bytes);
+                }
+                else
+                    values[3] = 0;
+                values[4] = problem ? CStringGetTextDatum(problem->c_str()) : 0;
+                tuplestore_putvalues(rsinfo_->setResult, rsinfo_->setDesc, values, nulls);
+            });
+    }
+    void Problem(const char *table, std::optional<int> position, const std::string &key,
+                 const std::string &problem)
+    {
+        Add(table, position, key, std::nullopt, problem);
+    }
+
+  private:
+    ReturnSetInfo *rsinfo_;
+};
+
+codec::ByteSpan Span(const codec::Hash32 &hash)
+{
+    return codec::ByteSpan(hash.data(), hash.size());
+}
+
+// Every parent the cone holds comes before its child (white-flag order is a post-order).
+void CheckWhiteFlagOrder(const ledger::MilestoneRows &derived, Rows &out)
+{
+    std::map<codec::BlockId, std::size_t> position;
+    for (std::size_t i = 0; i < derived.messages.size(); ++i)
+        position.emplace(derived.messages[i].block_id, i);
+    for (std::size_t i = 0; i < derived.messages.size(); ++i)
+        for (const codec::BlockId &parent : derived.messages[i].parents)
+            if (auto it = position.find(parent); it != position.end() && it->second > i)
+                out.Problem("messages", static_cast<int>(i),
+                            codec::ToHex(derived.messages[i].block_id),
+                            "its parent " + codec::ToHex(parent) + " comes after it in the " +
+                                "milestone's white-flag order (position " +
+                                std::to_string(it->second) + ")");
+}
+
+// The Merkle roots the milestone payload claims against those of the cone.
+void CheckMerkleRoots(const ledger::MilestoneRows &derived, std::uint8_t protocol_version,
+                      codec::ByteSpan payload, Rows &out)
+{
+    std::vector<codec::Hash32> all, applied;
+    for (const ledger::MessageRow &m : derived.messages)
+    {
+        all.push_back(m.block_id);
+        if (m.inclusion_state == static_cast<std::uint8_t>(ledger::InclusionState::kIncluded))
+            applied.push_back(m.block_id);
+    }
+    const std::string key = std::to_string(derived.milestone_index);
+    auto compare = [&](const char *what, const codec::Hash32 &claimed,
+                       const std::vector<codec::Hash32> &leaves, const char *over)
+    {
+        codec::Hash32 computed = codec::MerkleRoot(leaves);
+        if (claimed != computed)
+            out.Problem("milestones", std::nullopt, key,
+                        std::string("the payload's ") + what + " " + codec::ToHex(claimed) +
+                            " is not the Merkle hash (TIP-4) of the " +
+                            std::to_string(leaves.size()) + " " + over + " in white-flag order, " +
+                            codec::ToHex(computed));
+    };
+    try
+    {
+        if (protocol_version == ledger::kChrysalisProtocol)
+        {
+            auto decoded = codec::chrysalis::DecodePayloadBytes(payload);
+            const auto *milestone = std::get_if<codec::chrysalis::MilestonePayload>(&decoded);
+            if (!milestone)
+                throw codec::DecodeError("milestone payload", 0, "not a milestone payload");
+            compare("inclusion merkle proof", milestone->essence.inclusion_merkle_proof, applied,
+                    "included transaction messages");
+            return;
+        }
+        codec::ByteReader reader(payload);
+        codec::Payload decoded = codec::DecodeBlockPayload(reader);
+        const auto *milestone = std::get_if<codec::MilestonePayload>(&decoded);
+        if (!milestone)
+            throw codec::DecodeError("milestone payload", 0, "not a milestone payload");
+        compare("inclusion merkle root", milestone->essence.inclusion_merkle_root, all,
+                "blocks of the cone");
+        compare("applied merkle root", milestone->essence.applied_merkle_root, applied,
+                "included transaction blocks");
+    }
+    catch (const codec::DecodeError &e)
+    {
+        out.Problem("milestones", std::nullopt, key,
+                    std::string("the stored milestone payload does not decode: ") + e.what());
+    }
+}
+
+} // namespace
+
+/*
+ * verify_cone(milestone_index, milestone_timestamp, blocks, inclusion_states, conflict_reasons,
+ * protocol_version, milestone_payload, stored_ids) returns (table_name, position, key, detail,
+ * problem):
+ *   messages: the ID each block's bytes hash to (block_index: in the cone); a problem where it is
+ *     not the stored ID given, or where the white-flag order puts a parent after its child;
+ *   basic_outputs ... legacy_outputs: each output created (key its ID, detail its bytes);
+ *   spent_outputs: each spend (key the output ID, detail the spending transaction ID);
+ *   tags: each tag (key the block ID, detail the tag); parents: each edge (key parent>child);
+ *   milestones: Merkle root problems (with a payload);
+ *   and one messages row with a problem when the cone does not derive.
+ */
+extern "C" Datum permanode_verify_cone(PG_FUNCTION_ARGS)
+{
+    return permanode::pg::Guarded(
+        [&]() -> Datum
+        {
+            CallPg([&] { InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC); });
+            if (PG_ARGISNULL(kMilestoneIndexArg) || PG_ARGISNULL(kTimestampArg) ||
+                PG_ARGISNULL(kBlocksArg) || PG_ARGISNULL(kProtocolVersionArg))
+                throw ledger::InvalidArgument(
+                    "milestone_index, timestamp, blocks and protocol_version must not be null");
+            int32 milestone_index = PG_GETARG_INT32(kMilestoneIndexArg);
+            int64 timestamp = PG_GETARG_INT64(kTimestampArg);
+            int16 protocol_version = PG_GETARG_INT16(kProtocolVersionArg);
+            if (milestone_index < 0 || timestamp < 0 || timestamp > UINT32_MAX ||
+                (protocol_version != ledger::kChrysalisProtocol &&
+                 protocol_version != ledger::kStardustProtocol))
+                throw ledger::InvalidArgument("invalid milestone index, timestamp or protocol");
+            std::vector<ledger::BlockInput> blocks =
+                ledger::ReadCone(fcinfo, kBlocksArg, kInclusionStatesArg, kConflictReasonsArg);
+            std::optional<codec::ByteSpan> payload;
+            if (!PG_ARGISNULL(kPayloadArg))
+                payload = ledger::BytesOf(CallPg(
+                    [&] {
+                        return PointerGetDatum(
+                            PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(kPayloadArg)));
+                    }));
+
+            std::vector<std::string> stored_ids;
+            if (PG_NARGS() > kStoredIdsArg && !PG_ARGISNULL(kStoredIdsArg))
+            {
+                ledger::ArrayArg ids;
+                CallPg(
+                    [&]
+                    {
+                        ledger::DeconstructArg(fcinfo, kStoredIdsArg, ids);
+                        for (int i = 0; i < ids.count; ++i)
+                            stored_ids.push_back(ids.nulls[i] ? std::string()
+                                                              : TextDatumGetCString(ids.values[i]));
+                    });
+                if (stored_ids.size() != blocks.size())
+                    throw ledger::InvalidArgument(
+                        "stored_ids has " + std::to_string(stored_ids.size()) + " elements for " +
+                        std::to_string(blocks.size()) + " blocks");
+            }
+
+            Rows out(fcinfo);
+            for (std::size_t i = 0; i < blocks.size(); ++i)
+            {
+                std::string id = codec::ToHex(codec::Blake2b256(blocks[i].bytes));
+                out.Add("messages", static_cast<int>(i), id, std::nullopt);
+                if (!stored_ids.empty() && stored_ids[i] != id)
+                    out.Problem("messages", static_cast<int>(i), stored_ids[i],
+                                "the stored ID is not the BLAKE2b-256 of the stored bytes, " + id);
+            }
+
+            ledger::MilestoneRows derived;
+            try
+            {
+                derived = ledger::DeriveCone(static_cast<std::uint8_t>(protocol_version),
+                                             static_cast<std::uint32_t>(milestone_index),
+                                             static_cast<std::uint32_t>(timestamp), blocks, {});
+            }
+            catch (const permanode::pg::PgError &e)
+            {
+                out.Problem("messages", std::nullopt, {},
+                            std::string("the stored cone does not derive: ") + e.what());
+                return (Datum)0;
+            }
+            CheckWhiteFlagOrder(derived, out);
+            if (payload)
+                CheckMerkleRoots(derived, static_cast<std::uint8_t>(protocol_version), *payload,
+                                 out);
+
+            for (const ledger::OutputRow &o : derived.outputs)
+            {
+                const char *table = ledger::NamesOf(o).table;
+                if (o.from_snapshot || table == nullptr)
+                    continue;
+                codec::OutputIdBytes id = codec::ToBytes(o.output_id);
+                out.Add(table, std::nullopt, codec::ToHex(id),
+                        codec::ByteSpan(o.data.data(), o.data.size()));
+            }
+            for (const ledger::SpendRow &s : derived.spends)
+                out.Add("spent_outputs", std::nullopt, codec::ToHex(codec::ToBytes(s.output_id)),
+                        Span(s.transaction_id));
+            for (const ledger::MessageRow &m : derived.messages)
+            {
+                if (m.tag)
+                    out.Add("tags", std::nullopt, codec::ToHex(m.block_id),
+                            codec::ByteSpan(m.tag->data(), m.tag->size()));
+                for (const codec::BlockId &parent : m.parents)
+                    out.Add("parents", std::nullopt,
+                            codec::ToHex(parent) + ">" + codec::ToHex(m.block_id), std::nullopt);
+            }
+            return (Datum)0;
+        });
+}
+
+/* BLAKE2b-256 of the bytes. */
+extern "C" Datum permanode_blake2b256(PG_FUNCTION_ARGS)
+{
+    return permanode::pg::Guarded(
+        [&]() -> Datum
+        {
+            codec::ByteSpan bytes = ledger::BytesOf(CallPg(
+                [&] { return PointerGetDatum(PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0))); }));
+            codec::Hash32 hash = codec::Blake2b256(bytes);
+            return CallPg(
+                [&]
+                {
+                    bytea *result = static_cast<bytea *>(palloc(VARHDRSZ + hash.size()));
+                    SET_VARSIZE(result, VARHDRSZ + hash.size());
+                    std::memcpy(VARDATA(result), hash.data(), hash.size());
+                    return PointerGetDatum(result);
+                });
+        });
+}
