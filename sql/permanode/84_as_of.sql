@@ -105,7 +105,7 @@ RETURNS TABLE (output_id @extschema@.output_id, output_kind text, amount bigint,
                sig_locked boolean, milestone_index int, ms_timestamp timestamptz,
                spent_milestone_index int, output_type smallint)
 LANGUAGE sql STABLE AS $$
-    WITH n AS (SELECT coalesce(at, (SELECT max(s.milestone_index) FROM @extschema@.sync s)) AS at),
+    WITH n AS (SELECT coalesce(at, (SELECT max(p.milestone_index) FROM @extschema@.milestone_protocols p)) AS at),
          era AS (SELECT n.at, coalesce(@extschema@.protocol_at(n.at), 2) = 1 AS chrysalis,
                         @extschema@.milestone_time(n.at) AS at_time FROM n)
     SELECT u.output_id, u.output_kind, u.amount,

@@ -114,7 +114,7 @@ Query<Balance> BalanceOf(const std::string &address, std::optional<std::int32_t>
     // Stardust outputs now, or balance_at's at the end of milestone $2.
     static const auto now = MakeStatement(
         "balance",
-        "SELECT (SELECT coalesce(max(milestone_index), 0) FROM permanode.sync), k.* "
+        "SELECT (SELECT coalesce(max(milestone_index), 0) FROM permanode.milestone_protocols), k.* "
         "FROM (SELECT 1) one LEFT JOIN LATERAL (SELECT output_kind, sum(amount)::bigint, "
         "coalesce(sum(amount) FILTER (WHERE dust_return_address IS NULL AND timelock IS NULL "
         "AND expiration IS NULL), 0)::bigint FROM permanode.unspent_outputs WHERE address = $1 "

@@ -122,7 +122,7 @@ std::string DefaultColumn(const std::string &name)
 // messages reads that milestone's range (and the pending one) only.
 constexpr const char *kLedgerTime =
     "(SELECT m.ms_timestamp FROM permanode.messages m WHERE m.milestone_index = "
-    "(SELECT max(milestone_index) FROM permanode.sync) LIMIT 1)";
+    "(SELECT max(milestone_index) FROM permanode.milestone_protocols) LIMIT 1)";
 
 // unlockableByAddress: the address conditions that let an address unlock the output at `time`.
 // An expiration unlock condition (TIP-18) hands the output from its address to the return
@@ -223,7 +223,7 @@ std::string BuildQuery(Target target, const std::array<bool, kFilterCount> &set,
     sql += target == kUnspent ? "0" : "o.ms_range_id";
     sql += ", " + Micros("o.ms_timestamp") + ", o.milestone_index, " +
            (as_of ? std::string("\x02")
-                  : "(SELECT coalesce(max(milestone_index), 0) FROM permanode.sync)") +
+                  : "(SELECT coalesce(max(milestone_index), 0) FROM permanode.milestone_protocols)") +
            " FROM permanode." + kTables[target] + " o WHERE ";
     sql += target == kUnspent ? "o.output_kind = $1" : "$1::text IS NOT NULL";
     sql += FilterConditions(target, set, time, next_param, param_of);
@@ -581,7 +581,7 @@ Query<std::optional<std::string>> ChainOutput(OutputKind kind, const std::string
     {
         const std::string key = "$2::permanode." + type;
         const std::string at =
-            "coalesce($3::int, (SELECT max(milestone_index) FROM permanode.sync))";
+            "coalesce($3::int, (SELECT max(milestone_index) FROM permanode.milestone_protocols))";
         return "SELECT output_id::text FROM (SELECT output_id FROM permanode.unspent_outputs o "
                "WHERE output_kind = $1 AND " +
                column + " = " + key + " AND milestone_index <= " + at +

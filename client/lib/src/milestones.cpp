@@ -144,7 +144,7 @@ Query<std::int32_t> LedgerIndex()
 {
     static const auto statement =
         MakeStatement("ledger_index", "SELECT coalesce(max(milestone_index), 0) FROM "
-                                      "permanode.sync");
+                                      "permanode.milestone_protocols");
     Query<std::int32_t> query;
     query.statement = statement;
     query.read = [](const Result &result) { return Row(result, 0)[0].as<std::int32_t>(); };
@@ -155,7 +155,7 @@ Query<std::pair<std::int32_t, std::int32_t>> HeldMilestones()
 {
     static const auto statement = MakeStatement(
         "held_milestones", "SELECT coalesce(min(milestone_index), 0), "
-                           "coalesce(max(milestone_index), 0) FROM permanode.sync");
+                           "coalesce(max(milestone_index), 0) FROM permanode.milestone_protocols");
     Query<std::pair<std::int32_t, std::int32_t>> query;
     query.statement = statement;
     query.read = [](const Result &result)
