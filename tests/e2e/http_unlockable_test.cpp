@@ -191,13 +191,15 @@ class HttpUnlockable : public ::testing::Test
     void SetUp() override { ASSERT_NE(server_, nullptr) << "the ledgers were not set up"; }
     static std::string DatabaseDsn() { return TestDsn() + " dbname=" + kDatabase; }
 
-    // The IDs one indexer request lists (a single page), checking the page's ledger index.
+    // The IDs one indexer request lists (a single page), checking the page's ledger index: the
+    // newest milestone's, or `at` (ledgerIndex).
     static std::set<std::string> Listed(const std::string &kind, const std::string &address,
-                                        bool include_spent)
+                                        bool include_spent, std::int32_t at = 0)
     {
         std::string path = "/api/indexer/v1/outputs/" + kind + "?pageSize=1000" +
                            (include_spent ? "&includeSpent=true" : "") +
-                           "&unlockableByAddress=" + address;
+                           "&unlockableByAddress=" + address +
+                           (at ? "&ledgerIndex=" + std::to_string(at) : "");
         auto result = server_->Get(path);
         if (!result)
         {
@@ -207,7 +209,7 @@ class HttpUnlockable : public ::testing::Test
         EXPECT_EQ(result->status, 200) << path << ": " << result->body;
         json body = json::parse(result->body);
         EXPECT_FALSE(body.contains("cursor")) << path;
-        EXPECT_EQ(body["ledgerIndex"], ledger_->newest_index) << path;
+        EXPECT_EQ(body["ledgerIndex"], at ? at : ledger_->newest_index) << path;
         return body["items"].get<std::set<std::string>>();
     }
 
@@ -338,5 +340,43 @@ TEST_F(HttpUnlockable, PagesWithCursorsCoverTheList)
             Expected(codec::OutputType::kBasic, address, include_spent);
         EXPECT_GT(expected.size(), 3u);
         EXPECT_EQ(paged, expected);
+    }
+}
+
+TEST_F(HttpUnlockable, AtAnEarlierMilestoneExpirationsAreJudgedAtItsTime)
+{
+    // At the first ledger's last milestone (1039) the second ledger does not exist yet, and no
+    // expiration of the first has passed: each output is its owner's, also those that the
+    // return address unlocks now.
+    Ledger first;
+    ReadBundles(dir_ + "/first.ndjson", first);
+    ASSERT_EQ(first.newest_index, 1039);
+    std::set<std::string> addresses;
+    const CreatedOutput *expired_now = nullptr;
+    for (const auto &output : first.created)
+    {
+        if (!output.expiration)
+            continue;
+        addresses.insert(output.address);
+        addresses.insert(output.return_address);
+        if (output.kind == codec::OutputType::kBasic && first.spent.count(output.id) == 0 &&
+            output.address != output.return_address &&
+            *output.expiration <= ledger_->newest_timestamp && expired_now == nullptr)
+            expired_now = &output;
+    }
+    ASSERT_NE(expired_now, nullptr);
+    EXPECT_EQ(Listed("basic", expired_now->address, false, 1039).count(expired_now->id), 1u);
+    EXPECT_EQ(Listed("basic", expired_now->return_address, false, 1039).count(expired_now->id),
+              0u);
+    EXPECT_EQ(Listed("basic", expired_now->return_address, false).count(expired_now->id), 1u);
+    for (const auto &address : addresses)
+    {
+        SCOPED_TRACE(address);
+        std::set<std::string> expected;
+        for (const auto &output : first.created)
+            if (output.kind == codec::OutputType::kBasic && first.spent.count(output.id) == 0 &&
+                UnlockerAt(output, first.newest_timestamp) == address)
+                expected.insert(output.id);
+        EXPECT_EQ(Listed("basic", address, false, 1039), expected);
     }
 }
