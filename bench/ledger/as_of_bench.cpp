@@ -98,8 +98,8 @@ int main()
                         half, milestones));
 
         client::Client c(db);
-        double now = Time(addresses, [&](const std::string &a)
-                          { return c.GetBalance(a).total_balance > 0; });
+        double now = Time(addresses,
+                          [&](const std::string &a) { return c.GetBalance(a).total_balance > 0; });
         for (auto [label, at] : {std::pair<const char *, std::int32_t>{"5% in", deep},
                                  {"halfway", half},
                                  {"before the newest", last}})
@@ -112,26 +112,26 @@ int main()
                        then, now, "<=3");
         }
 
-        double page_now = Time(addresses,
-                               [&](const std::string &a)
-                               {
-                                   return !c.QueryOutputs(client::OutputKind::kBasic,
-                                                          AddressAt(a, std::nullopt), false,
-                                                          kPageSize, std::nullopt)
-                                               .items.empty();
-                               });
+        double page_now =
+            Time(addresses,
+                 [&](const std::string &a)
+                 {
+                     return !c.QueryOutputs(client::OutputKind::kBasic, AddressAt(a, std::nullopt),
+                                            false, kPageSize, std::nullopt)
+                                 .items.empty();
+                 });
         for (auto [label, at] : {std::pair<const char *, std::int32_t>{"5% in", deep},
                                  {"halfway", half},
                                  {"before the newest", last}})
         {
-            double page_then = Time(addresses,
-                                    [&, at = at](const std::string &a)
-                                    {
-                                        return !c.QueryOutputs(client::OutputKind::kBasic,
-                                                               AddressAt(a, at), false, kPageSize,
-                                                               std::nullopt)
-                                                    .items.empty();
-                                    });
+            double page_then =
+                Time(addresses,
+                     [&, at = at](const std::string &a)
+                     {
+                         return !c.QueryOutputs(client::OutputKind::kBasic, AddressAt(a, at), false,
+                                                kPageSize, std::nullopt)
+                                     .items.empty();
+                     });
             PrintRatio(fmt::format("as-of: first indexer page (100) by address at a milestone "
                                    "{} vs now (us)",
                                    label),

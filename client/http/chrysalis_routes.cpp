@@ -191,12 +191,12 @@ Task<std::optional<std::int32_t>> ChrysalisLedgerIndex(Db &db, const httplib::Re
     auto era = co_await db.Run(client::queries::EraOf(client::kChrysalis));
     if (!era || *at < era->first_index || *at > era->last_index)
     {
-        throw BadParameter("ledgerIndex",
-                           "milestone " + std::to_string(*at) + " is not a Chrysalis milestone" +
-                               (era ? " (this archive holds Chrysalis milestones " +
-                                          std::to_string(era->first_index) + " to " +
-                                          std::to_string(era->last_index) + ")"
-                                    : std::string()));
+        throw BadParameter("ledgerIndex", "milestone " + std::to_string(*at) +
+                                              " is not a Chrysalis milestone" +
+                                              (era ? " (this archive holds Chrysalis milestones " +
+                                                         std::to_string(era->first_index) + " to " +
+                                                         std::to_string(era->last_index) + ")"
+                                                   : std::string()));
     }
     co_return at;
 }

@@ -166,8 +166,7 @@ Task<> BlockMetadata(const httplib::Request &, httplib::Response &response, Db &
 
 // The output of the path; with ledgerIndex=N, as it stood at the end of milestone N: not found
 // before its creation, unspent until the milestone that spent it.
-Task<client::OutputRow> FindOutput(const httplib::Request &request, const PathParams &path,
-                                   Db &db)
+Task<client::OutputRow> FindOutput(const httplib::Request &request, const PathParams &path, Db &db)
 {
     auto id = OutputIdParam(path[0], "outputId");
     auto at = co_await LedgerIndexParam(db, request);
@@ -323,12 +322,15 @@ void RegisterCoreRoutes(Router &router)
     const QueryParam ledger_index = {
         "ledgerIndex", "integer",
         "a milestone held: the output's state at its end (spent or not); default: the newest"};
-    router.Get({kCore + "/outputs/{outputId}", "core", "An output with its metadata",
-                {ledger_index}, true},
+    router.Get({kCore + "/outputs/{outputId}",
+                "core",
+                "An output with its metadata",
+                {ledger_index},
+                true},
                Output);
-    router.Get({kCore + "/outputs/{outputId}/metadata", "core", "An output's metadata",
-                {ledger_index}},
-               OutputMetadata);
+    router.Get(
+        {kCore + "/outputs/{outputId}/metadata", "core", "An output's metadata", {ledger_index}},
+        OutputMetadata);
     router.Get({kCore + "/transactions/{transactionId}/included-block",
                 "core",
                 "The block that included a transaction",

@@ -88,12 +88,12 @@ Task<std::optional<std::int32_t>> LedgerIndexParam(Db &db, const httplib::Reques
     auto [first, newest] = co_await db.Run(client::queries::HeldMilestones());
     if (newest == 0 || index < first || index > newest)
     {
-        throw BadParameter("ledgerIndex",
-                           newest == 0 ? std::string("no milestone is held yet")
-                                       : "milestone " + std::to_string(index) +
-                                             " is not held: this archive holds milestones " +
-                                             std::to_string(first) + " to " +
-                                             std::to_string(newest));
+        throw BadParameter("ledgerIndex", newest == 0
+                                              ? std::string("no milestone is held yet")
+                                              : "milestone " + std::to_string(index) +
+                                                    " is not held: this archive holds milestones " +
+                                                    std::to_string(first) + " to " +
+                                                    std::to_string(newest));
     }
     co_return index;
 }

@@ -207,14 +207,14 @@ const Statement kUnspentDelete{
     true};
 
 // The columns the unspent set and retired_outputs share (all but the unspent set's bytes).
-#define PERMANODE_RETIRED_COLUMNS                                                                 \
-    "output_id, output_kind, amount, address, sender, issuer, tag, state_controller, governor, " \
-    "dust_return_address, dust_return_amount, timelock, expiration, "                           \
-    "expiration_return_address, native_token_count, chain_id, foundry_id, milestone_index, "    \
+#define PERMANODE_RETIRED_COLUMNS                                                                  \
+    "output_id, output_kind, amount, address, sender, issuer, tag, state_controller, governor, "   \
+    "dust_return_address, dust_return_amount, timelock, expiration, "                              \
+    "expiration_return_address, native_token_count, chain_id, foundry_id, milestone_index, "       \
     "ms_timestamp, message_id"
 
 // A Chrysalis output's type: its first byte.
-#define PERMANODE_LEGACY_TYPE(row)                                                                \
+#define PERMANODE_LEGACY_TYPE(row)                                                                 \
     "CASE WHEN " row ".output_kind = 'legacy' THEN get_byte(" row ".data, 0)::int2 END"
 
 // kUnspentDelete where the schema keeps the ledger as of any milestone (0.7.0): the spent rows
@@ -225,10 +225,11 @@ const Statement kUnspentRetire{
     "WHERE output_id OPERATOR(permanode.=) ANY (:output_id) RETURNING *), "
     "r AS (INSERT INTO permanode.retired_outputs (" PERMANODE_RETIRED_COLUMNS
     ", spent_milestone_index, output_type) SELECT " PERMANODE_RETIRED_COLUMNS
-    ", :milestone_index, " PERMANODE_LEGACY_TYPE("d") " FROM d "
-    "WHERE d.milestone_index < :milestone_index ON CONFLICT DO NOTHING) "
-    "SELECT output_id, address, amount, output_kind, "
-    "CASE WHEN output_kind = 'legacy' THEN data END FROM d",
+    ", :milestone_index, " PERMANODE_LEGACY_TYPE(
+        "d") " FROM d "
+             "WHERE d.milestone_index < :milestone_index ON CONFLICT DO NOTHING) "
+             "SELECT output_id, address, amount, output_kind, "
+             "CASE WHEN output_kind = 'legacy' THEN data END FROM d",
     {{"output_id", kO}, {"milestone_index", "int4"}},
     true,
     "permanode.retired_outputs"};
@@ -362,8 +363,9 @@ const Statement kRetireMigratedAsOf{
     "(:output_id) AND output_kind = 'legacy' RETURNING *) "
     "INSERT INTO permanode.retired_outputs (" PERMANODE_RETIRED_COLUMNS
     ", spent_milestone_index, output_type) SELECT " PERMANODE_RETIRED_COLUMNS
-    ", :milestone_index, " PERMANODE_LEGACY_TYPE("d") " FROM d "
-    "WHERE d.milestone_index < :milestone_index ON CONFLICT DO NOTHING",
+    ", :milestone_index, " PERMANODE_LEGACY_TYPE(
+        "d") " FROM d "
+             "WHERE d.milestone_index < :milestone_index ON CONFLICT DO NOTHING",
     {{"output_id", kO}, {"milestone_index", "int4"}},
     true,
     "permanode.retired_outputs"};
@@ -487,52 +489,51 @@ const Statement kAddressHints{
 // the unspent set. Planned each time, as kUnspentDelete is: it probes output_locator by key.
 // The columns of an output bound for the unspent set.
 const std::vector<Param> kUnspentColumns{{"output_id", kO},
-     {"output_kind", "text[]"},
-     {"amount", "int8[]"},
-     {"address", kA},
-     {"sender", kA},
-     {"issuer", kA},
-     {"tag", "bytea[]"},
-     {"state_controller", kA},
-     {"governor", kA},
-     {"dust_return_address", kA},
-     {"dust_return_amount", "int8[]"},
-     {"timelock", "timestamptz[]"},
-     {"expiration", "timestamptz[]"},
-     {"expiration_return_address", kA},
-     {"native_token_count", "int2[]"},
-     {"chain_id", kH},
-     {"foundry_id", kF},
-     {"message_id", kH},
-     {"data", "bytea[]"},
-     {"milestone_index", "int4"},
-     {"ms_timestamp", "timestamptz"}};
+                                         {"output_kind", "text[]"},
+                                         {"amount", "int8[]"},
+                                         {"address", kA},
+                                         {"sender", kA},
+                                         {"issuer", kA},
+                                         {"tag", "bytea[]"},
+                                         {"state_controller", kA},
+                                         {"governor", kA},
+                                         {"dust_return_address", kA},
+                                         {"dust_return_amount", "int8[]"},
+                                         {"timelock", "timestamptz[]"},
+                                         {"expiration", "timestamptz[]"},
+                                         {"expiration_return_address", kA},
+                                         {"native_token_count", "int2[]"},
+                                         {"chain_id", kH},
+                                         {"foundry_id", kF},
+                                         {"message_id", kH},
+                                         {"data", "bytea[]"},
+                                         {"milestone_index", "int4"},
+                                         {"ms_timestamp", "timestamptz"}};
 
-#define PERMANODE_UNSPENT_ROWS                                                                    \
-    "unnest(:output_id, :output_kind, :amount, :address, :sender, :issuer, :tag, "              \
-    ":state_controller, :governor, :dust_return_address, :dust_return_amount, :timelock, "      \
-    ":expiration, :expiration_return_address, :native_token_count, :chain_id, :foundry_id, "    \
-    ":message_id, :data) AS u(output_id, output_kind, amount, address, sender, issuer, tag, "    \
-    "state_controller, governor, dust_return_address, dust_return_amount, timelock, "            \
-    "expiration, expiration_return_address, native_token_count, chain_id, foundry_id, "          \
+#define PERMANODE_UNSPENT_ROWS                                                                     \
+    "unnest(:output_id, :output_kind, :amount, :address, :sender, :issuer, :tag, "                 \
+    ":state_controller, :governor, :dust_return_address, :dust_return_amount, :timelock, "         \
+    ":expiration, :expiration_return_address, :native_token_count, :chain_id, :foundry_id, "       \
+    ":message_id, :data) AS u(output_id, output_kind, amount, address, sender, issuer, tag, "      \
+    "state_controller, governor, dust_return_address, dust_return_amount, timelock, "              \
+    "expiration, expiration_return_address, native_token_count, chain_id, foundry_id, "            \
     "message_id, data)"
-#define PERMANODE_UNSPENT_INSERT                                                                  \
-    "INSERT INTO permanode.unspent_outputs (output_id, output_kind, amount, address, sender, "   \
-    "issuer, tag, state_controller, governor, dust_return_address, dust_return_amount, "         \
-    "timelock, expiration, expiration_return_address, native_token_count, chain_id, "            \
-    "foundry_id, message_id, data, milestone_index, ms_timestamp) "                              \
+#define PERMANODE_UNSPENT_INSERT                                                                   \
+    "INSERT INTO permanode.unspent_outputs (output_id, output_kind, amount, address, sender, "     \
+    "issuer, tag, state_controller, governor, dust_return_address, dust_return_amount, "           \
+    "timelock, expiration, expiration_return_address, native_token_count, chain_id, "              \
+    "foundry_id, message_id, data, milestone_index, ms_timestamp) "                                \
     "SELECT u.*, :milestone_index, :ms_timestamp FROM "
-#define PERMANODE_NOT_SPENT                                                                       \
-    " WHERE NOT EXISTS (SELECT 1 FROM permanode.output_locator l "                               \
-    "WHERE l.output_id OPERATOR(permanode.=) u.output_id AND l.spent_ms_range_id IS NOT NULL) "  \
+#define PERMANODE_NOT_SPENT                                                                        \
+    " WHERE NOT EXISTS (SELECT 1 FROM permanode.output_locator l "                                 \
+    "WHERE l.output_id OPERATOR(permanode.=) u.output_id AND l.spent_ms_range_id IS NOT NULL) "    \
     "RETURNING output_id"
 
 // An output whose spend is already recorded (milestones may arrive in any order) never enters
 // the unspent set. Planned each time, as kUnspentDelete is: it probes output_locator by key.
 const Statement kUnspentInsert{"unspent_insert",
                                PERMANODE_UNSPENT_INSERT PERMANODE_UNSPENT_ROWS PERMANODE_NOT_SPENT,
-                               kUnspentColumns,
-                               true};
+                               kUnspentColumns, true};
 
 // kUnspentInsert where the schema keeps the ledger as of any milestone (0.7.0): an output whose
 // spend is already recorded goes to retired_outputs instead, until the milestone that spent it.
@@ -550,12 +551,11 @@ const Statement kUnspentInsertAsOf{
     "u.issuer, u.tag, u.state_controller, u.governor, u.dust_return_address, "
     "u.dust_return_amount, u.timelock, u.expiration, u.expiration_return_address, "
     "u.native_token_count, u.chain_id, u.foundry_id, :milestone_index, :ms_timestamp, "
-    "u.message_id, late.spent, " PERMANODE_LEGACY_TYPE("u") " FROM u JOIN late ON late.output_id OPERATOR(permanode.=) "
-    "u.output_id WHERE late.spent > :milestone_index ON CONFLICT DO NOTHING) "
-    PERMANODE_UNSPENT_INSERT "u" PERMANODE_NOT_SPENT,
-    kUnspentColumns,
-    true,
-    "permanode.retired_outputs"};
+    "u.message_id, late.spent, " PERMANODE_LEGACY_TYPE(
+        "u") " FROM u JOIN late ON late.output_id OPERATOR(permanode.=) "
+             "u.output_id WHERE late.spent > :milestone_index ON CONFLICT DO "
+             "NOTHING) " PERMANODE_UNSPENT_INSERT "u" PERMANODE_NOT_SPENT,
+    kUnspentColumns, true, "permanode.retired_outputs"};
 
 const Statement kLateSpends{"late_spends",
                             "SELECT owner, ms_range_id, inserted, ms_timestamp "
@@ -635,7 +635,7 @@ const std::vector<const Statement *> &AllStatements()
                                                        &sql::kSpentOutputs,
                                                        &sql::kLocateSpent,
                                                        &sql::kUnspentDelete,
-&sql::kUnspentRetire,
+                                                       &sql::kUnspentRetire,
                                                        &sql::kBasicOutputs,
                                                        &sql::kAliasOutputs,
                                                        &sql::kFoundryOutputs,
@@ -647,7 +647,7 @@ const std::vector<const Statement *> &AllStatements()
                                                        &sql::kEraBounds,
                                                        &sql::kMilestoneProtocol,
                                                        &sql::kRetireMigrated,
-&sql::kRetireMigratedAsOf,
+                                                       &sql::kRetireMigratedAsOf,
                                                        &sql::kLocateLegacy,
                                                        &sql::kReceipts,
                                                        &sql::kLocateCreated,
@@ -655,7 +655,7 @@ const std::vector<const Statement *> &AllStatements()
                                                        &sql::kFoundryLocator,
                                                        &sql::kAddressHints,
                                                        &sql::kUnspentInsert,
-&sql::kUnspentInsertAsOf,
+                                                       &sql::kUnspentInsertAsOf,
                                                        &sql::kLateSpends,
                                                        &sql::kMsAnalytics,
                                                        &sql::kAddressAnalytics,

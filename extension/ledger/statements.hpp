@@ -47,11 +47,11 @@ namespace sql
 {
 extern const Statement kLock, kIsSynced, kChunkSizes, kMessages, kParents, kBlockLocator,
     kParentHints, kTags, kTagHints, kTransactions, kTransactionLocator, kMilestones,
-    kMilestoneLocator, kSpentOutputs, kLocateSpent, kUnspentDelete, kUnspentRetire, kBasicOutputs, kAliasOutputs,
-    kFoundryOutputs, kNftOutputs, kLegacyOutputs, kLegacyUsedLate, kEraLock, kEraWait, kEraBounds,
-    kMilestoneProtocol, kReceipts, kRetireMigrated, kRetireMigratedAsOf, kLocateLegacy, kLocateCreated, kChainLocator,
-    kFoundryLocator, kAddressHints, kUnspentInsert, kUnspentInsertAsOf, kLateSpends, kMsAnalytics, kAddressAnalytics,
-    kMetrics, kDateCache, kSync;
+    kMilestoneLocator, kSpentOutputs, kLocateSpent, kUnspentDelete, kUnspentRetire, kBasicOutputs,
+    kAliasOutputs, kFoundryOutputs, kNftOutputs, kLegacyOutputs, kLegacyUsedLate, kEraLock,
+    kEraWait, kEraBounds, kMilestoneProtocol, kReceipts, kRetireMigrated, kRetireMigratedAsOf,
+    kLocateLegacy, kLocateCreated, kChainLocator, kFoundryLocator, kAddressHints, kUnspentInsert,
+    kUnspentInsertAsOf, kLateSpends, kMsAnalytics, kAddressAnalytics, kMetrics, kDateCache, kSync;
 } // namespace sql
 
 // Element type OIDs of the extension's identifier types, for building arrays of them.

@@ -269,7 +269,10 @@ TEST_F(AsOf, HeldOutputPagesAreTheModels)
                 for (const auto &item :
                      AllPages(d, "/api/explorer/v2/balance/" + owner + "/outputs", at))
                 {
-                    EXPECT_TRUE(listed.emplace(item["outputId"], std::stoull(item["amount"].get<std::string>())).second)
+                    EXPECT_TRUE(listed
+                                    .emplace(item["outputId"],
+                                             std::stoull(item["amount"].get<std::string>()))
+                                    .second)
                         << item << " twice";
                     // Newest first, held at the milestone: booked by it, spent after it.
                     EXPECT_LE(item["milestoneIndexBooked"].get<std::int32_t>(), previous);
@@ -326,9 +329,9 @@ TEST_F(AsOf, ChainOutputsAreTheModels)
                 {
                     if (output.chain_id.empty())
                         continue;
-                    json body = GetJson(d, "/api/indexer/v1/outputs/" + output.kind + "/" +
-                                               output.chain_id +
-                                               "?ledgerIndex=" + std::to_string(at));
+                    json body =
+                        GetJson(d, "/api/indexer/v1/outputs/" + output.kind + "/" +
+                                       output.chain_id + "?ledgerIndex=" + std::to_string(at));
                     EXPECT_EQ(body["items"], json::array({output.output_id}))
                         << output.kind << " " << output.chain_id << " at " << at;
                     EXPECT_EQ(body["ledgerIndex"], at);

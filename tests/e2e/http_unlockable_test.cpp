@@ -366,8 +366,7 @@ TEST_F(HttpUnlockable, AtAnEarlierMilestoneExpirationsAreJudgedAtItsTime)
     }
     ASSERT_NE(expired_now, nullptr);
     EXPECT_EQ(Listed("basic", expired_now->address, false, 1039).count(expired_now->id), 1u);
-    EXPECT_EQ(Listed("basic", expired_now->return_address, false, 1039).count(expired_now->id),
-              0u);
+    EXPECT_EQ(Listed("basic", expired_now->return_address, false, 1039).count(expired_now->id), 0u);
     EXPECT_EQ(Listed("basic", expired_now->return_address, false).count(expired_now->id), 1u);
     for (const auto &address : addresses)
     {

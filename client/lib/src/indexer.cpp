@@ -221,10 +221,11 @@ std::string BuildQuery(Target target, const std::array<bool, kFilterCount> &set,
     const std::string time = as_of ? "permanode.milestone_time(\x02)" : kLedgerTime;
     std::string sql = "SELECT o.output_id::text, ";
     sql += target == kUnspent ? "0" : "o.ms_range_id";
-    sql += ", " + Micros("o.ms_timestamp") + ", o.milestone_index, " +
-           (as_of ? std::string("\x02")
-                  : "(SELECT coalesce(max(milestone_index), 0) FROM permanode.milestone_protocols)") +
-           " FROM permanode." + kTables[target] + " o WHERE ";
+    sql +=
+        ", " + Micros("o.ms_timestamp") + ", o.milestone_index, " +
+        (as_of ? std::string("\x02")
+               : "(SELECT coalesce(max(milestone_index), 0) FROM permanode.milestone_protocols)") +
+        " FROM permanode." + kTables[target] + " o WHERE ";
     sql += target == kUnspent ? "o.output_kind = $1" : "$1::text IS NOT NULL";
     sql += FilterConditions(target, set, time, next_param, param_of);
     if (as_of)
@@ -284,8 +285,8 @@ const SpanKey kSpanKeys[] = {
 };
 
 // "Key `key` alive at milestone `at`" on retired_outputs o, as its span index reads it.
-std::string SpanContains(const std::string &column, const std::string &hash,
-                         const std::string &key, const std::string &at)
+std::string SpanContains(const std::string &column, const std::string &hash, const std::string &key,
+                         const std::string &at)
 {
     return "permanode.span(" + hash + "(o." + column +
            "), o.milestone_index, o.spent_milestone_index) @> permanode.span_at(" + hash + "(" +
@@ -364,13 +365,14 @@ std::string BuildAsOfQuery(const std::array<bool, kFilterCount> &set, bool curso
                    Param(c + 1) + "::bigint * interval '1 microsecond', " + Param(c + 2) +
                    "::int, " + Param(c + 3) + "::permanode.output_id)";
         }
-        return sql + " ORDER BY o.ms_timestamp DESC, o.milestone_index DESC, o.output_id DESC "
-                     "LIMIT " +
+        return sql +
+               " ORDER BY o.ms_timestamp DESC, o.milestone_index DESC, o.output_id DESC "
+               "LIMIT " +
                limit + ")";
     };
     std::string sql =
-        "SELECT p.output_id::text, 0, " + Micros("p.ms_timestamp") + ", p.milestone_index, " +
-        at + " FROM (" +
+        "SELECT p.output_id::text, 0, " + Micros("p.ms_timestamp") + ", p.milestone_index, " + at +
+        " FROM (" +
         branch("unspent_outputs", " AND o.milestone_index <= " + at +
                                       " AND o.ms_timestamp <= permanode.milestone_time(" + at +
                                       ")") +
@@ -378,8 +380,7 @@ std::string BuildAsOfQuery(const std::array<bool, kFilterCount> &set, bool curso
         branch("retired_outputs", " AND o.milestone_index <= " + at +
                                       " AND o.spent_milestone_index > " + at +
                                       SpanConditions(set, param_of, at)) +
-        ") p ORDER BY p.ms_timestamp DESC, p.milestone_index DESC, p.output_id DESC LIMIT " +
-        limit;
+        ") p ORDER BY p.ms_timestamp DESC, p.milestone_index DESC, p.output_id DESC LIMIT " + limit;
     return Replace(sql, '\x02', at);
 }
 
@@ -458,12 +459,10 @@ void AddFilters(Params &params, const OutputFilter &f)
 // shapes are not bounded by us; in practice a few are used).
 std::shared_ptr<const Statement> IndexerStatement(Target target,
                                                   const std::array<bool, kFilterCount> &set,
-                                                  bool cursor, bool as_of, int set_count,
-                                                  int only)
+                                                  bool cursor, bool as_of, int set_count, int only)
 {
     static std::mutex mutex;
-    static std::map<std::tuple<Target, std::uint32_t, bool, bool>,
-                    std::shared_ptr<const Statement>>
+    static std::map<std::tuple<Target, std::uint32_t, bool, bool>, std::shared_ptr<const Statement>>
         built;
     std::uint32_t mask = 0;
     for (int i = 0; i < kFilterCount; i++)
@@ -573,7 +572,7 @@ Query<OutputIdPage> Outputs(OutputKind kind, const OutputFilter &filter, bool in
 }
 
 Query<std::optional<std::string>> ChainOutput(OutputKind kind, const std::string &id,
-                                               std::optional<std::int32_t> as_of)
+                                              std::optional<std::int32_t> as_of)
 {
     // The chain's output unspent at the end of milestone $3 (default: the newest): in the
     // unspent set, or retired since (its key's span index finds it).

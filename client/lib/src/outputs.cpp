@@ -30,7 +30,8 @@ std::string OutputSql()
            "extract(epoch FROM s.ms_timestamp)::bigint, s.transaction_id::text, "
            "CASE o.version WHEN 1 THEN (SELECT coalesce(max(milestone_index), 0) "
            "FROM permanode.milestone_protocols WHERE protocol_version = 1) "
-           "ELSE (SELECT coalesce(max(milestone_index), 0) FROM permanode.milestone_protocols) END, o.version "
+           "ELSE (SELECT coalesce(max(milestone_index), 0) FROM permanode.milestone_protocols) "
+           "END, o.version "
            "FROM (" +
            created +
            " LIMIT 1) o LEFT JOIN LATERAL (SELECT milestone_index, ms_timestamp, "

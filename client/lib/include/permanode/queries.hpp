@@ -40,7 +40,7 @@ Query<Page<std::string>> AddressOutputs(const std::string &address, int page_siz
 Query<OutputIdPage> Outputs(OutputKind kind, const OutputFilter &filter, bool include_spent,
                             int page_size, const std::optional<Cursor> &after);
 Query<std::optional<std::string>> ChainOutput(OutputKind kind, const std::string &id,
-                                               std::optional<std::int32_t> as_of = std::nullopt);
+                                              std::optional<std::int32_t> as_of = std::nullopt);
 
 // --- milestones ---
 Query<std::optional<MilestoneRow>> MilestoneByIndex(std::int32_t milestone_index);
