@@ -1,5 +1,7 @@
 #include "bench_query.hpp"
 
+#include <stdexcept>
+
 #include "bench_common.hpp"
 
 #include <algorithm>
@@ -32,6 +34,19 @@ std::vector<std::string> SampleKeys(pqxx::connection &conn, const std::string &s
         values.push_back(row[0].as<std::string>());
     std::shuffle(values.begin(), values.end(), std::mt19937(7));
     return values;
+}
+
+double TimeEach(const std::vector<std::string> &keys,
+                const std::function<bool(const std::string &)> &run)
+{
+    size_t half = keys.size() / 2;
+    for (size_t i = 0; i < half; i++)
+        run(keys[i]);
+    auto start = std::chrono::steady_clock::now();
+    for (size_t i = half; i < keys.size(); i++)
+        if (!run(keys[i]))
+            throw std::runtime_error("a lookup found nothing: " + keys[i]);
+    return SecondsSince(start) / (keys.size() - half) * 1e6;
 }
 
 double BenchScale()

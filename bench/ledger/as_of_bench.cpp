@@ -36,20 +36,6 @@ void Log(const std::string &line)
     fmt::print(stderr, "as_of: {}\n", line);
 }
 
-// Mean microseconds of `run` over the second half of `keys`, after one untimed pass over the
-// first half (plans cached, pages warm, no answer cached).
-double Time(const std::vector<std::string> &keys,
-            const std::function<bool(const std::string &)> &run)
-{
-    size_t half = keys.size() / 2;
-    for (size_t i = 0; i < half; i++)
-        run(keys[i]);
-    auto start = std::chrono::steady_clock::now();
-    for (size_t i = half; i < keys.size(); i++)
-        if (!run(keys[i]))
-            throw std::runtime_error("a question had no answer: " + keys[i]);
-    return SecondsSince(start) / (keys.size() - half) * 1e6;
-}
 
 client::OutputFilter AddressAt(const std::string &address, std::optional<std::int32_t> at)
 {
@@ -98,13 +84,13 @@ int main()
                         half, milestones));
 
         client::Client c(db);
-        double now = Time(addresses,
+        double now = TimeEach(addresses,
                           [&](const std::string &a) { return c.GetBalance(a).total_balance > 0; });
         for (auto [label, at] : {std::pair<const char *, std::int32_t>{"5% in", deep},
                                  {"halfway", half},
                                  {"before the newest", last}})
         {
-            double then = Time(addresses, [&, at = at](const std::string &a)
+            double then = TimeEach(addresses, [&, at = at](const std::string &a)
                                { return c.GetBalanceAt(a, at).total_balance > 0; });
             PrintRatio(fmt::format("as-of: an address's balance at a milestone {} vs now, {}M "
                                    "outputs (us)",
@@ -113,7 +99,7 @@ int main()
         }
 
         double page_now =
-            Time(addresses,
+            TimeEach(addresses,
                  [&](const std::string &a)
                  {
                      return !c.QueryOutputs(client::OutputKind::kBasic, AddressAt(a, std::nullopt),
@@ -125,7 +111,7 @@ int main()
                                  {"before the newest", last}})
         {
             double page_then =
-                Time(addresses,
+                TimeEach(addresses,
                      [&, at = at](const std::string &a)
                      {
                          return !c.QueryOutputs(client::OutputKind::kBasic, AddressAt(a, at), false,

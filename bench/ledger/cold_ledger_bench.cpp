@@ -151,20 +151,6 @@ Keys PickKeys(pqxx::connection &conn, client::Client &hot, int newest)
     return k;
 }
 
-// Mean microseconds of `run` over the second half of `keys`, after one untimed pass over the
-// first half (other keys: the archives opened, the plans cached, no answer cached).
-double Time(const std::vector<std::string> &keys,
-            const std::function<bool(const std::string &)> &run)
-{
-    size_t half = keys.size() / 2;
-    for (size_t i = 0; i < half; i++)
-        run(keys[i]);
-    auto start = std::chrono::steady_clock::now();
-    for (size_t i = half; i < keys.size(); i++)
-        if (!run(keys[i]))
-            throw std::runtime_error("a lookup found nothing: " + keys[i]);
-    return SecondsSince(start) / (keys.size() - half) * 1e6;
-}
 
 // Mean microseconds of each 50th page (one untimed pass first, then kDeepRepeats).
 double TimeDeep(client::Client &c, const Keys &k)
@@ -223,9 +209,9 @@ Figures Measure(const std::string &dsn, const Keys &k)
 {
     client::Client c(dsn);
     Figures f;
-    f.output = Time(k.outputs, [&](const std::string &id) { return c.GetOutput(id).has_value(); });
-    f.block = Time(k.blocks, [&](const std::string &id) { return c.GetBlock(id).has_value(); });
-    f.transaction = Time(k.transactions, [&](const std::string &id)
+    f.output = TimeEach(k.outputs, [&](const std::string &id) { return c.GetOutput(id).has_value(); });
+    f.block = TimeEach(k.blocks, [&](const std::string &id) { return c.GetBlock(id).has_value(); });
+    f.transaction = TimeEach(k.transactions, [&](const std::string &id)
                          { return c.Run(client::queries::TransactionBlockId(id)).has_value(); });
     auto first_page = [&](client::OutputKind kind, auto field)
     {
@@ -237,12 +223,12 @@ Figures Measure(const std::string &dsn, const Keys &k)
         };
     };
     using F = client::OutputFilter;
-    f.address = Time(k.addresses, first_page(client::OutputKind::kBasic, &F::address));
-    f.sender = Time(k.senders, first_page(client::OutputKind::kBasic, &F::sender));
-    f.tag = Time(k.tags, first_page(client::OutputKind::kBasic, &F::tag));
-    f.issuer = Time(k.issuers, first_page(client::OutputKind::kNft, &F::issuer));
+    f.address = TimeEach(k.addresses, first_page(client::OutputKind::kBasic, &F::address));
+    f.sender = TimeEach(k.senders, first_page(client::OutputKind::kBasic, &F::sender));
+    f.tag = TimeEach(k.tags, first_page(client::OutputKind::kBasic, &F::tag));
+    f.issuer = TimeEach(k.issuers, first_page(client::OutputKind::kNft, &F::issuer));
     f.state_controller =
-        Time(k.state_controllers, first_page(client::OutputKind::kAlias, &F::state_controller));
+        TimeEach(k.state_controllers, first_page(client::OutputKind::kAlias, &F::state_controller));
     f.deep = TimeDeep(c, k);
 
     f.plan_output = PlanningTime(dsn, client::queries::Output(k.outputs.back()));

@@ -33,6 +33,7 @@ DECLARE
     r int;
     lo int;
     hi int;
+    stored text;
 BEGIN
     from_range := coalesce(from_range, (SELECT min(s.milestone_index) / chunk FROM @extschema@.sync s), 0);
     to_range := coalesce(to_range, (SELECT max(s.milestone_index) / chunk + 1 FROM @extschema@.sync s), 0);
@@ -72,61 +73,30 @@ BEGIN
         SELECT d.table_name, r, d.key, d.problem FROM pg_temp.verify_derived d
         WHERE d.problem IS NOT NULL;
 
-        -- The stored rows of the range's milestones, against the derived ones. Stored outputs
-        -- whose block is not in their milestone's cone were booked from a snapshot: nothing
-        -- derives them (a stored output moved out of its cone still shows, as not stored).
-        RETURN QUERY
-        WITH stored AS (
-            SELECT 'basic_outputs' AS t, o.milestone_index, o.output_id::text AS key, o.data AS detail,
-                   o.message_id::text AS block, o.ms_range_id
-            FROM @extschema@.basic_outputs o
-            WHERE o.ms_range_id BETWEEN @extschema@.ms_range_id('basic_outputs', lo)
-                                    AND @extschema@.ms_range_id('basic_outputs', hi)
-              AND o.milestone_index BETWEEN lo AND hi
-            UNION ALL
-            SELECT 'alias_outputs', o.milestone_index, o.output_id::text, o.data, o.message_id::text, o.ms_range_id
-            FROM @extschema@.alias_outputs o
-            WHERE o.ms_range_id BETWEEN @extschema@.ms_range_id('alias_outputs', lo)
-                                    AND @extschema@.ms_range_id('alias_outputs', hi)
-              AND o.milestone_index BETWEEN lo AND hi
-            UNION ALL
-            SELECT 'foundry_outputs', o.milestone_index, o.output_id::text, o.data, o.message_id::text, o.ms_range_id
-            FROM @extschema@.foundry_outputs o
-            WHERE o.ms_range_id BETWEEN @extschema@.ms_range_id('foundry_outputs', lo)
-                                    AND @extschema@.ms_range_id('foundry_outputs', hi)
-              AND o.milestone_index BETWEEN lo AND hi
-            UNION ALL
-            SELECT 'nft_outputs', o.milestone_index, o.output_id::text, o.data, o.message_id::text, o.ms_range_id
-            FROM @extschema@.nft_outputs o
-            WHERE o.ms_range_id BETWEEN @extschema@.ms_range_id('nft_outputs', lo)
-                                    AND @extschema@.ms_range_id('nft_outputs', hi)
-              AND o.milestone_index BETWEEN lo AND hi
-            UNION ALL
-            SELECT 'legacy_outputs', o.milestone_index, o.output_id::text, o.data, o.message_id::text, o.ms_range_id
-            FROM @extschema@.legacy_outputs o
-            WHERE o.ms_range_id BETWEEN @extschema@.ms_range_id('legacy_outputs', lo)
-                                    AND @extschema@.ms_range_id('legacy_outputs', hi)
-              AND o.milestone_index BETWEEN lo AND hi AND NOT o.is_used
-            UNION ALL
-            SELECT 'spent_outputs', o.milestone_index, o.output_id::text,
-                   decode(substr(o.transaction_id::text, 3), 'hex'), NULL, o.ms_range_id
-            FROM @extschema@.spent_outputs o
-            WHERE o.ms_range_id BETWEEN @extschema@.ms_range_id('spent_outputs', lo)
-                                    AND @extschema@.ms_range_id('spent_outputs', hi)
-              AND o.milestone_index BETWEEN lo AND hi
-            UNION ALL
-            SELECT 'tags', o.milestone_index, o.message_id::text, o.tag, NULL, o.ms_range_id
-            FROM @extschema@.tags o
-            WHERE o.ms_range_id BETWEEN @extschema@.ms_range_id('tags', lo)
-                                    AND @extschema@.ms_range_id('tags', hi)
-              AND o.milestone_index BETWEEN lo AND hi
-            UNION ALL
-            SELECT 'parents', o.milestone_index, o.parent_id::text || '>' || o.message_id::text,
-                   NULL, NULL, o.ms_range_id
-            FROM @extschema@.parents o
-            WHERE o.ms_range_id BETWEEN @extschema@.ms_range_id('parents', lo)
-                                    AND @extschema@.ms_range_id('parents', hi)
-              AND o.milestone_index BETWEEN lo AND hi),
+        -- The stored rows of the range's milestones, against the derived ones, as (table,
+        -- milestone, key, detail, block, range): one branch per table (identifiers by %I, the
+        -- expressions are the constants below). Stored outputs whose block is not in their
+        -- milestone's cone were booked from a snapshot: nothing derives them (a stored output
+        -- moved out of its cone still shows, as not stored).
+        stored := (SELECT string_agg(format(
+                       'SELECT %L AS t, o.milestone_index, %s AS key, %s AS detail, %s AS block, '
+                       'o.ms_range_id FROM @extschema@.%I o WHERE o.ms_range_id BETWEEN '
+                       '@extschema@.ms_range_id(%L, $1) AND @extschema@.ms_range_id(%L, $2) '
+                       'AND o.milestone_index BETWEEN $1 AND $2%s',
+                       b.t, b.key, b.detail, b.block, b.t, b.t, b.t, b.filter), ' UNION ALL ')
+                   FROM (VALUES
+                       ('basic_outputs', 'o.output_id::text', 'o.data', 'o.message_id::text', ''),
+                       ('alias_outputs', 'o.output_id::text', 'o.data', 'o.message_id::text', ''),
+                       ('foundry_outputs', 'o.output_id::text', 'o.data', 'o.message_id::text', ''),
+                       ('nft_outputs', 'o.output_id::text', 'o.data', 'o.message_id::text', ''),
+                       ('legacy_outputs', 'o.output_id::text', 'o.data', 'o.message_id::text',
+                        ' AND NOT o.is_used'),
+                       ('spent_outputs', 'o.output_id::text',
+                        'decode(substr(o.transaction_id::text, 3), ''hex'')', 'NULL', ''),
+                       ('tags', 'o.message_id::text', 'o.tag', 'NULL', ''),
+                       ('parents', 'o.parent_id::text || ''>'' || o.message_id::text',
+                        'NULL::bytea', 'NULL', '')) b(t, key, detail, block, filter));
+        RETURN QUERY EXECUTE 'WITH stored AS (' || stored || '), ' || $q$
         cone AS (SELECT c.milestone_index, c.key FROM pg_temp.verify_derived c
                  WHERE c.table_name = 'messages' AND c.problem IS NULL),
         derived AS (SELECT d.table_name AS t, d.milestone_index, d.key, d.detail
@@ -148,7 +118,8 @@ BEGIN
                          || d.milestone_index || ' derive' END
         FROM kept k
         FULL JOIN derived d ON d.t = k.t AND d.milestone_index = k.milestone_index AND d.key = k.key
-        WHERE k.key IS NULL OR d.key IS NULL OR k.detail IS DISTINCT FROM d.detail;
+        WHERE k.key IS NULL OR d.key IS NULL OR k.detail IS DISTINCT FROM d.detail$q$
+            USING lo, hi;
     END LOOP;
     IF to_regclass('pg_temp.verify_derived') IS NOT NULL THEN
         DROP TABLE pg_temp.verify_derived;

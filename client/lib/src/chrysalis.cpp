@@ -46,6 +46,18 @@ std::string SpentOfType(int output_type)
            type + " AND is_used AND ($2::smallint IS NULL OR $2 = " + type + ")";
 }
 
+// A balance row: total, dust allowance, dust outputs, ledger index.
+LegacyBalance LegacyBalanceRow(const Result &result)
+{
+    Row row(result, 0);
+    LegacyBalance balance;
+    balance.balance = row[0].as<std::int64_t>();
+    balance.dust_allowance = row[1].as<std::int64_t>();
+    balance.dust_outputs = row[2].as<std::int32_t>();
+    balance.ledger_index = row[3].as<std::int32_t>();
+    return balance;
+}
+
 } // namespace
 
 namespace queries
@@ -96,16 +108,7 @@ Query<LegacyBalance> LegacyBalanceAt(const std::string &address, std::int32_t mi
     query.statement = statement;
     query.params.Add(address);
     query.params.Add(std::to_string(milestone_index));
-    query.read = [](const Result &result)
-    {
-        Row row(result, 0);
-        LegacyBalance balance;
-        balance.balance = row[0].as<std::int64_t>();
-        balance.dust_allowance = row[1].as<std::int64_t>();
-        balance.dust_outputs = row[2].as<std::int32_t>();
-        balance.ledger_index = row[3].as<std::int32_t>();
-        return balance;
-    };
+    query.read = LegacyBalanceRow;
     return query;
 }
 
@@ -150,16 +153,7 @@ Query<LegacyBalance> LegacyBalanceOf(const std::string &address)
     Query<LegacyBalance> query;
     query.statement = statement;
     query.params.Add(address);
-    query.read = [](const Result &result)
-    {
-        Row row(result, 0);
-        LegacyBalance balance;
-        balance.balance = row[0].as<std::int64_t>();
-        balance.dust_allowance = row[1].as<std::int64_t>();
-        balance.dust_outputs = row[2].as<std::int32_t>();
-        balance.ledger_index = row[3].as<std::int32_t>();
-        return balance;
-    };
+    query.read = LegacyBalanceRow;
     return query;
 }
 

@@ -172,6 +172,16 @@ std::string Param(int n)
     return "$" + std::to_string(n);
 }
 
+// The keyset condition of an unspent-set page (its order has no range), parameters $c..$c+3.
+std::string UnspentKeyset(int c)
+{
+    return " AND " + Param(c) +
+           "::int IS NOT NULL AND (o.ms_timestamp, o.milestone_index, o.output_id) "
+           "< (timestamptz 'epoch' + " +
+           Param(c + 1) + "::bigint * interval '1 microsecond', " + Param(c + 2) + "::int, " +
+           Param(c + 3) + "::permanode.output_id)";
+}
+
 // The conditions (" AND ...") of the filters marked in `set` (kFilters order) on `o`, their
 // parameters numbered from `next_param` on (advanced past them); `param_of` gets each one's.
 // `time`: the ledger time unlockableByAddress is evaluated at.
@@ -241,11 +251,7 @@ std::string BuildQuery(Target target, const std::array<bool, kFilterCount> &set,
     {
         if (cursor)
         {
-            sql += " AND " + Param(c) +
-                   "::int IS NOT NULL AND (o.ms_timestamp, o.milestone_index, o.output_id) "
-                   "< (timestamptz 'epoch' + " +
-                   Param(c + 1) + "::bigint * interval '1 microsecond', " + Param(c + 2) +
-                   "::int, " + Param(c + 3) + "::permanode.output_id)";
+            sql += UnspentKeyset(c);
         }
         sql += " ORDER BY o.ms_timestamp DESC, o.milestone_index DESC, o.output_id DESC";
     }
@@ -359,11 +365,7 @@ std::string BuildAsOfQuery(const std::array<bool, kFilterCount> &set, bool curso
                           table + " o WHERE o.output_kind = $1" + filters + extra;
         if (cursor)
         {
-            sql += " AND " + Param(c) +
-                   "::int IS NOT NULL AND (o.ms_timestamp, o.milestone_index, o.output_id) "
-                   "< (timestamptz 'epoch' + " +
-                   Param(c + 1) + "::bigint * interval '1 microsecond', " + Param(c + 2) +
-                   "::int, " + Param(c + 3) + "::permanode.output_id)";
+            sql += UnspentKeyset(c);
         }
         return sql +
                " ORDER BY o.ms_timestamp DESC, o.milestone_index DESC, o.output_id DESC "

@@ -7,36 +7,23 @@
 SET client_min_messages = warning;
 DROP EXTENSION IF EXISTS permanode CASCADE;
 DROP EXTENSION IF EXISTS permanode_fdw CASCADE;
-DROP SCHEMA IF EXISTS ingest_test, as_of_test CASCADE;
+DROP SCHEMA IF EXISTS ingest_test, as_of_test, testnet7 CASCADE;
 CREATE EXTENSION permanode CASCADE;
 RESET client_min_messages;
 SET search_path = public, permanode;
 SELECT init('iota') AS hrp;
 SELECT count(*) AS chunk_sizes_set FROM (SELECT set_chunk_size(table_name, 1000) FROM ledger_tables) s;
 
-\getenv fixtures PERMANODE_FIXTURES
 CREATE SCHEMA as_of_test;
-CREATE TABLE as_of_test.messages AS
-SELECT m->>'message_id_computed' AS id, decode(m->>'message_hex', 'hex') AS raw
-FROM jsonb_array_elements(
-    pg_read_file(:'fixtures' || '/../chrysalis/chrysalis_messages.json')::jsonb->'messages') m;
-CREATE FUNCTION as_of_test.raw(prefix text) RETURNS bytea LANGUAGE sql AS $$
-    SELECT raw FROM as_of_test.messages WHERE id LIKE prefix || '%'
-$$;
-CREATE FUNCTION as_of_test.ingest_16241() RETURNS int LANGUAGE sql AS $$
-    SELECT outputs FROM ingest_milestone(16241, 1617959712,
-        ARRAY[as_of_test.raw('10dbee9c'), as_of_test.raw('30d87fa9'), as_of_test.raw('70a9a9bc'),
-              as_of_test.raw('92f427d6'), as_of_test.raw('89e4d40f'), as_of_test.raw('53e5f848')],
-        '{0,0,1,1,1,0}', protocol_version => 1::smallint)
-$$;
-CREATE FUNCTION as_of_test.ingest_16242() RETURNS int LANGUAGE sql AS $$
-    SELECT spent FROM ingest_milestone(16242, 1617959722, ARRAY[as_of_test.raw('1f7af3df')],
-                                       '{1}', protocol_version => 1::smallint)
-$$;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set testnet7_sql :abs_srcdir '/sql/include/testnet7.sql'
+\set ECHO none
+\i :testnet7_sql
+\set ECHO all
 
 -- In milestone order: 16242's spend moves output 12 from the unspent set to retired_outputs,
 -- alive from 16241 (created) to 16242 (spent), with its output type (0: SigLockedSingleOutput).
-SELECT as_of_test.ingest_16241() AS created, as_of_test.ingest_16242() AS spent;
+SELECT testnet7.ingest_16241() AS created, testnet7.ingest_16242() AS spent;
 SELECT output_id, output_kind, amount, milestone_index, spent_milestone_index, output_type
 FROM retired_outputs;
 SELECT address AS addr FROM retired_outputs \gset
@@ -103,7 +90,7 @@ CREATE EXTENSION permanode CASCADE;
 RESET client_min_messages;
 SELECT init('iota') AS hrp;
 SELECT count(*) AS chunk_sizes_set FROM (SELECT set_chunk_size(table_name, 1000) FROM ledger_tables) s;
-SELECT as_of_test.ingest_16242() AS spent, as_of_test.ingest_16241() AS created;
+SELECT testnet7.ingest_16242() AS spent, testnet7.ingest_16241() AS created;
 SELECT count(*) AS unspent_has_it FROM unspent_outputs
 WHERE output_id = '0x95535a4cc1976149d11a6e0b988118d1de435c50481749e351ef835d705ab1e70c00';
 SELECT count(*) AS retired, count(*) FILTER (WHERE r::text IN (SELECT row FROM as_of_test.in_order)) AS same
@@ -116,7 +103,6 @@ SELECT count(*) AS same_as_ingest FROM retired_outputs r WHERE r::text IN (SELEC
 
 -- The Stardust era follows (the real Shimmer blocks 17339-17341). At a Stardust milestone the
 -- Chrysalis outputs are not the address's (each milestone answers for its own era).
-\getenv abs_srcdir PG_ABS_SRCDIR
 \set fixtures_sql :abs_srcdir '/sql/include/fixtures.sql'
 \set ECHO none
 \o /dev/null
@@ -153,6 +139,6 @@ SELECT rebuild_retired_outputs();
 RESET ROLE;
 
 SET client_min_messages = warning;
-DROP SCHEMA ingest_test, as_of_test CASCADE;
+DROP SCHEMA ingest_test, as_of_test, testnet7 CASCADE;
 DROP EXTENSION permanode CASCADE;
 DROP EXTENSION permanode_fdw CASCADE;

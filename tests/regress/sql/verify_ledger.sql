@@ -8,29 +8,20 @@
 SET client_min_messages = warning;
 DROP EXTENSION IF EXISTS permanode CASCADE;
 DROP EXTENSION IF EXISTS permanode_fdw CASCADE;
-DROP SCHEMA IF EXISTS ingest_test, verify_test CASCADE;
+DROP SCHEMA IF EXISTS ingest_test, verify_test, testnet7 CASCADE;
 CREATE EXTENSION permanode CASCADE;
 RESET client_min_messages;
 SET search_path = public, permanode;
 SELECT init('shimmer') AS hrp;
 SELECT count(*) AS chunk_sizes_set FROM (SELECT set_chunk_size(table_name, 1000) FROM ledger_tables) s;
 
-\getenv fixtures PERMANODE_FIXTURES
 CREATE SCHEMA verify_test;
-CREATE TABLE verify_test.messages AS
-SELECT m->>'message_id_computed' AS id, decode(m->>'message_hex', 'hex') AS raw
-FROM jsonb_array_elements(
-    pg_read_file(:'fixtures' || '/../chrysalis/chrysalis_messages.json')::jsonb->'messages') m;
-CREATE FUNCTION verify_test.raw(prefix text) RETURNS bytea LANGUAGE sql AS $$
-    SELECT raw FROM verify_test.messages WHERE id LIKE prefix || '%'
-$$;
-SELECT milestone, messages FROM ingest_milestone(16241, 1617959712,
-    ARRAY[verify_test.raw('10dbee9c'), verify_test.raw('30d87fa9'), verify_test.raw('70a9a9bc'),
-          verify_test.raw('92f427d6'), verify_test.raw('89e4d40f'), verify_test.raw('53e5f848')],
-    '{0,0,1,1,1,0}', protocol_version => 1::smallint);
-SELECT milestone, messages FROM ingest_milestone(16242, 1617959722, ARRAY[verify_test.raw('1f7af3df')],
-                                                 '{1}', protocol_version => 1::smallint);
 \getenv abs_srcdir PG_ABS_SRCDIR
+\set testnet7_sql :abs_srcdir '/sql/include/testnet7.sql'
+\set ECHO none
+\i :testnet7_sql
+\set ECHO all
+SELECT testnet7.ingest_16241() AS outputs, testnet7.ingest_16242() AS spent;
 \set fixtures_sql :abs_srcdir '/sql/include/fixtures.sql'
 \set ECHO none
 \o /dev/null
@@ -109,6 +100,6 @@ SELECT table_name, problem FROM verify_cone(1, 0, ARRAY['\x00'::bytea], '{0}', N
 WHERE problem IS NOT NULL;
 
 SET client_min_messages = warning;
-DROP SCHEMA ingest_test, verify_test CASCADE;
+DROP SCHEMA ingest_test, verify_test, testnet7 CASCADE;
 DROP EXTENSION permanode CASCADE;
 DROP EXTENSION permanode_fdw CASCADE;
