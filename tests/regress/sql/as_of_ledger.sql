@@ -4,18 +4,18 @@
 -- 70a9a9bc) and the real Shimmer blocks (17339-17341), ingested in milestone order and in
 -- reverse, hot and archived.
 \set VERBOSITY terse
+\getenv abs_srcdir PG_ABS_SRCDIR
 SET client_min_messages = warning;
-DROP EXTENSION IF EXISTS permanode CASCADE;
-DROP EXTENSION IF EXISTS permanode_fdw CASCADE;
-DROP SCHEMA IF EXISTS ingest_test, as_of_test, testnet7 CASCADE;
-CREATE EXTENSION permanode CASCADE;
+DROP SCHEMA IF EXISTS as_of_test, testnet7 CASCADE;
 RESET client_min_messages;
-SET search_path = public, permanode;
+\set fresh_extension :abs_srcdir '/sql/include/fresh_extension.sql'
+\set ECHO none
+\i :fresh_extension
+\set ECHO all
 SELECT init('iota') AS hrp;
 SELECT count(*) AS chunk_sizes_set FROM (SELECT set_chunk_size(table_name, 1000) FROM ledger_tables) s;
 
 CREATE SCHEMA as_of_test;
-\getenv abs_srcdir PG_ABS_SRCDIR
 \set testnet7_sql :abs_srcdir '/sql/include/testnet7.sql'
 \set ECHO none
 \i :testnet7_sql
@@ -103,7 +103,6 @@ SELECT count(*) AS same_as_ingest FROM retired_outputs r WHERE r::text IN (SELEC
 
 -- The Stardust era follows (the real Shimmer blocks 17339-17341). At a Stardust milestone the
 -- Chrysalis outputs are not the address's (each milestone answers for its own era).
-\set fixtures_sql :abs_srcdir '/sql/include/fixtures.sql'
 \set ECHO none
 \o /dev/null
 \i :fixtures_sql

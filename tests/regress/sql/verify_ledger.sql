@@ -5,24 +5,23 @@
 -- (hot, and archived), a row gone, and a block's bytes changed are each reported with their
 -- table, range and key.
 \set VERBOSITY terse
+\getenv abs_srcdir PG_ABS_SRCDIR
 SET client_min_messages = warning;
-DROP EXTENSION IF EXISTS permanode CASCADE;
-DROP EXTENSION IF EXISTS permanode_fdw CASCADE;
-DROP SCHEMA IF EXISTS ingest_test, verify_test, testnet7 CASCADE;
-CREATE EXTENSION permanode CASCADE;
+DROP SCHEMA IF EXISTS verify_test, testnet7 CASCADE;
 RESET client_min_messages;
-SET search_path = public, permanode;
+\set fresh_extension :abs_srcdir '/sql/include/fresh_extension.sql'
+\set ECHO none
+\i :fresh_extension
+\set ECHO all
 SELECT init('shimmer') AS hrp;
 SELECT count(*) AS chunk_sizes_set FROM (SELECT set_chunk_size(table_name, 1000) FROM ledger_tables) s;
 
 CREATE SCHEMA verify_test;
-\getenv abs_srcdir PG_ABS_SRCDIR
 \set testnet7_sql :abs_srcdir '/sql/include/testnet7.sql'
 \set ECHO none
 \i :testnet7_sql
 \set ECHO all
 SELECT testnet7.ingest_16241() AS outputs, testnet7.ingest_16242() AS spent;
-\set fixtures_sql :abs_srcdir '/sql/include/fixtures.sql'
 \set ECHO none
 \o /dev/null
 \i :fixtures_sql
