@@ -36,7 +36,6 @@ void Log(const std::string &line)
     fmt::print(stderr, "as_of: {}\n", line);
 }
 
-
 client::OutputFilter AddressAt(const std::string &address, std::optional<std::int32_t> at)
 {
     client::OutputFilter filter;
@@ -84,40 +83,40 @@ int main()
                         half, milestones));
 
         client::Client c(db);
-        double now = TimeEach(addresses,
-                          [&](const std::string &a) { return c.GetBalance(a).total_balance > 0; });
+        double now = TimeEach(addresses, [&](const std::string &a)
+                              { return c.GetBalance(a).total_balance > 0; });
         for (auto [label, at] : {std::pair<const char *, std::int32_t>{"5% in", deep},
                                  {"halfway", half},
                                  {"before the newest", last}})
         {
             double then = TimeEach(addresses, [&, at = at](const std::string &a)
-                               { return c.GetBalanceAt(a, at).total_balance > 0; });
+                                   { return c.GetBalanceAt(a, at).total_balance > 0; });
             PrintRatio(fmt::format("as-of: an address's balance at a milestone {} vs now, {}M "
                                    "outputs (us)",
                                    label, (unspent + retired) / 100000 / 10.0),
                        then, now, "<=3");
         }
 
-        double page_now =
-            TimeEach(addresses,
-                 [&](const std::string &a)
-                 {
-                     return !c.QueryOutputs(client::OutputKind::kBasic, AddressAt(a, std::nullopt),
-                                            false, kPageSize, std::nullopt)
-                                 .items.empty();
-                 });
+        double page_now = TimeEach(addresses,
+                                   [&](const std::string &a)
+                                   {
+                                       return !c.QueryOutputs(client::OutputKind::kBasic,
+                                                              AddressAt(a, std::nullopt), false,
+                                                              kPageSize, std::nullopt)
+                                                   .items.empty();
+                                   });
         for (auto [label, at] : {std::pair<const char *, std::int32_t>{"5% in", deep},
                                  {"halfway", half},
                                  {"before the newest", last}})
         {
             double page_then =
                 TimeEach(addresses,
-                     [&, at = at](const std::string &a)
-                     {
-                         return !c.QueryOutputs(client::OutputKind::kBasic, AddressAt(a, at), false,
-                                                kPageSize, std::nullopt)
-                                     .items.empty();
-                     });
+                         [&, at = at](const std::string &a)
+                         {
+                             return !c.QueryOutputs(client::OutputKind::kBasic, AddressAt(a, at),
+                                                    false, kPageSize, std::nullopt)
+                                         .items.empty();
+                         });
             PrintRatio(fmt::format("as-of: first indexer page (100) by address at a milestone "
                                    "{} vs now (us)",
                                    label),

@@ -151,7 +151,6 @@ Keys PickKeys(pqxx::connection &conn, client::Client &hot, int newest)
     return k;
 }
 
-
 // Mean microseconds of each 50th page (one untimed pass first, then kDeepRepeats).
 double TimeDeep(client::Client &c, const Keys &k)
 {
@@ -209,10 +208,12 @@ Figures Measure(const std::string &dsn, const Keys &k)
 {
     client::Client c(dsn);
     Figures f;
-    f.output = TimeEach(k.outputs, [&](const std::string &id) { return c.GetOutput(id).has_value(); });
+    f.output =
+        TimeEach(k.outputs, [&](const std::string &id) { return c.GetOutput(id).has_value(); });
     f.block = TimeEach(k.blocks, [&](const std::string &id) { return c.GetBlock(id).has_value(); });
-    f.transaction = TimeEach(k.transactions, [&](const std::string &id)
-                         { return c.Run(client::queries::TransactionBlockId(id)).has_value(); });
+    f.transaction =
+        TimeEach(k.transactions, [&](const std::string &id)
+                 { return c.Run(client::queries::TransactionBlockId(id)).has_value(); });
     auto first_page = [&](client::OutputKind kind, auto field)
     {
         return [&c, kind, field](const std::string &key)

@@ -70,6 +70,21 @@ Held Index(const std::vector<ModelOutput> &model)
 class AsOf : public ::testing::Test
 {
   protected:
+    // Generates `milestones` bundles into `lines`, keeping the model at the `kept` milestones.
+    template <typename Generator>
+    static void Generate(Generator &generator, std::uint32_t milestones,
+                         const std::vector<std::int32_t> &kept, std::vector<std::string> &lines)
+    {
+        for (std::uint32_t i = 0; i < milestones; i++)
+        {
+            cli::MilestoneBundle bundle = generator.Next();
+            lines.push_back(cli::FormatBundle(bundle));
+            auto index = static_cast<std::int32_t>(bundle.milestone_index);
+            if (std::count(kept.begin(), kept.end(), index))
+                held_[index] = Index(generator.Model());
+        }
+    }
+
     static void SetUpTestSuite()
     {
         dir_ = ::testing::TempDir() + "as_of_" + std::to_string(getpid());
@@ -84,14 +99,7 @@ class AsOf : public ::testing::Test
         chrysalis.max_blocks = 80;
         chrysalis.seed = 43;
         cli::ChrysalisLedgerGenerator chrysalis_generator(chrysalis);
-        for (std::uint32_t i = 0; i < chrysalis.milestones; i++)
-        {
-            cli::MilestoneBundle bundle = chrysalis_generator.Next();
-            lines.push_back(cli::FormatBundle(bundle));
-            std::int32_t index = static_cast<std::int32_t>(bundle.milestone_index);
-            if (std::count(kChrysalisKept.begin(), kChrysalisKept.end(), index))
-                held_[index] = Index(chrysalis_generator.Model());
-        }
+        Generate(chrysalis_generator, chrysalis.milestones, kChrysalisKept, lines);
 
         cli::GeneratorOptions stardust;
         stardust.milestones = 120;
@@ -101,14 +109,7 @@ class AsOf : public ::testing::Test
         stardust.seed = 41;
         stardust.genesis_addresses = 60;
         cli::LedgerGenerator stardust_generator(stardust);
-        for (std::uint32_t i = 0; i < stardust.milestones; i++)
-        {
-            cli::MilestoneBundle bundle = stardust_generator.Next();
-            lines.push_back(cli::FormatBundle(bundle));
-            std::int32_t index = static_cast<std::int32_t>(bundle.milestone_index);
-            if (std::count(kStardustKept.begin(), kStardustKept.end(), index))
-                held_[index] = Index(stardust_generator.Model());
-        }
+        Generate(stardust_generator, stardust.milestones, kStardustKept, lines);
 
         const std::string in_order = dir_ + "/in_order.ndjson";
         const std::string reversed = dir_ + "/reversed.ndjson";
