@@ -80,10 +80,10 @@ BEGIN
         -- moved out of its cone still shows, as not stored).
         stored := (SELECT string_agg(format(
                        'SELECT %L AS t, o.milestone_index, %s AS key, %s AS detail, %s AS block, '
-                       'o.ms_range_id FROM @extschema@.%I o WHERE o.ms_range_id BETWEEN '
-                       '@extschema@.ms_range_id(%L, $1) AND @extschema@.ms_range_id(%L, $2) '
+                       'o.ms_range_id FROM @extschema@.%I o WHERE o.ms_range_id BETWEEN %s AND %s '
                        'AND o.milestone_index BETWEEN $1 AND $2%s',
-                       b.t, b.key, b.detail, b.block, b.t, b.t, b.t, b.filter), ' UNION ALL ')
+                       b.t, b.key, b.detail, b.block, b.t, @extschema@.ms_range_id(b.t::name, lo),
+                       @extschema@.ms_range_id(b.t::name, hi), b.filter), ' UNION ALL ')
                    FROM (VALUES
                        ('basic_outputs', 'o.output_id::text', 'o.data', 'o.message_id::text', ''),
                        ('alias_outputs', 'o.output_id::text', 'o.data', 'o.message_id::text', ''),

@@ -372,15 +372,13 @@ std::string BuildAsOfQuery(const std::array<bool, kFilterCount> &set, bool curso
                "LIMIT " +
                limit + ")";
     };
+    // Created by the milestone: its index, and its time (which bounds the time-ordered indexes).
+    const std::string created = " AND o.milestone_index <= " + at +
+                                " AND o.ms_timestamp <= permanode.milestone_time(" + at + ")";
     std::string sql =
         "SELECT p.output_id::text, 0, " + Micros("p.ms_timestamp") + ", p.milestone_index, " + at +
-        " FROM (" +
-        branch("unspent_outputs", " AND o.milestone_index <= " + at +
-                                      " AND o.ms_timestamp <= permanode.milestone_time(" + at +
-                                      ")") +
-        " UNION ALL " +
-        branch("retired_outputs", " AND o.milestone_index <= " + at +
-                                      " AND o.spent_milestone_index > " + at +
+        " FROM (" + branch("unspent_outputs", created) + " UNION ALL " +
+        branch("retired_outputs", created + " AND o.spent_milestone_index > " + at +
                                       SpanConditions(set, param_of, at)) +
         ") p ORDER BY p.ms_timestamp DESC, p.milestone_index DESC, p.output_id DESC LIMIT " + limit;
     return Replace(sql, '\x02', at);
