@@ -30,6 +30,7 @@ extern "C"
 
     PG_FUNCTION_INFO_V1(permanode_verify_cone);
     PG_FUNCTION_INFO_V1(permanode_blake2b256);
+    PG_FUNCTION_INFO_V1(permanode_digest_add);
 }
 
 #include "pgcpp/guard.hpp"
@@ -38,6 +39,7 @@ extern "C"
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ledger = permanode::ledger;
@@ -57,19 +59,84 @@ enum VerifyArg
     kProtocolVersionArg,
     kPayloadArg,
     kStoredIdsArg,
+    kDigestsArg,
+};
+
+// An order-independent digest of a table's rows: the sums (mod 2^64, lane by lane) of each row's
+// BLAKE2b-256 over its key, a zero byte and its detail, and the number of rows. A row changed,
+// missing or repeated changes it; permanode.row_digest() computes the same over stored rows.
+struct Digest
+{
+    std::uint64_t lanes[4] = {0, 0, 0, 0};
+    std::int64_t rows = 0;
+
+    void Add(std::string_view key, codec::ByteSpan detail)
+    {
+        codec::Bytes item(key.begin(), key.end());
+        item.push_back(0);
+        item.insert(item.end(), detail.data, detail.data + detail.size);
+        codec::Hash32 hash = codec::Blake2b256(codec::ByteSpan(item.data(), item.size()));
+        for (int lane = 0; lane < 4; ++lane)
+        {
+            std::uint64_t word = 0;
+            for (int b = 7; b >= 0; --b)
+                word = (word << 8) | hash[lane * 8 + b];
+            lanes[lane] += word;
+        }
+        rows++;
+    }
+    codec::Bytes Bytes() const
+    {
+        codec::Bytes out(32);
+        for (int lane = 0; lane < 4; ++lane)
+            for (int b = 0; b < 8; ++b)
+                out[lane * 8 + b] = static_cast<std::uint8_t>(lanes[lane] >> (8 * b));
+        return out;
+    }
 };
 
 // The result rows: (table_name, block_index, key, detail, problem).
 class Rows
 {
   public:
-    explicit Rows(FunctionCallInfo fcinfo)
-        : rsinfo_(reinterpret_cast<ReturnSetInfo *>(fcinfo->resultinfo))
+    // With `digests`, the rows of each table (but messages) are summed into one digest row per
+    // table instead: (table, NULL, rows, digest, NULL); problems are rows as ever.
+    Rows(FunctionCallInfo fcinfo, bool digests)
+        : rsinfo_(reinterpret_cast<ReturnSetInfo *>(fcinfo->resultinfo)), digests_(digests)
     {
     }
     void Add(const char *table, std::optional<int> position, const std::string &key,
              const std::optional<codec::ByteSpan> &detail,
              const std::optional<std::string> &problem = std::nullopt)
+    {
+        if (digests_ && !problem)
+        {
+            if (std::string_view(table) != "messages")
+                sums_[table].Add(key, detail.value_or(codec::ByteSpan(nullptr, 0)));
+            return;
+        }
+        Put(table, position, key, detail, problem);
+    }
+    void Problem(const char *table, std::optional<int> position, const std::string &key,
+                 const std::string &problem)
+    {
+        Add(table, position, key, std::nullopt, problem);
+    }
+    // The digest rows (with `digests`).
+    void Finish()
+    {
+        for (const auto &[table, digest] : sums_)
+        {
+            codec::Bytes bytes = digest.Bytes();
+            Put(table.c_str(), std::nullopt, std::to_string(digest.rows),
+                codec::ByteSpan(bytes.data(), bytes.size()), std::nullopt);
+        }
+    }
+
+  private:
+    void Put(const char *table, std::optional<int> position, const std::string &key,
+             const std::optional<codec::ByteSpan> &detail,
+             const std::optional<std::string> &problem)
     {
         CallPg(
             [&]
@@ -93,14 +160,10 @@ class Rows
                 tuplestore_putvalues(rsinfo_->setResult, rsinfo_->setDesc, values, nulls);
             });
     }
-    void Problem(const char *table, std::optional<int> position, const std::string &key,
-                 const std::string &problem)
-    {
-        Add(table, position, key, std::nullopt, problem);
-    }
 
-  private:
     ReturnSetInfo *rsinfo_;
+    bool digests_;
+    std::map<std::string, Digest> sums_;
 };
 
 codec::ByteSpan Span(const codec::Hash32 &hash)
@@ -235,7 +298,9 @@ extern "C" Datum permanode_verify_cone(PG_FUNCTION_ARGS)
                         std::to_string(blocks.size()) + " blocks");
             }
 
-            Rows out(fcinfo);
+            bool digests =
+                PG_NARGS() > kDigestsArg && !PG_ARGISNULL(kDigestsArg) && PG_GETARG_BOOL(kDigestsArg);
+            Rows out(fcinfo, digests);
             for (std::size_t i = 0; i < blocks.size(); ++i)
             {
                 std::string id = codec::ToHex(codec::Blake2b256(blocks[i].bytes));
@@ -256,6 +321,7 @@ extern "C" Datum permanode_verify_cone(PG_FUNCTION_ARGS)
             {
                 out.Problem("messages", std::nullopt, {},
                             std::string("the stored cone does not derive: ") + e.what());
+                out.Finish();
                 return (Datum)0;
             }
             CheckWhiteFlagOrder(derived, out);
@@ -284,7 +350,50 @@ extern "C" Datum permanode_verify_cone(PG_FUNCTION_ARGS)
                     out.Add("parents", std::nullopt,
                             codec::ToHex(parent) + ">" + codec::ToHex(m.block_id), std::nullopt);
             }
+            out.Finish();
             return (Datum)0;
+        });
+}
+
+/*
+ * row_digest's transition: the state (32 bytes, NULL at first) plus one row's (key, detail), as
+ * Digest sums verify_cone's rows.
+ */
+extern "C" Datum permanode_digest_add(PG_FUNCTION_ARGS)
+{
+    return permanode::pg::Guarded(
+        [&]() -> Datum
+        {
+            Digest digest;
+            if (!PG_ARGISNULL(0))
+            {
+                codec::ByteSpan state = ledger::BytesOf(CallPg(
+                    [&] { return PointerGetDatum(PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0))); }));
+                for (int lane = 0; lane < 4; ++lane)
+                    for (int b = 7; b >= 0; --b)
+                        digest.lanes[lane] = (digest.lanes[lane] << 8) | state.data[lane * 8 + b];
+            }
+            if (!PG_ARGISNULL(1))
+            {
+                codec::ByteSpan key = ledger::BytesOf(CallPg(
+                    [&] { return PointerGetDatum(PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(1))); }));
+                codec::ByteSpan detail(nullptr, 0);
+                if (!PG_ARGISNULL(2))
+                    detail = ledger::BytesOf(CallPg([&] {
+                        return PointerGetDatum(PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(2)));
+                    }));
+                digest.Add(std::string_view(reinterpret_cast<const char *>(key.data), key.size),
+                           detail);
+            }
+            codec::Bytes bytes = digest.Bytes();
+            return CallPg(
+                [&]
+                {
+                    bytea *result = static_cast<bytea *>(palloc(VARHDRSZ + bytes.size()));
+                    SET_VARSIZE(result, VARHDRSZ + bytes.size());
+                    std::memcpy(VARDATA(result), bytes.data(), bytes.size());
+                    return PointerGetDatum(result);
+                });
         });
 }
 

@@ -16,12 +16,60 @@ COMMENT ON FUNCTION @extschema@.blake2b256(bytea) IS 'BLAKE2b-256 of the bytes (
 CREATE FUNCTION @extschema@.verify_cone(milestone_index int, milestone_timestamp bigint, blocks bytea[],
                                         inclusion_states smallint[], conflict_reasons smallint[],
                                         protocol_version smallint, milestone_payload bytea,
-                                        stored_ids text[] DEFAULT NULL)
+                                        stored_ids text[] DEFAULT NULL,
+                                        digests boolean DEFAULT false)
 RETURNS TABLE (table_name text, block_index int, key text, detail bytea, problem text)
 AS 'MODULE_PATHNAME', 'permanode_verify_cone'
 LANGUAGE C STABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.verify_cone(int, bigint, bytea[], smallint[], smallint[], smallint, bytea, text[]) IS
-$$what one milestone's cone derives: each block's ID computed from its bytes (messages), the outputs it creates (their table, ID and bytes), spends (spent_outputs), tags and parents; problem rows for IDs other than stored_ids, parents after their children in the white-flag order, Merkle roots of milestone_payload (TIP-4) other than the cone's, or a cone that does not derive$$;
+COMMENT ON FUNCTION @extschema@.verify_cone(int, bigint, bytea[], smallint[], smallint[], smallint, bytea, text[], boolean) IS
+$$what one milestone's cone derives: each block's ID computed from its bytes (messages), the outputs it creates (their table, ID and bytes), spends (spent_outputs), tags and parents; problem rows for IDs other than stored_ids, parents after their children in the white-flag order, Merkle roots of milestone_payload (TIP-4) other than the cone's, or a cone that does not derive. With digests, one row per table instead of its rows: key the number of rows, detail their row_digest$$;
+
+-- The digest of a set of (key, detail) rows, as verify_cone(digests => true) sums them:
+-- order-independent, changed by any row changed, missing or repeated.
+CREATE FUNCTION @extschema@.digest_add(state bytea, key text, detail bytea) RETURNS bytea
+AS 'MODULE_PATHNAME', 'permanode_digest_add'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE @extschema@.row_digest(text, bytea) (SFUNC = @extschema@.digest_add, STYPE = bytea);
+
+-- verify()'s derivation of range r's milestones lo..hi (those in `only`, if given) into the
+-- temporary table verify_derived: verify_cone's rows (or digests), with a problem where the
+-- white-flag indexes of a cone are not 0 to n-1.
+CREATE FUNCTION @extschema@.verify_derive(r int, lo int, hi int, milestones int[], digests boolean)
+RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF to_regclass('pg_temp.verify_derived') IS NOT NULL THEN
+        DROP TABLE pg_temp.verify_derived;
+    END IF;
+    CREATE TEMP TABLE verify_derived (milestone_index int, table_name text, block_index int,
+                                      key text, detail bytea, problem text);
+    WITH c AS (
+        SELECT m.milestone_index,
+               array_agg(m.message ORDER BY m.white_flag_index) AS blocks,
+               array_agg(m.message_id::text ORDER BY m.white_flag_index) AS ids,
+               array_agg(coalesce(m.inclusion_state, 0)::smallint ORDER BY m.white_flag_index) AS states,
+               array_agg(coalesce(m.conflict_reason, 0)::smallint ORDER BY m.white_flag_index) AS reasons,
+               array_agg(m.white_flag_index ORDER BY m.white_flag_index) AS orders,
+               max(m.version)::smallint AS version,
+               extract(epoch FROM min(m.ms_timestamp))::bigint AS ts
+        FROM @extschema@.messages m
+        WHERE m.ms_range_id = r AND m.milestone_index BETWEEN lo AND hi
+          AND (milestones IS NULL OR m.milestone_index = ANY (milestones))
+        GROUP BY m.milestone_index)
+    INSERT INTO pg_temp.verify_derived
+    SELECT c.milestone_index, d.table_name, d.block_index, d.key, d.detail, d.problem
+    FROM c CROSS JOIN LATERAL @extschema@.verify_cone(
+        c.milestone_index, c.ts, c.blocks, c.states, c.reasons, c.version,
+        (SELECT p.payload FROM @extschema@.milestones p
+         WHERE p.milestone_index = c.milestone_index LIMIT 1), c.ids, digests) d
+    UNION ALL
+    SELECT c.milestone_index, 'messages', NULL, c.milestone_index::text, NULL,
+           'the white-flag indexes of milestone ' || c.milestone_index || ' are not 0 to '
+           || cardinality(c.orders) - 1
+    FROM c WHERE c.orders <> array(SELECT generate_series(0, cardinality(c.orders) - 1));
+    ANALYZE pg_temp.verify_derived;
+END
+$$;
 
 -- One range of the ledger, [from_range, to_range) of the messages table's ranges: every
 -- mismatch with its table, range and key. Default: every range held.
@@ -34,92 +82,88 @@ DECLARE
     lo int;
     hi int;
     stored text;
+    differing int[];
 BEGIN
     from_range := coalesce(from_range, (SELECT min(s.milestone_index) / chunk FROM @extschema@.sync s), 0);
     to_range := coalesce(to_range, (SELECT max(s.milestone_index) / chunk + 1 FROM @extschema@.sync s), 0);
     FOR r IN from_range .. to_range - 1 LOOP
         lo := r * chunk;
         hi := lo + chunk - 1;
-        IF to_regclass('pg_temp.verify_derived') IS NOT NULL THEN
-            DROP TABLE pg_temp.verify_derived;
-        END IF;
-        CREATE TEMP TABLE verify_derived (milestone_index int, table_name text, block_index int,
-                                          key text, detail bytea, problem text);
-        -- Each milestone's cone in white-flag order, derived again.
-        INSERT INTO pg_temp.verify_derived
-        SELECT c.milestone_index, d.table_name, d.block_index, d.key, d.detail,
-               coalesce(d.problem, CASE WHEN d.table_name = 'messages' AND d.block_index = 0
-                                         AND c.orders <> array(SELECT generate_series(0, cardinality(c.orders) - 1))
-                                        THEN 'the white-flag indexes of milestone ' || c.milestone_index
-                                             || ' are not 0 to ' || cardinality(c.orders) - 1 END)
-        FROM (SELECT m.milestone_index,
-                     array_agg(m.message ORDER BY m.white_flag_index) AS blocks,
-                     array_agg(m.message_id::text ORDER BY m.white_flag_index) AS ids,
-                     array_agg(coalesce(m.inclusion_state, 0)::smallint ORDER BY m.white_flag_index) AS states,
-                     array_agg(coalesce(m.conflict_reason, 0)::smallint ORDER BY m.white_flag_index) AS reasons,
-                     array_agg(m.white_flag_index ORDER BY m.white_flag_index) AS orders,
-                     max(m.version)::smallint AS version,
-                     extract(epoch FROM min(m.ms_timestamp))::bigint AS ts
-              FROM @extschema@.messages m
-              WHERE m.ms_range_id = r AND m.milestone_index BETWEEN lo AND hi
-              GROUP BY m.milestone_index) c
-        CROSS JOIN LATERAL @extschema@.verify_cone(
-            c.milestone_index, c.ts, c.blocks, c.states, c.reasons, c.version,
-            (SELECT p.payload FROM @extschema@.milestones p
-             WHERE p.milestone_index = c.milestone_index LIMIT 1), c.ids) d;
-        ANALYZE pg_temp.verify_derived;
-
-        RETURN QUERY
-        SELECT d.table_name, r, d.key, d.problem FROM pg_temp.verify_derived d
-        WHERE d.problem IS NOT NULL;
-
-        -- The stored rows of the range's milestones, against the derived ones, as (table,
+        -- The stored rows of milestones lo..hi (those in $3, when it is not NULL), as (table,
         -- milestone, key, detail, block, range): one branch per table (identifiers by %I, the
-        -- expressions are the constants below). Stored outputs whose block is not in their
-        -- milestone's cone were booked from a snapshot: nothing derives them (a stored output
-        -- moved out of its cone still shows, as not stored).
+        -- expressions are the constants below).
         stored := (SELECT string_agg(format(
                        'SELECT %L AS t, o.milestone_index, %s AS key, %s AS detail, %s AS block, '
                        'o.ms_range_id FROM @extschema@.%I o WHERE o.ms_range_id BETWEEN %s AND %s '
-                       'AND o.milestone_index BETWEEN $1 AND $2%s',
+                       'AND o.milestone_index BETWEEN $1 AND $2 '
+                       'AND ($3::int[] IS NULL OR o.milestone_index = ANY ($3))%s',
                        b.t, b.key, b.detail, b.block, b.t, @extschema@.ms_range_id(b.t::name, lo),
                        @extschema@.ms_range_id(b.t::name, hi), b.filter), ' UNION ALL ')
                    FROM (VALUES
-                       ('basic_outputs', 'o.output_id::text', 'o.data', 'o.message_id::text', ''),
-                       ('alias_outputs', 'o.output_id::text', 'o.data', 'o.message_id::text', ''),
-                       ('foundry_outputs', 'o.output_id::text', 'o.data', 'o.message_id::text', ''),
-                       ('nft_outputs', 'o.output_id::text', 'o.data', 'o.message_id::text', ''),
-                       ('legacy_outputs', 'o.output_id::text', 'o.data', 'o.message_id::text',
+                       ('basic_outputs', 'o.output_id::text', 'o.data', 'o.message_id', ''),
+                       ('alias_outputs', 'o.output_id::text', 'o.data', 'o.message_id', ''),
+                       ('foundry_outputs', 'o.output_id::text', 'o.data', 'o.message_id', ''),
+                       ('nft_outputs', 'o.output_id::text', 'o.data', 'o.message_id', ''),
+                       ('legacy_outputs', 'o.output_id::text', 'o.data', 'o.message_id',
                         ' AND NOT o.is_used'),
                        ('spent_outputs', 'o.output_id::text',
-                        'decode(substr(o.transaction_id::text, 3), ''hex'')', 'NULL', ''),
-                       ('tags', 'o.message_id::text', 'o.tag', 'NULL', ''),
+                        'decode(substr(o.transaction_id::text, 3), ''hex'')',
+                        'NULL::@extschema@.block_id', ''),
+                       ('tags', 'o.message_id::text', 'o.tag', 'NULL::@extschema@.block_id', ''),
                        ('parents', 'o.parent_id::text || ''>'' || o.message_id::text',
-                        'NULL::bytea', 'NULL', '')) b(t, key, detail, block, filter));
-        RETURN QUERY EXECUTE 'WITH stored AS (' || stored || '), ' || $q$
-        cone AS (SELECT c.milestone_index, c.key FROM pg_temp.verify_derived c
-                 WHERE c.table_name = 'messages' AND c.problem IS NULL),
-        derived AS (SELECT d.table_name AS t, d.milestone_index, d.key, d.detail
-                    FROM pg_temp.verify_derived d
-                    WHERE d.table_name <> 'messages' AND d.table_name <> 'milestones'
-                      AND d.problem IS NULL),
-        kept AS (SELECT s.* FROM stored s
-                 WHERE s.block IS NULL
-                    OR EXISTS (SELECT 1 FROM cone c WHERE c.milestone_index = s.milestone_index
-                                                      AND c.key = s.block))
-        SELECT coalesce(k.t, d.t),
-               coalesce(k.ms_range_id, @extschema@.ms_range_id(d.t::name, d.milestone_index)),
-               coalesce(k.key, d.key),
-               CASE WHEN k.key IS NULL
-                    THEN 'derived from the stored blocks of milestone ' || d.milestone_index || ' but not stored'
-                    WHEN d.key IS NULL
-                    THEN 'stored for milestone ' || k.milestone_index || ' but not derived from its stored blocks'
-                    ELSE 'stored bytes differ from those the stored blocks of milestone '
-                         || d.milestone_index || ' derive' END
-        FROM kept k
-        FULL JOIN derived d ON d.t = k.t AND d.milestone_index = k.milestone_index AND d.key = k.key
-        WHERE k.key IS NULL OR d.key IS NULL OR k.detail IS DISTINCT FROM d.detail$q$
-            USING lo, hi;
+                        'NULL::bytea', 'NULL::@extschema@.block_id', '')) b(t, key, detail, block, filter));
+
+        -- Pass 1: each milestone's cone derived again, as problems and one digest per table,
+        -- against the digests of the stored rows (outputs whose block is not one of the
+        -- milestone's were booked from a snapshot: nothing derives them).
+        PERFORM @extschema@.verify_derive(r, lo, hi, NULL, true);
+        RETURN QUERY
+        SELECT d.table_name, r, d.key, d.problem FROM pg_temp.verify_derived d
+        WHERE d.problem IS NOT NULL;
+        EXECUTE 'WITH stored AS (' || stored || $q$),
+            kept AS (SELECT s.* FROM stored s
+                     WHERE s.block IS NULL
+                        OR EXISTS (SELECT 1 FROM @extschema@.messages m
+                                   WHERE m.ms_range_id = $4 AND m.milestone_index = s.milestone_index
+                                     AND m.message_id = s.block)),
+            sums AS (SELECT k.t, k.milestone_index, count(*)::text AS n,
+                            @extschema@.row_digest(k.key, k.detail) AS digest
+                     FROM kept k GROUP BY 1, 2),
+            derived AS (SELECT d.table_name AS t, d.milestone_index, d.key AS n, d.detail AS digest
+                        FROM pg_temp.verify_derived d
+                        WHERE d.table_name <> 'messages' AND d.problem IS NULL)
+            SELECT array_agg(DISTINCT coalesce(s.milestone_index, d.milestone_index))
+            FROM sums s FULL JOIN derived d ON d.t = s.t AND d.milestone_index = s.milestone_index
+            WHERE s.n IS DISTINCT FROM d.n OR s.digest IS DISTINCT FROM d.digest$q$
+            INTO differing USING lo, hi, NULL::int[], r;
+        CONTINUE WHEN differing IS NULL;
+
+        -- Pass 2, for the milestones whose digests differ: their rows, one by one.
+        PERFORM @extschema@.verify_derive(r, lo, hi, differing, false);
+        RETURN QUERY EXECUTE 'WITH stored AS (' || stored || $q$),
+            cone AS (SELECT c.milestone_index, c.key FROM pg_temp.verify_derived c
+                     WHERE c.table_name = 'messages' AND c.problem IS NULL),
+            derived AS (SELECT d.table_name AS t, d.milestone_index, d.key, d.detail
+                        FROM pg_temp.verify_derived d
+                        WHERE d.table_name <> 'messages' AND d.table_name <> 'milestones'
+                          AND d.problem IS NULL),
+            kept AS (SELECT s.* FROM stored s
+                     WHERE s.block IS NULL
+                        OR EXISTS (SELECT 1 FROM cone c WHERE c.milestone_index = s.milestone_index
+                                                          AND c.key = s.block::text))
+            SELECT coalesce(k.t, d.t),
+                   coalesce(k.ms_range_id, @extschema@.ms_range_id(d.t::name, d.milestone_index)),
+                   coalesce(k.key, d.key),
+                   CASE WHEN k.key IS NULL
+                        THEN 'derived from the stored blocks of milestone ' || d.milestone_index || ' but not stored'
+                        WHEN d.key IS NULL
+                        THEN 'stored for milestone ' || k.milestone_index || ' but not derived from its stored blocks'
+                        ELSE 'stored bytes differ from those the stored blocks of milestone '
+                             || d.milestone_index || ' derive' END
+            FROM kept k
+            FULL JOIN derived d ON d.t = k.t AND d.milestone_index = k.milestone_index AND d.key = k.key
+            WHERE k.key IS NULL OR d.key IS NULL OR k.detail IS DISTINCT FROM d.detail$q$
+            USING lo, hi, differing;
     END LOOP;
     IF to_regclass('pg_temp.verify_derived') IS NOT NULL THEN
         DROP TABLE pg_temp.verify_derived;
