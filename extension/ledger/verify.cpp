@@ -122,6 +122,25 @@ class Rows
     {
         Add(table, position, key, std::nullopt, problem);
     }
+    // A derived row keyed by IDs: its key is their bytes in a digest, their 0x-hex (joined by
+    // '>') in a row.
+    void Row(const char *table, codec::ByteSpan key, std::optional<codec::ByteSpan> second,
+             std::optional<codec::ByteSpan> detail)
+    {
+        if (digests_)
+        {
+            codec::Bytes bytes(key.data, key.data + key.size);
+            if (second)
+                bytes.insert(bytes.end(), second->data, second->data + second->size);
+            sums_[table].Add(
+                std::string_view(reinterpret_cast<const char *>(bytes.data()), bytes.size()),
+                detail.value_or(codec::ByteSpan(nullptr, 0)));
+            return;
+        }
+        Put(table, std::nullopt,
+            codec::ToHex(key) + (second ? ">" + codec::ToHex(*second) : std::string()), detail,
+            std::nullopt);
+    }
     // The digest rows (with `digests`).
     void Finish()
     {
@@ -335,20 +354,22 @@ extern "C" Datum permanode_verify_cone(PG_FUNCTION_ARGS)
                 if (o.from_snapshot || table == nullptr)
                     continue;
                 codec::OutputIdBytes id = codec::ToBytes(o.output_id);
-                out.Add(table, std::nullopt, codec::ToHex(id),
+                out.Row(table, codec::ByteSpan(id.data(), id.size()), std::nullopt,
                         codec::ByteSpan(o.data.data(), o.data.size()));
             }
             for (const ledger::SpendRow &s : derived.spends)
-                out.Add("spent_outputs", std::nullopt, codec::ToHex(codec::ToBytes(s.output_id)),
+            {
+                codec::OutputIdBytes id = codec::ToBytes(s.output_id);
+                out.Row("spent_outputs", codec::ByteSpan(id.data(), id.size()), std::nullopt,
                         Span(s.transaction_id));
+            }
             for (const ledger::MessageRow &m : derived.messages)
             {
                 if (m.tag)
-                    out.Add("tags", std::nullopt, codec::ToHex(m.block_id),
+                    out.Row("tags", Span(m.block_id), std::nullopt,
                             codec::ByteSpan(m.tag->data(), m.tag->size()));
                 for (const codec::BlockId &parent : m.parents)
-                    out.Add("parents", std::nullopt,
-                            codec::ToHex(parent) + ">" + codec::ToHex(m.block_id), std::nullopt);
+                    out.Row("parents", Span(parent), Span(m.block_id), std::nullopt);
             }
             out.Finish();
             return (Datum)0;
@@ -357,7 +378,7 @@ extern "C" Datum permanode_verify_cone(PG_FUNCTION_ARGS)
 
 /*
  * row_digest's transition: the state (32 bytes, NULL at first) plus one row's (key, detail), as
- * Digest sums verify_cone's rows.
+ * Digest sums verify_cone's rows (keys: the bytes of the row's IDs).
  */
 extern "C" Datum permanode_digest_add(PG_FUNCTION_ARGS)
 {

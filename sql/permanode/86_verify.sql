@@ -22,14 +22,14 @@ RETURNS TABLE (table_name text, block_index int, key text, detail bytea, problem
 AS 'MODULE_PATHNAME', 'permanode_verify_cone'
 LANGUAGE C STABLE PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.verify_cone(int, bigint, bytea[], smallint[], smallint[], smallint, bytea, text[], boolean) IS
-$$what one milestone's cone derives: each block's ID computed from its bytes (messages), the outputs it creates (their table, ID and bytes), spends (spent_outputs), tags and parents; problem rows for IDs other than stored_ids, parents after their children in the white-flag order, Merkle roots of milestone_payload (TIP-4) other than the cone's, or a cone that does not derive. With digests, one row per table instead of its rows: key the number of rows, detail their row_digest$$;
+$$what one milestone's cone derives: each block's ID computed from its bytes (messages), the outputs it creates (their table, ID and bytes), spends (spent_outputs), tags and parents; problem rows for IDs other than stored_ids, parents after their children in the white-flag order, Merkle roots of milestone_payload (TIP-4) other than the cone's, or a cone that does not derive. With digests, one row per table instead of its rows: key the number of rows, detail their row_digest over the bytes of their IDs$$;
 
 -- The digest of a set of (key, detail) rows, as verify_cone(digests => true) sums them:
 -- order-independent, changed by any row changed, missing or repeated.
-CREATE FUNCTION @extschema@.digest_add(state bytea, key text, detail bytea) RETURNS bytea
+CREATE FUNCTION @extschema@.digest_add(state bytea, key bytea, detail bytea) RETURNS bytea
 AS 'MODULE_PATHNAME', 'permanode_digest_add'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE AGGREGATE @extschema@.row_digest(text, bytea) (SFUNC = @extschema@.digest_add, STYPE = bytea);
+CREATE AGGREGATE @extschema@.row_digest(bytea, bytea) (SFUNC = @extschema@.digest_add, STYPE = bytea);
 
 -- verify()'s derivation of range r's milestones lo..hi (those in `only`, if given) into the
 -- temporary table verify_derived: verify_cone's rows (or digests), with a problem where the
@@ -92,26 +92,34 @@ BEGIN
         -- The stored rows of milestones lo..hi (those in $3, when it is not NULL), as (table,
         -- milestone, key, detail, block, range): one branch per table (identifiers by %I, the
         -- expressions are the constants below).
+        -- The key is given twice: in text (0x-hex, as reported) and in bytes (as digested).
         stored := (SELECT string_agg(format(
-                       'SELECT %L AS t, o.milestone_index, %s AS key, %s AS detail, %s AS block, '
-                       'o.ms_range_id FROM @extschema@.%I o WHERE o.ms_range_id BETWEEN %s AND %s '
-                       'AND o.milestone_index BETWEEN $1 AND $2 '
+                       'SELECT %L AS t, o.milestone_index, %s AS key, %s AS bkey, %s AS detail, '
+                       '%s AS block, o.ms_range_id FROM @extschema@.%I o WHERE o.ms_range_id '
+                       'BETWEEN %s AND %s AND o.milestone_index BETWEEN $1 AND $2 '
                        'AND ($3::int[] IS NULL OR o.milestone_index = ANY ($3))%s',
-                       b.t, b.key, b.detail, b.block, b.t, @extschema@.ms_range_id(b.t::name, lo),
+                       b.t, b.key, b.bkey, b.detail, b.block, b.t,
+                       @extschema@.ms_range_id(b.t::name, lo),
                        @extschema@.ms_range_id(b.t::name, hi), b.filter), ' UNION ALL ')
                    FROM (VALUES
-                       ('basic_outputs', 'o.output_id::text', 'o.data', 'o.message_id', ''),
-                       ('alias_outputs', 'o.output_id::text', 'o.data', 'o.message_id', ''),
-                       ('foundry_outputs', 'o.output_id::text', 'o.data', 'o.message_id', ''),
-                       ('nft_outputs', 'o.output_id::text', 'o.data', 'o.message_id', ''),
-                       ('legacy_outputs', 'o.output_id::text', 'o.data', 'o.message_id',
-                        ' AND NOT o.is_used'),
-                       ('spent_outputs', 'o.output_id::text',
-                        'decode(substr(o.transaction_id::text, 3), ''hex'')',
+                       ('basic_outputs', 'o.output_id::text', '@extschema@.output_id_send(o.output_id)',
+                        'o.data', 'o.message_id', ''),
+                       ('alias_outputs', 'o.output_id::text', '@extschema@.output_id_send(o.output_id)',
+                        'o.data', 'o.message_id', ''),
+                       ('foundry_outputs', 'o.output_id::text', '@extschema@.output_id_send(o.output_id)',
+                        'o.data', 'o.message_id', ''),
+                       ('nft_outputs', 'o.output_id::text', '@extschema@.output_id_send(o.output_id)',
+                        'o.data', 'o.message_id', ''),
+                       ('legacy_outputs', 'o.output_id::text', '@extschema@.output_id_send(o.output_id)',
+                        'o.data', 'o.message_id', ' AND NOT o.is_used'),
+                       ('spent_outputs', 'o.output_id::text', '@extschema@.output_id_send(o.output_id)',
+                        '@extschema@.hash32_send(o.transaction_id)', 'NULL::@extschema@.block_id', ''),
+                       ('tags', 'o.message_id::text', '@extschema@.hash32_send(o.message_id)', 'o.tag',
                         'NULL::@extschema@.block_id', ''),
-                       ('tags', 'o.message_id::text', 'o.tag', 'NULL::@extschema@.block_id', ''),
                        ('parents', 'o.parent_id::text || ''>'' || o.message_id::text',
-                        'NULL::bytea', 'NULL::@extschema@.block_id', '')) b(t, key, detail, block, filter));
+                        '@extschema@.hash32_send(o.parent_id) || @extschema@.hash32_send(o.message_id)',
+                        'NULL::bytea', 'NULL::@extschema@.block_id', ''))
+                       b(t, key, bkey, detail, block, filter));
 
         -- Pass 1: each milestone's cone derived again, as problems and one digest per table,
         -- against the digests of the stored rows (outputs whose block is not one of the
@@ -127,7 +135,7 @@ BEGIN
                                    WHERE m.ms_range_id = $4 AND m.milestone_index = s.milestone_index
                                      AND m.message_id = s.block)),
             sums AS (SELECT k.t, k.milestone_index, count(*)::text AS n,
-                            @extschema@.row_digest(k.key, k.detail) AS digest
+                            @extschema@.row_digest(k.bkey, k.detail) AS digest
                      FROM kept k GROUP BY 1, 2),
             derived AS (SELECT d.table_name AS t, d.milestone_index, d.key AS n, d.detail AS digest
                         FROM pg_temp.verify_derived d
