@@ -84,14 +84,6 @@ BEGIN
 END
 $$;
 
--- Pages (newest first, a limit) of the two broadest keys read retired outputs in page order
--- instead: from N's time down, skipping those spent by N, which stops after a page even where
--- the key holds thousands of outputs alive at N (measured: docs/AS_OF.md).
-CREATE INDEX retired_outputs_by_address_time ON @extschema@.retired_outputs
-    (address, ms_timestamp DESC, milestone_index DESC, output_id DESC) WHERE address IS NOT NULL;
-CREATE INDEX retired_outputs_by_kind_time ON @extschema@.retired_outputs
-    (output_kind, ms_timestamp DESC, milestone_index DESC, output_id DESC);
-
 -- The protocol of milestone N: that of the newest milestone held at or before it.
 CREATE FUNCTION @extschema@.protocol_at(at int) RETURNS smallint
 LANGUAGE sql STABLE PARALLEL SAFE

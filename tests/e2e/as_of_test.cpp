@@ -279,7 +279,9 @@ TEST_F(AsOf, HeldOutputPagesAreTheModels)
                     EXPECT_LE(item["milestoneIndexBooked"].get<std::int32_t>(), previous);
                     previous = item["milestoneIndexBooked"];
                     if (item.contains("milestoneIndexSpent"))
+                    {
                         EXPECT_GT(item["milestoneIndexSpent"].get<std::int32_t>(), at);
+                    }
                 }
                 EXPECT_EQ(listed, expected);
             }
@@ -436,9 +438,10 @@ TEST_F(AsOf, ChrysalisBalancesAndOutputsAreTheModels)
 TEST_F(AsOf, MilestonesNotHeldAreBadRequests)
 {
     const std::string owner = Owners(1120).front();
-    for (const std::string &at : {"1121", "0", "-1", "x", "99999999999"})
+    for (const char *at : {"1121", "0", "-1", "x", "99999999999"})
     {
-        json body = GetJson(0, "/api/explorer/v2/balance/" + owner + "?ledgerIndex=" + at, 400);
+        json body = GetJson(
+            0, "/api/explorer/v2/balance/" + owner + "?ledgerIndex=" + std::string(at), 400);
         EXPECT_NE(body["error"]["message"].get<std::string>().find("ledgerIndex"),
                   std::string::npos)
             << at << ": " << body;
