@@ -317,8 +317,8 @@ extern "C" Datum permanode_verify_cone(PG_FUNCTION_ARGS)
                         std::to_string(blocks.size()) + " blocks");
             }
 
-            bool digests =
-                PG_NARGS() > kDigestsArg && !PG_ARGISNULL(kDigestsArg) && PG_GETARG_BOOL(kDigestsArg);
+            bool digests = PG_NARGS() > kDigestsArg && !PG_ARGISNULL(kDigestsArg) &&
+                           PG_GETARG_BOOL(kDigestsArg);
             Rows out(fcinfo, digests);
             for (std::size_t i = 0; i < blocks.size(); ++i)
             {
@@ -400,9 +400,9 @@ extern "C" Datum permanode_digest_add(PG_FUNCTION_ARGS)
                     [&] { return PointerGetDatum(PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(1))); }));
                 codec::ByteSpan detail(nullptr, 0);
                 if (!PG_ARGISNULL(2))
-                    detail = ledger::BytesOf(CallPg([&] {
-                        return PointerGetDatum(PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(2)));
-                    }));
+                    detail = ledger::BytesOf(CallPg(
+                        [&]
+                        { return PointerGetDatum(PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(2))); }));
                 digest.Add(std::string_view(reinterpret_cast<const char *>(key.data), key.size),
                            detail);
             }
