@@ -8,14 +8,34 @@
 namespace permanode::codec
 {
 
+namespace
+{
+// sodium_init() selects the SIMD BLAKE2b code; without it libsodium runs the portable one.
+void SodiumReady()
+{
+    static const bool ready = sodium_init() >= 0;
+    (void)ready;
+}
+} // namespace
+
 Hash32 Blake2b256(ByteSpan bytes)
 {
-    // sodium_init() selects the SIMD BLAKE2b code; without it libsodium runs the portable one.
-    static const bool sodium_ready = sodium_init() >= 0;
-    (void)sodium_ready;
+    SodiumReady();
     Hash32 hash;
     // crypto_generichash is BLAKE2b; it never fails for these parameters.
     crypto_generichash(hash.data(), hash.size(), bytes.data, bytes.size, nullptr, 0);
+    return hash;
+}
+
+Hash32 Blake2b256(std::initializer_list<ByteSpan> parts)
+{
+    SodiumReady();
+    Hash32 hash;
+    crypto_generichash_state state;
+    crypto_generichash_init(&state, nullptr, 0, hash.size());
+    for (const ByteSpan &part : parts)
+        crypto_generichash_update(&state, part.data, part.size);
+    crypto_generichash_final(&state, hash.data(), hash.size());
     return hash;
 }
 

@@ -8,12 +8,15 @@
 #include "codec/types.hpp"
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 
 namespace permanode::codec
 {
 
 Hash32 Blake2b256(ByteSpan bytes);
+// The same over the parts one after another, without joining them first.
+Hash32 Blake2b256(std::initializer_list<ByteSpan> parts);
 
 // Block ID: hash of the whole serialized block, nonce included.
 BlockId ComputeBlockId(ByteSpan block_bytes);

@@ -31,6 +31,7 @@ extern "C"
     PG_FUNCTION_INFO_V1(permanode_verify_cone);
     PG_FUNCTION_INFO_V1(permanode_blake2b256);
     PG_FUNCTION_INFO_V1(permanode_digest_add);
+    PG_FUNCTION_INFO_V1(permanode_digest_combine);
 }
 
 #include "pgcpp/guard.hpp"
@@ -72,10 +73,10 @@ struct Digest
 
     void Add(std::string_view key, codec::ByteSpan detail)
     {
-        codec::Bytes item(key.begin(), key.end());
-        item.push_back(0);
-        item.insert(item.end(), detail.data, detail.data + detail.size);
-        codec::Hash32 hash = codec::Blake2b256(codec::ByteSpan(item.data(), item.size()));
+        static const std::uint8_t kSeparator = 0;
+        codec::Hash32 hash = codec::Blake2b256(
+            {codec::ByteSpan(reinterpret_cast<const std::uint8_t *>(key.data()), key.size()),
+             codec::ByteSpan(&kSeparator, 1), detail});
         for (int lane = 0; lane < 4; ++lane)
         {
             std::uint64_t word = 0;
@@ -376,9 +377,43 @@ extern "C" Datum permanode_verify_cone(PG_FUNCTION_ARGS)
         });
 }
 
+namespace
+{
+
+// A row_digest state argument (32 bytes, NULL at first) into `digest`'s lanes.
+void AddState(FunctionCallInfo fcinfo, int arg, Digest &digest)
+{
+    if (PG_ARGISNULL(arg))
+        return;
+    codec::ByteSpan state = ledger::BytesOf(
+        CallPg([&] { return PointerGetDatum(PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(arg))); }));
+    for (int lane = 0; lane < 4; ++lane)
+    {
+        std::uint64_t word = 0;
+        for (int b = 7; b >= 0; --b)
+            word = (word << 8) | state.data[lane * 8 + b];
+        digest.lanes[lane] += word;
+    }
+}
+
+Datum StateOf(const Digest &digest)
+{
+    codec::Bytes bytes = digest.Bytes();
+    return CallPg(
+        [&]
+        {
+            bytea *result = static_cast<bytea *>(palloc(VARHDRSZ + bytes.size()));
+            SET_VARSIZE(result, VARHDRSZ + bytes.size());
+            std::memcpy(VARDATA(result), bytes.data(), bytes.size());
+            return PointerGetDatum(result);
+        });
+}
+
+} // namespace
+
 /*
- * row_digest's transition: the state (32 bytes, NULL at first) plus one row's (key, detail), as
- * Digest sums verify_cone's rows (keys: the bytes of the row's IDs).
+ * row_digest's transition: the state plus one row's (key, detail), as Digest sums verify_cone's
+ * rows (keys: the bytes of the row's IDs).
  */
 extern "C" Datum permanode_digest_add(PG_FUNCTION_ARGS)
 {
@@ -386,14 +421,7 @@ extern "C" Datum permanode_digest_add(PG_FUNCTION_ARGS)
         [&]() -> Datum
         {
             Digest digest;
-            if (!PG_ARGISNULL(0))
-            {
-                codec::ByteSpan state = ledger::BytesOf(CallPg(
-                    [&] { return PointerGetDatum(PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0))); }));
-                for (int lane = 0; lane < 4; ++lane)
-                    for (int b = 7; b >= 0; --b)
-                        digest.lanes[lane] = (digest.lanes[lane] << 8) | state.data[lane * 8 + b];
-            }
+            AddState(fcinfo, 0, digest);
             if (!PG_ARGISNULL(1))
             {
                 codec::ByteSpan key = ledger::BytesOf(CallPg(
@@ -406,15 +434,25 @@ extern "C" Datum permanode_digest_add(PG_FUNCTION_ARGS)
                 digest.Add(std::string_view(reinterpret_cast<const char *>(key.data), key.size),
                            detail);
             }
-            codec::Bytes bytes = digest.Bytes();
-            return CallPg(
-                [&]
-                {
-                    bytea *result = static_cast<bytea *>(palloc(VARHDRSZ + bytes.size()));
-                    SET_VARSIZE(result, VARHDRSZ + bytes.size());
-                    std::memcpy(VARDATA(result), bytes.data(), bytes.size());
-                    return PointerGetDatum(result);
-                });
+            return StateOf(digest);
+        });
+}
+
+/* row_digest's combine: two partial states summed (parallel aggregation). */
+extern "C" Datum permanode_digest_combine(PG_FUNCTION_ARGS)
+{
+    return permanode::pg::Guarded(
+        [&]() -> Datum
+        {
+            if (PG_ARGISNULL(0) && PG_ARGISNULL(1))
+            {
+                fcinfo->isnull = true;
+                return Datum(0);
+            }
+            Digest digest;
+            AddState(fcinfo, 0, digest);
+            AddState(fcinfo, 1, digest);
+            return StateOf(digest);
         });
 }
 

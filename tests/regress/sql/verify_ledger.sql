@@ -98,6 +98,38 @@ SELECT * FROM verify_cone(1, 0, ARRAY['\x00'::bytea], '{0}', NULL, 2::smallint, 
 SELECT table_name, problem FROM verify_cone(1, 0, ARRAY['\x00'::bytea], '{0}', NULL, 2::smallint, NULL)
 WHERE problem IS NOT NULL;
 
+-- row_digest's partial states add up: the digest of two halves combined is the whole's, and
+-- a parallel aggregate gives the serial one.
+SELECT digest_combine(
+           (SELECT row_digest(output_id_send(output_id), data) FROM basic_outputs WHERE milestone_index % 2 = 0),
+           (SELECT row_digest(output_id_send(output_id), data) FROM basic_outputs WHERE milestone_index % 2 = 1))
+       = (SELECT row_digest(output_id_send(output_id), data) FROM basic_outputs) AS halves_add_up,
+       digest_combine(NULL, NULL) IS NULL AS nothing_is_null;
+CREATE TABLE verify_test.rows AS SELECT output_id_send(output_id) AS k, data FROM basic_outputs;
+CREATE FUNCTION pg_temp.plan(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || query LOOP
+        RETURN NEXT line;
+    END LOOP;
+END
+$$;
+CREATE TEMP TABLE serial_digest AS SELECT row_digest(k, data) AS d FROM verify_test.rows;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET force_parallel_mode = on;
+SELECT count(*) AS partial_aggregates
+FROM pg_temp.plan('SELECT row_digest(k, data) FROM verify_test.rows') p
+WHERE p LIKE '%Partial Aggregate%';
+SELECT (SELECT row_digest(k, data) FROM verify_test.rows) = d AS parallel_is_serial
+FROM serial_digest;
+RESET force_parallel_mode;
+RESET min_parallel_table_scan_size;
+RESET parallel_tuple_cost;
+RESET parallel_setup_cost;
+
 SET client_min_messages = warning;
 DROP SCHEMA ingest_test, verify_test, testnet7 CASCADE;
 DROP EXTENSION permanode CASCADE;
