@@ -80,11 +80,6 @@ BEGIN
         EXECUTE format('CREATE INDEX %I ON @extschema@.retired_outputs USING gist '
                        '(@extschema@.span(%s, milestone_index, spent_milestone_index)) '
                        'WHERE %I IS NOT NULL', 'retired_outputs_by_' || k.col, k.key, k.col);
-        -- The planner takes no statistics from a partial index: without these it guesses that
-        -- 0.5% of the rows contain any point, and plans a parallel scan for a page of ten.
-        EXECUTE format('CREATE STATISTICS @extschema@.%I ON (@extschema@.span(%s, milestone_index, '
-                       'spent_milestone_index)) FROM @extschema@.retired_outputs',
-                       'retired_outputs_span_' || k.col, k.key);
     END LOOP;
 END
 $$;
@@ -94,19 +89,6 @@ CREATE FUNCTION @extschema@.protocol_at(at int) RETURNS smallint
 LANGUAGE sql STABLE PARALLEL SAFE
 RETURN (SELECT p.protocol_version FROM @extschema@.milestone_protocols p
         WHERE p.milestone_index <= at ORDER BY p.milestone_index DESC LIMIT 1);
-
--- The time of milestone N: that of its blocks (the Range Scan reads N's range only); infinity
--- when none of its blocks is held, which bounds nothing.
--- PL/pgSQL, not SQL: an inlined subquery is planned over every messages partition each time a
--- query that bounds a scan by it is planned (the planner runs it to estimate), 16 ms at 500
--- ranges; here its plan is made once per session.
-CREATE FUNCTION @extschema@.milestone_time(at int) RETURNS timestamptz
-LANGUAGE plpgsql STABLE PARALLEL SAFE AS $$
-BEGIN
-    RETURN coalesce((SELECT m.ms_timestamp FROM @extschema@.messages m
-                     WHERE m.milestone_index = at LIMIT 1), 'infinity');
-END
-$$;
 
 -- The outputs an address holds (the `address` column: owner, state controller, alias of a
 -- foundry) at the end of milestone N, N's era only: the Chrysalis outputs before the Stardust

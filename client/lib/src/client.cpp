@@ -55,12 +55,13 @@ std::string SqlstateOf(const pqxx::sql_error &e)
     return "";
 }
 
-// Runs fn and converts libpqxx errors into client::Error, keeping the SQLSTATE.
-template <typename Fn> auto Translate(Fn &&fn) -> decltype(fn())
+} // namespace
+
+[[noreturn]] void internal::ThrowTranslated(std::exception_ptr error)
 {
     try
     {
-        return fn();
+        std::rethrow_exception(error);
     }
     catch (const pqxx::sql_error &e)
     {
@@ -87,6 +88,11 @@ template <typename Fn> auto Translate(Fn &&fn) -> decltype(fn())
         throw Error(e.what(), "");
     }
 }
+
+namespace
+{
+
+using internal::Translate;
 
 // A libpqxx result read through Result.
 class PqxxResult : public Result

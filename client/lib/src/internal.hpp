@@ -1,6 +1,7 @@
 // Shared by the client library's sources: statement registration, SQL fragments, row helpers.
 #pragma once
 
+#include <exception>
 #include <memory>
 #include <optional>
 #include <string>
@@ -11,6 +12,26 @@
 
 namespace permanode::client::internal
 {
+
+// Rethrows a libpqxx error as client::Error, keeping the SQLSTATE; any other error as it is.
+[[noreturn]] void ThrowTranslated(std::exception_ptr error);
+
+// Runs fn, its libpqxx errors turned into client::Error.
+template <typename Fn> auto Translate(Fn &&fn) -> decltype(fn())
+{
+    try
+    {
+        return fn();
+    }
+    catch (const Error &)
+    {
+        throw;
+    }
+    catch (...)
+    {
+        ThrowTranslated(std::current_exception());
+    }
+}
 
 // A statement defined once per process (the library's fixed statements).
 inline std::shared_ptr<const Statement> MakeStatement(std::string name, std::string sql,

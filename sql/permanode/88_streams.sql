@@ -1,0 +1,574 @@
+
+-------------------------------------------------------------------------------------------------
+-- Record streams (seed 004): robustmq's StorageAdapter on one set of tables for every shard.
+--
+-- A shard (namespace, shard) is a log of records numbered from offset 0, without gaps. Every
+-- shard's records live in streams.records, PARTITION BY RANGE (segment), segment = offset /
+-- segment_size (settings key stream_segment_size): a shard's offsets are contiguous, so a read
+-- of offsets [o, o + n) names its segments, and a partition is dropped or archived whole.
+-- Lookups kept in the writer's transaction: a shard's records by tag (streams.record_tags, with
+-- tag_hints naming the segments that hold a tag), by key (an index of each records partition)
+-- and by time (time_marks: the newest timestamp of each 4096 offsets). Old segments archive to
+-- RocksDB through permanode_fdw and are read back through the same tables.
+-- Design: docs/STREAMS.md.
+-------------------------------------------------------------------------------------------------
+CREATE SCHEMA streams;
+COMMENT ON SCHEMA streams IS 'permanode: record streams (seed 004), robustmq''s StorageAdapter on PostgreSQL';
+
+INSERT INTO @extschema@.settings VALUES ('stream_segment_size', '1048576');
+
+-- The shards. A shard deleted and created again is a new row (a new shard_id): it starts empty at
+-- offset 0, and nothing of the old one is reachable from it.
+CREATE TABLE streams.shards (
+    shard_id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    namespace text NOT NULL CHECK (namespace <> ''),
+    shard text NOT NULL CHECK (shard <> ''),
+    replica_num int NOT NULL DEFAULT 1 CHECK (replica_num > 0),
+    next_offset bigint NOT NULL DEFAULT 0,  -- the offset of the next record written
+    first_offset bigint NOT NULL DEFAULT 0, -- the first record retained: reads start here at least
+    retention interval CHECK (retention > interval '0'), -- records older expire (NULL: kept)
+    created_at timestamptz NOT NULL DEFAULT now(),
+    UNIQUE (namespace, shard),
+    CHECK (0 <= first_offset AND first_offset <= next_offset)
+);
+
+-- A record as written (robustmq's Record without its offset) and as read.
+CREATE TYPE streams.record AS (
+    key text,
+    data bytea,
+    header jsonb,  -- robustmq's headers: [{"name": ..., "value": ...}]
+    tags text[],
+    ts timestamptz -- NULL: the time of writing
+);
+CREATE TYPE streams.stored_record AS (
+    "offset" bigint,
+    key text,
+    data bytea,
+    header jsonb,
+    tags text[],
+    ts timestamptz
+);
+
+CREATE TABLE streams.records (
+    segment int NOT NULL,
+    shard_id bigint NOT NULL,
+    "offset" bigint NOT NULL,
+    key text,
+    data bytea NOT NULL,
+    header jsonb,
+    tags text[] NOT NULL,
+    ts timestamptz NOT NULL
+) PARTITION BY RANGE (segment);
+COMMENT ON TABLE streams.records IS 'every shard''s records, by segment of offsets (docs/STREAMS.md)';
+
+-- A shard's records by tag, in offset order.
+CREATE TABLE streams.record_tags (
+    segment int NOT NULL,
+    shard_id bigint NOT NULL,
+    tag text NOT NULL,
+    "offset" bigint NOT NULL
+) PARTITION BY RANGE (segment);
+
+-- The segments that hold a shard's tag: a read by tag opens only those.
+CREATE TABLE streams.tag_hints (
+    shard_id bigint NOT NULL,
+    tag text NOT NULL,
+    segment int NOT NULL,
+    PRIMARY KEY (shard_id, tag, segment)
+);
+
+-- The oldest and newest timestamp of each block of 4096 offsets of a shard: the smallest offset
+-- at or after a time is in the first block whose newest timestamp is at or after it.
+CREATE TABLE streams.time_marks (
+    shard_id bigint NOT NULL,
+    block bigint NOT NULL,
+    min_ts timestamptz NOT NULL,
+    max_ts timestamptz NOT NULL,
+    PRIMARY KEY (shard_id, block)
+);
+
+-- Consumer groups: the last offset each consumed, per (namespace, shard) by name, so a commit
+-- to a shard that does not exist (yet) is kept.
+CREATE TABLE streams.group_offsets (
+    group_name text NOT NULL,
+    namespace text NOT NULL,
+    shard text NOT NULL,
+    "offset" bigint NOT NULL,
+    committed_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (group_name, namespace, shard)
+);
+
+CREATE FUNCTION streams.segment_size() RETURNS bigint
+LANGUAGE sql STABLE PARALLEL SAFE
+RETURN (SELECT s.value::bigint FROM @extschema@.settings s WHERE s.key = 'stream_segment_size');
+
+-- records_s000012, record_tags_s000012
+CREATE FUNCTION streams.partition_name(table_name name, segment int) RETURNS name
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+RETURN (table_name || '_s' || lpad(segment::text, 6, '0'))::name;
+
+-- Makes a segment's partitions of records and record_tags if missing (and not archived), each
+-- made apart and attached, with its unique key (the cold tier's row key) and lookups.
+CREATE FUNCTION streams.create_partition(segment int) RETURNS boolean
+LANGUAGE plpgsql AS $$
+DECLARE
+    t name;
+    part name;
+    made boolean := false;
+BEGIN
+    FOREACH t IN ARRAY ARRAY['records', 'record_tags']::name[] LOOP
+        part := streams.partition_name(t, segment);
+        PERFORM pg_advisory_xact_lock(hashtext('permanode.partition'), hashtext('streams.' || part));
+        CONTINUE WHEN EXISTS (SELECT 1 FROM pg_class c
+                              WHERE c.relname = part AND c.relnamespace = 'streams'::regnamespace)
+                   OR EXISTS (SELECT 1 FROM @extschema@.archive_status s
+                              WHERE s.parent_table = format('streams.%I', t)::regclass
+                                AND segment >= s.range_from AND segment < s.range_to);
+        EXECUTE format('CREATE TABLE streams.%I (LIKE streams.%I INCLUDING DEFAULTS INCLUDING CONSTRAINTS)',
+                       part, t);
+        IF t = 'records' THEN
+            EXECUTE format('CREATE UNIQUE INDEX %I ON streams.%I (shard_id, "offset")', part || '_key', part);
+            EXECUTE format('CREATE INDEX %I ON streams.%I (shard_id, key, "offset") WHERE key IS NOT NULL',
+                           part || '_by_key', part);
+        ELSE
+            EXECUTE format('CREATE UNIQUE INDEX %I ON streams.%I (shard_id, tag, "offset")', part || '_key', part);
+        END IF;
+        EXECUTE format('ALTER TABLE streams.%I ATTACH PARTITION streams.%I FOR VALUES FROM (%s) TO (%s)',
+                       t, part, segment, segment + 1);
+        made := true;
+    END LOOP;
+    RETURN made;
+END
+$$;
+
+-- The shard's row, locked for writing when `for_write`; a missing shard is an error naming it.
+CREATE FUNCTION streams.shard_of(namespace text, shard text, for_write boolean DEFAULT false)
+RETURNS streams.shards
+LANGUAGE plpgsql AS $$
+DECLARE
+    s streams.shards;
+BEGIN
+    IF for_write THEN
+        SELECT * INTO s FROM streams.shards x WHERE x.namespace = $1 AND x.shard = $2 FOR NO KEY UPDATE;
+    ELSE
+        SELECT * INTO s FROM streams.shards x WHERE x.namespace = $1 AND x.shard = $2;
+    END IF;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'shard "%" does not exist in namespace "%"', shard, namespace
+            USING ERRCODE = 'undefined_object', HINT = 'Create it with streams.create_shard().';
+    END IF;
+    RETURN s;
+END
+$$;
+
+-------------------------------------------------------------------------------------------------
+-- The StorageAdapter's operations.
+-------------------------------------------------------------------------------------------------
+
+CREATE FUNCTION streams.create_shard(namespace text, shard text, replica_num int DEFAULT 1,
+                                     retention interval DEFAULT NULL)
+RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF coalesce(namespace, '') = '' OR coalesce(shard, '') = '' THEN
+        RAISE EXCEPTION 'a shard needs a namespace and a name, not "%" and "%"', namespace, shard
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    INSERT INTO streams.shards (namespace, shard, replica_num, retention)
+    VALUES ($1, $2, $3, $4);
+EXCEPTION WHEN unique_violation THEN
+    RAISE EXCEPTION 'shard "%" already exists in namespace "%"', shard, namespace
+        USING ERRCODE = 'duplicate_object';
+END
+$$;
+
+-- The shards of a namespace ('' for all) named shard ('' for all of the namespace's).
+CREATE FUNCTION streams.list_shard(namespace text DEFAULT '', shard text DEFAULT '')
+RETURNS TABLE (namespace text, shard text, replica_num int, first_offset bigint,
+               next_offset bigint, retention interval, created_at timestamptz)
+LANGUAGE sql STABLE AS $$
+    SELECT s.namespace, s.shard, s.replica_num, s.first_offset, s.next_offset, s.retention,
+           s.created_at
+    FROM streams.shards s
+    WHERE (coalesce($1, '') = '' OR s.namespace = $1)
+      AND (coalesce($1, '') = '' OR coalesce($2, '') = '' OR s.shard = $2)
+    ORDER BY s.namespace, s.shard
+$$;
+
+-- Removes the shard, its records, tags and marks. Archived segments are read-only: their rows
+-- of the shard stay in the archive, unreachable (a shard made again has another shard_id), until
+-- the segment is dropped.
+CREATE FUNCTION streams.delete_shard(namespace text, shard text) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+    s streams.shards := streams.shard_of(namespace, shard, true);
+    part regclass;
+BEGIN
+    FOR part IN SELECT c.oid::regclass FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+                WHERE i.inhparent IN ('streams.records'::regclass, 'streams.record_tags'::regclass)
+                  AND c.relkind = 'r' LOOP
+        EXECUTE format('DELETE FROM %s WHERE shard_id = $1', part) USING s.shard_id;
+    END LOOP;
+    DELETE FROM streams.tag_hints h WHERE h.shard_id = s.shard_id;
+    DELETE FROM streams.time_marks m WHERE m.shard_id = s.shard_id;
+    DELETE FROM streams.shards x WHERE x.shard_id = s.shard_id;
+END
+$$;
+
+-- Appends records to a shard: offsets next_offset .. next_offset + n - 1, in input order,
+-- returned in that order. The shard's row stays locked to commit, so concurrent batches take
+-- consecutive runs of offsets in commit order, and a batch rolled back leaves no gap.
+-- The records as arrays of their fields, one element per record (tags: a JSON array of strings
+-- each; headers, tags and ts may be NULL or hold NULLs), for clients that bind arrays.
+CREATE FUNCTION streams.batch_write(namespace text, shard text, keys text[], data bytea[],
+                                    headers jsonb[] DEFAULT NULL, tags jsonb[] DEFAULT NULL,
+                                    ts timestamptz[] DEFAULT NULL)
+RETURNS SETOF bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+    size bigint := streams.segment_size();
+    n bigint := coalesce(cardinality(data), 0);
+    s streams.shards;
+    seg int;
+BEGIN
+    s := streams.shard_of(namespace, shard, true);
+    IF n = 0 THEN
+        RETURN;
+    END IF;
+    IF coalesce(cardinality(keys), n) <> n OR coalesce(cardinality(headers), n) <> n
+       OR coalesce(cardinality(tags), n) <> n OR coalesce(cardinality(ts), n) <> n THEN
+        RAISE EXCEPTION 'the field arrays of a batch to shard "%" in namespace "%" differ in length', shard, namespace
+            USING ERRCODE = 'array_subscript_error';
+    END IF;
+    IF array_position(data, NULL) IS NOT NULL THEN
+        RAISE EXCEPTION 'a record to shard "%" in namespace "%" has no data', shard, namespace
+            USING ERRCODE = 'null_value_not_allowed', HINT = 'Write an empty bytea for no data.';
+    END IF;
+    UPDATE streams.shards x SET next_offset = x.next_offset + n WHERE x.shard_id = s.shard_id;
+    FOR seg IN s.next_offset / size .. (s.next_offset + n - 1) / size LOOP
+        PERFORM streams.create_partition(seg);
+    END LOOP;
+    RETURN QUERY
+    WITH b AS MATERIALIZED (
+        SELECT ((s.next_offset + r.ord - 1) / size)::int AS segment, s.next_offset + r.ord - 1 AS "offset",
+               keys[r.ord] AS key, r.data, headers[r.ord] AS header,
+               ARRAY(SELECT t FROM jsonb_array_elements_text(tags[r.ord]) t WHERE t IS NOT NULL) AS tags,
+               coalesce(ts[r.ord], clock_timestamp()) AS ts
+        FROM unnest(data) WITH ORDINALITY r(data, ord)),
+    written AS (
+        INSERT INTO streams.records (segment, shard_id, "offset", key, data, header, tags, ts)
+        SELECT b.segment, s.shard_id, b."offset", b.key, b.data, b.header, b.tags, b.ts FROM b),
+    tagged AS (
+        INSERT INTO streams.record_tags (segment, shard_id, tag, "offset")
+        SELECT DISTINCT b.segment, s.shard_id, t.tag, b."offset"
+        FROM b, unnest(b.tags) t(tag)),
+    hinted AS (
+        INSERT INTO streams.tag_hints (shard_id, tag, segment)
+        SELECT DISTINCT s.shard_id, t.tag, b.segment
+        FROM b, unnest(b.tags) t(tag)
+        ORDER BY 2, 3
+        ON CONFLICT DO NOTHING),
+    marked AS (
+        INSERT INTO streams.time_marks AS m (shard_id, block, min_ts, max_ts)
+        SELECT s.shard_id, b."offset" / 4096, min(b.ts), max(b.ts) FROM b GROUP BY 2 ORDER BY 2
+        ON CONFLICT (shard_id, block) DO UPDATE
+            SET min_ts = least(m.min_ts, excluded.min_ts), max_ts = greatest(m.max_ts, excluded.max_ts))
+    SELECT b."offset" FROM b ORDER BY b."offset";
+    -- Followers wake at commit (permanode follow).
+    PERFORM pg_notify('permanode_streams', json_build_array(namespace, shard, s.next_offset + n - 1)::text);
+END
+$$;
+
+-- The records as streams.record values.
+CREATE FUNCTION streams.batch_write(namespace text, shard text, records streams.record[])
+RETURNS SETOF bigint
+LANGUAGE sql AS $$
+    SELECT streams.batch_write($1, $2, ARRAY(SELECT r.key FROM unnest($3) WITH ORDINALITY r ORDER BY r.ordinality),
+                               ARRAY(SELECT r.data FROM unnest($3) WITH ORDINALITY r ORDER BY r.ordinality),
+                               ARRAY(SELECT r.header FROM unnest($3) WITH ORDINALITY r ORDER BY r.ordinality),
+                               ARRAY(SELECT to_jsonb(r.tags) FROM unnest($3) WITH ORDINALITY r ORDER BY r.ordinality),
+                               ARRAY(SELECT r.ts FROM unnest($3) WITH ORDINALITY r ORDER BY r.ordinality))
+$$;
+
+CREATE FUNCTION streams.write(namespace text, shard text, key text, data bytea,
+                              header jsonb DEFAULT NULL, tags text[] DEFAULT '{}',
+                              ts timestamptz DEFAULT NULL)
+RETURNS bigint
+LANGUAGE sql AS $$
+    SELECT o FROM streams.batch_write($1, $2, ARRAY[ROW($3, $4, $5, $6, $7)::streams.record]) o
+$$;
+
+-- Up to max_record_num records from offset on (below the first retained: from it).
+CREATE FUNCTION streams.read_by_offset(namespace text, shard text, "offset" bigint,
+                                       max_record_num bigint DEFAULT 100, max_size bigint DEFAULT NULL)
+RETURNS SETOF streams.stored_record
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    s streams.shards := streams.shard_of(namespace, shard);
+    size bigint := streams.segment_size();
+    lo bigint := greatest(read_by_offset."offset", s.first_offset);
+    hi bigint := least(lo + greatest(max_record_num, 0), s.next_offset) - 1;
+BEGIN
+    IF hi < lo THEN
+        RETURN;
+    END IF;
+    -- Offsets are contiguous: [lo, hi] are in segments lo / size .. hi / size.
+    RETURN QUERY
+    SELECT x."offset", x.key, x.data, x.header, x.tags, x.ts
+    FROM (SELECT r.*, sum(length(r.data)) OVER (ORDER BY r."offset") AS upto
+          FROM streams.records r
+          WHERE r.segment BETWEEN lo / size AND hi / size
+            AND r.shard_id = s.shard_id AND r."offset" BETWEEN lo AND hi) x
+    WHERE max_size IS NULL OR x.upto <= max_size
+    ORDER BY x."offset";
+END
+$$;
+
+CREATE FUNCTION streams.read_by_tag(namespace text, shard text, "offset" bigint, tag text,
+                                    max_record_num bigint DEFAULT 100, max_size bigint DEFAULT NULL)
+RETURNS SETOF streams.stored_record
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    s streams.shards := streams.shard_of(namespace, shard);
+    size bigint := streams.segment_size();
+    lo bigint := greatest(read_by_tag."offset", s.first_offset);
+    segments int[];
+BEGIN
+    segments := ARRAY(SELECT h.segment FROM streams.tag_hints h
+                      WHERE h.shard_id = s.shard_id AND h.tag = read_by_tag.tag
+                        AND h.segment >= lo / size ORDER BY h.segment);
+    RETURN QUERY
+    SELECT x."offset", x.key, x.data, x.header, x.tags, x.ts
+    FROM (SELECT r.*, sum(length(r.data)) OVER (ORDER BY r."offset") AS upto
+          FROM (SELECT t.segment, t."offset" FROM streams.record_tags t
+                WHERE t.segment = ANY (segments) AND t.shard_id = s.shard_id
+                  AND t.tag = read_by_tag.tag AND t."offset" >= lo
+                ORDER BY t."offset" LIMIT greatest(max_record_num, 0)) t
+          JOIN streams.records r ON r.segment = t.segment AND r.shard_id = s.shard_id
+                                AND r."offset" = t."offset") x
+    WHERE max_size IS NULL OR x.upto <= max_size
+    ORDER BY x."offset";
+END
+$$;
+
+CREATE FUNCTION streams.read_by_key(namespace text, shard text, "offset" bigint, key text,
+                                    max_record_num bigint DEFAULT 100, max_size bigint DEFAULT NULL)
+RETURNS SETOF streams.stored_record
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    s streams.shards := streams.shard_of(namespace, shard);
+    size bigint := streams.segment_size();
+    lo bigint := greatest(read_by_key."offset", s.first_offset);
+BEGIN
+    RETURN QUERY
+    SELECT x."offset", x.key, x.data, x.header, x.tags, x.ts
+    FROM (SELECT r.*, sum(length(r.data)) OVER (ORDER BY r."offset") AS upto
+          FROM (SELECT * FROM streams.records r
+                WHERE r.segment BETWEEN lo / size AND (s.next_offset - 1) / size
+                  AND r.shard_id = s.shard_id AND r.key = read_by_key.key AND r."offset" >= lo
+                ORDER BY r."offset" LIMIT greatest(max_record_num, 0)) r) x
+    WHERE max_size IS NULL OR x.upto <= max_size
+    ORDER BY x."offset";
+END
+$$;
+
+-- The smallest retained offset whose timestamp is at or after ts; NULL when there is none.
+CREATE FUNCTION streams.get_offset_by_timestamp(namespace text, shard text, ts timestamptz)
+RETURNS bigint
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    s streams.shards := streams.shard_of(namespace, shard);
+    size bigint := streams.segment_size();
+    b bigint;
+    found_offset bigint;
+BEGIN
+    -- The blocks holding a record at or after ts, in offset order; the first whose retained
+    -- records hold one has the answer.
+    FOR b IN SELECT m.block FROM streams.time_marks m
+             WHERE m.shard_id = s.shard_id AND m.block >= s.first_offset / 4096
+               AND m.max_ts >= get_offset_by_timestamp.ts
+             ORDER BY m.block LOOP
+        SELECT min(r."offset") INTO found_offset FROM streams.records r
+        WHERE r.segment BETWEEN greatest(b * 4096, s.first_offset) / size AND (b * 4096 + 4095) / size
+          AND r.shard_id = s.shard_id
+          AND r."offset" BETWEEN greatest(b * 4096, s.first_offset) AND b * 4096 + 4095
+          AND r.ts >= get_offset_by_timestamp.ts;
+        IF found_offset IS NOT NULL THEN
+            RETURN found_offset;
+        END IF;
+    END LOOP;
+    RETURN NULL;
+END
+$$;
+
+-- Stores a group's last consumed offset of a shard (overwriting).
+CREATE FUNCTION streams.commit_offset(group_name text, namespace text, shard text, "offset" bigint)
+RETURNS void
+LANGUAGE sql AS $$
+    INSERT INTO streams.group_offsets AS g (group_name, namespace, shard, "offset")
+    VALUES ($1, $2, $3, $4)
+    ON CONFLICT (group_name, namespace, shard)
+    DO UPDATE SET "offset" = excluded."offset", committed_at = now()
+$$;
+-- robustmq's form: a namespace's offsets by shard name, {"shard": offset, ...}.
+CREATE FUNCTION streams.commit_offset(group_name text, namespace text, offsets jsonb)
+RETURNS void
+LANGUAGE sql AS $$
+    INSERT INTO streams.group_offsets AS g (group_name, namespace, shard, "offset")
+    SELECT $1, $2, o.key, o.value::bigint FROM jsonb_each_text($3) o ORDER BY o.key
+    ON CONFLICT (group_name, namespace, shard)
+    DO UPDATE SET "offset" = excluded."offset", committed_at = now()
+$$;
+
+CREATE FUNCTION streams.get_offset_by_group(group_name text)
+RETURNS TABLE (namespace text, shard text, "offset" bigint)
+LANGUAGE sql STABLE AS $$
+    SELECT g.namespace, g.shard, g."offset" FROM streams.group_offsets g
+    WHERE g.group_name = $1 ORDER BY g.namespace, g.shard
+$$;
+
+-------------------------------------------------------------------------------------------------
+-- Retention and the cold tier, by segment.
+-------------------------------------------------------------------------------------------------
+
+CREATE FUNCTION streams.set_retention(namespace text, shard text, retention interval)
+RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+    s streams.shards := streams.shard_of(namespace, shard, true);
+BEGIN
+    UPDATE streams.shards x SET retention = set_retention.retention WHERE x.shard_id = s.shard_id;
+END
+$$;
+
+-- Expires what each shard's retention no longer keeps: its first retained offset moves to the
+-- first record younger than the retention (reads below it return nothing at once), and every
+-- segment, hot or archived, that holds no retained record of any shard is dropped whole, with its
+-- hints. Returns the partitions dropped (a segment has two: records and record_tags).
+CREATE FUNCTION streams.expire() RETURNS int
+LANGUAGE plpgsql AS $$
+DECLARE
+    s streams.shards;
+    size bigint := streams.segment_size();
+    keep_from bigint;
+    part record;
+    dropped int := 0;
+BEGIN
+    FOR s IN SELECT * FROM streams.shards x WHERE x.retention IS NOT NULL ORDER BY x.shard_id FOR NO KEY UPDATE LOOP
+        keep_from := coalesce(streams.get_offset_by_timestamp(s.namespace, s.shard, now() - s.retention),
+                              s.next_offset);
+        UPDATE streams.shards x SET first_offset = greatest(x.first_offset, keep_from)
+        WHERE x.shard_id = s.shard_id;
+        DELETE FROM streams.time_marks m WHERE m.shard_id = s.shard_id AND (m.block + 1) * 4096 <= keep_from;
+    END LOOP;
+    -- A segment k can go when every shard's retained records start past it.
+    FOR part IN
+        SELECT p.partition, p.kind, p.from_segment, p.to_segment
+        FROM (SELECT c.oid::regclass AS partition,
+                     CASE c.relkind WHEN 'f' THEN 'FOREIGN TABLE' ELSE 'TABLE' END AS kind,
+                     coalesce(a.range_from, substring(c.relname from '_s([0-9]+)$')::int)::int AS from_segment,
+                     coalesce(a.range_to, substring(c.relname from '_s([0-9]+)$')::int + 1)::int AS to_segment
+              FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+              LEFT JOIN @extschema@.archive_status a ON a.foreign_table = c.oid
+              WHERE i.inhparent IN ('streams.records'::regclass, 'streams.record_tags'::regclass)) p
+        WHERE NOT EXISTS (SELECT 1 FROM streams.shards x
+                          WHERE x.next_offset > p.from_segment * size
+                            AND x.first_offset < p.to_segment * size)
+        ORDER BY p.from_segment
+    LOOP
+        -- (an archive's directory goes with permanode.archive_gc())
+        EXECUTE format('DROP %s %s', part.kind, part.partition);
+        DELETE FROM streams.tag_hints h WHERE h.segment >= part.from_segment AND h.segment < part.to_segment;
+        dropped := dropped + 1;
+    END LOOP;
+    RETURN dropped;
+END
+$$;
+
+-- The partitions of the stream tables: segments, tier, rows and bytes.
+CREATE VIEW streams.status AS
+SELECT i.inhparent::regclass AS table_name,
+       coalesce(a.range_from, substring(c.relname from '_s([0-9]+)$')::int)::int AS from_segment,
+       coalesce(a.range_to, substring(c.relname from '_s([0-9]+)$')::int + 1)::int AS to_segment,
+       CASE c.relkind WHEN 'f' THEN 'cold' ELSE 'hot' END AS tier,
+       c.oid::regclass AS partition,
+       coalesce(a.rows, @extschema@.partition_rows(c.oid::regclass)) AS rows,
+       coalesce(a.bytes, pg_total_relation_size(c.oid)) AS bytes
+FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+LEFT JOIN @extschema@.archive_status a ON a.foreign_table = c.oid
+WHERE i.inhparent IN ('streams.records'::regclass, 'streams.record_tags'::regclass);
+
+-- Archives the hot segments [from_segment, to_segment) of both stream tables that hold rows, a
+-- run of adjacent segments at a time; the segment being written (any shard's next offset) stays.
+CREATE FUNCTION streams.archive(from_segment int, to_segment int)
+RETURNS TABLE (table_name regclass, archive regclass, rows bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+    open_from int := (SELECT min(x.next_offset / streams.segment_size()) FROM streams.shards x);
+BEGIN
+    IF from_segment IS NULL OR to_segment IS NULL OR to_segment <= from_segment THEN
+        RAISE EXCEPTION 'invalid segments [%, %)', from_segment, to_segment
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Segments are offset / stream_segment_size, from_segment included, to_segment excluded.';
+    END IF;
+    RETURN QUERY
+    SELECT h.parent, r.archive, r.rows
+    FROM (SELECT st.table_name AS parent, array_agg(st.partition ORDER BY st.from_segment) AS parts,
+                 array_agg(st.from_segment ORDER BY st.from_segment) AS segments
+          FROM streams.status st
+          WHERE st.tier = 'hot' AND st.from_segment >= archive.from_segment
+            AND st.from_segment < archive.to_segment
+            AND (open_from IS NULL OR st.from_segment < open_from)
+          GROUP BY st.table_name ORDER BY st.table_name::text) h
+    CROSS JOIN LATERAL @extschema@.archive_runs(h.parent, h.parts, h.segments) r;
+END
+$$;
+
+CREATE FUNCTION streams.restore(from_segment int, to_segment int)
+RETURNS TABLE (table_name regclass, archive text, rows bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+    a record;
+BEGIN
+    FOR a IN SELECT s.parent_table, s.foreign_table FROM @extschema@.archive_status s
+             WHERE s.parent_table IN ('streams.records'::regclass, 'streams.record_tags'::regclass)
+               AND s.range_from < to_segment AND s.range_to > from_segment
+             ORDER BY s.parent_table::text, s.range_from LOOP
+        table_name := a.parent_table;
+        archive := a.foreign_table::text;
+        rows := @extschema@.restore_partitions(a.foreign_table);
+        RETURN NEXT;
+    END LOOP;
+END
+$$;
+
+-------------------------------------------------------------------------------------------------
+-- Rights: readers read and commit their offsets, the writer writes and makes shards, the admin
+-- also sets retention, expires, archives and restores.
+-------------------------------------------------------------------------------------------------
+GRANT USAGE ON SCHEMA streams TO permanode_reader;
+GRANT SELECT ON ALL TABLES IN SCHEMA streams TO permanode_reader;
+DO $$
+DECLARE
+    f regprocedure;
+    grantees text[];
+BEGIN
+    FOR f, grantees IN
+        SELECT p.oid::regprocedure,
+               CASE WHEN p.proname IN ('commit_offset')
+                    THEN '{permanode_reader}'
+                    WHEN p.proname IN ('create_shard', 'delete_shard', 'batch_write', 'write', 'create_partition')
+                    THEN '{permanode_writer,permanode_admin}'
+                    ELSE '{permanode_admin}' END::text[]
+        FROM pg_proc p
+        WHERE p.pronamespace = 'streams'::regnamespace
+          AND p.proname IN ('commit_offset', 'create_shard', 'delete_shard', 'batch_write', 'write',
+                            'create_partition', 'set_retention', 'expire', 'archive', 'restore')
+    LOOP
+        EXECUTE format('ALTER FUNCTION %s SECURITY DEFINER SET search_path = pg_catalog, @extschema@', f);
+        EXECUTE format('REVOKE ALL ON FUNCTION %s FROM PUBLIC', f);
+        EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO %s', f,
+                       (SELECT string_agg(quote_ident(g), ', ') FROM unnest(grantees) g));
+    END LOOP;
+END
+$$;
