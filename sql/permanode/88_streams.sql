@@ -118,6 +118,9 @@ DECLARE
 BEGIN
     FOREACH t IN ARRAY ARRAY['records', 'record_tags']::name[] LOOP
         part := streams.partition_name(t, segment);
+        -- Made already: no lock, so writers of other shards in this segment do not wait for
+        -- each other's commits.
+        CONTINUE WHEN to_regclass(format('streams.%I', part)) IS NOT NULL;
         PERFORM pg_advisory_xact_lock(hashtext('permanode.partition'), hashtext('streams.' || part));
         CONTINUE WHEN EXISTS (SELECT 1 FROM pg_class c
                               WHERE c.relname = part AND c.relnamespace = 'streams'::regnamespace)
