@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace permanode::ledger
@@ -26,6 +27,8 @@ struct KnownOutput
     codec::OutputId output_id;
     std::optional<codec::Address> address;
     std::uint64_t amount = 0;
+    std::string kind;               // the unspent set's output_kind
+    std::optional<codec::Bytes> tag; // its tag feature
 };
 
 struct AddressFlow

@@ -217,6 +217,7 @@ IngestResult WriteMilestone(const ledger::MilestoneRows &rows)
     writer.WriteHints(analytics);
     writer.WriteDailyMetrics(analytics);
     writer.WriteSync();
+    writer.WriteStream(spent);
 
     result.messages = static_cast<int32>(rows.messages.size());
     result.outputs = static_cast<int32>(rows.outputs.size());

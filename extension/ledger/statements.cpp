@@ -202,7 +202,7 @@ const Statement kUnspentDelete{
     "unspent_delete",
     "DELETE FROM permanode.unspent_outputs WHERE output_id OPERATOR(permanode.=) ANY (:output_id) "
     "RETURNING output_id, address, amount, output_kind, "
-    "CASE WHEN output_kind = 'legacy' THEN data END",
+    "CASE WHEN output_kind = 'legacy' THEN data END, tag",
     {{"output_id", kO}},
     true};
 
@@ -229,7 +229,7 @@ const Statement kUnspentRetire{
         "d") " FROM d "
              "WHERE d.milestone_index < :milestone_index ON CONFLICT DO NOTHING) "
              "SELECT output_id, address, amount, output_kind, "
-             "CASE WHEN output_kind = 'legacy' THEN data END FROM d",
+             "CASE WHEN output_kind = 'legacy' THEN data END, tag FROM d",
     {{"output_id", kO}, {"milestone_index", "int4"}},
     true,
     "permanode.retired_outputs"};
@@ -606,6 +606,25 @@ const Statement kDateCache{
     "end_ms = greatest(date_cache.end_ms, EXCLUDED.end_ms)",
     {{"milestone_index", "int4"}, {"ms_timestamp", "timestamptz"}}};
 
+// The milestone's events on the ledger stream, where the schema has streams (88_streams.sql; it
+// appends only where shard ledger/events exists).
+const Statement kStreamLedger{"stream_ledger",
+                              "SELECT streams.append_ledger(:milestone_index, :ms_timestamp, "
+                              ":event, :milestone_id, :confirmed_index, :output_id, :output_kind, "
+                              ":address, :amount, :tag)",
+                              {{"milestone_index", "int4"},
+                               {"ms_timestamp", "timestamptz"},
+                               {"event", "text[]"},
+                               {"milestone_id", kH},
+                               {"confirmed_index", "int4[]"},
+                               {"output_id", kO},
+                               {"output_kind", "text[]"},
+                               {"address", kA},
+                               {"amount", "int8[]"},
+                               {"tag", "bytea[]"}},
+                              false,
+                              "streams.shards"};
+
 // synced_by 1 = permanode.ingest_milestone.
 const Statement kSync{"sync",
                       "INSERT INTO permanode.sync (ms_range_id, milestone_index, synced_by) "
@@ -661,7 +680,8 @@ const std::vector<const Statement *> &AllStatements()
                                                        &sql::kAddressAnalytics,
                                                        &sql::kMetrics,
                                                        &sql::kDateCache,
-                                                       &sql::kSync};
+                                                       &sql::kSync,
+                                                       &sql::kStreamLedger};
     return all;
 }
 

@@ -398,10 +398,18 @@ std::vector<KnownOutput> MilestoneWriter::WriteSpends()
         TupleDesc desc = SPI_tuptable->tupdesc;
         bool isnull = false;
         Datum amount = SPI_getbinval(tuple, desc, 3, &isnull);
-        known.push_back({OutputIdAt(tuple, desc, 1), AddressAt(tuple, desc, 2),
-                         static_cast<std::uint64_t>(DatumGetInt64(amount))});
         text *kind = DatumGetTextPP(SPI_getbinval(tuple, desc, 4, &isnull));
-        if (std::string_view(VARDATA_ANY(kind), VARSIZE_ANY_EXHDR(kind)) == "legacy")
+        known.push_back({OutputIdAt(tuple, desc, 1), AddressAt(tuple, desc, 2),
+                         static_cast<std::uint64_t>(DatumGetInt64(amount)),
+                         std::string(VARDATA_ANY(kind), VARSIZE_ANY_EXHDR(kind)), std::nullopt});
+        Datum tag = SPI_getbinval(tuple, desc, 6, &isnull);
+        if (!isnull)
+        {
+            bytea *bytes = DatumGetByteaPP(tag);
+            const auto *data = reinterpret_cast<const std::uint8_t *>(VARDATA_ANY(bytes));
+            known.back().tag = codec::Bytes(data, data + VARSIZE_ANY_EXHDR(bytes));
+        }
+        if (known.back().kind == "legacy")
         {
             // A Chrysalis output: its used row, in this milestone's range (see WriteOutputs).
             bytea *data = DatumGetByteaPP(SPI_getbinval(tuple, desc, 5, &isnull));
@@ -748,6 +756,43 @@ void MilestoneWriter::WriteDailyMetrics(const MilestoneAnalytics &analytics)
     Execute(sql::kDateCache, Params()
                                  .SetInt32("milestone_index", milestone_index_)
                                  .SetTimestamp("ms_timestamp", ms_timestamp_));
+}
+
+void MilestoneWriter::WriteStream(const std::vector<KnownOutput> &spent)
+{
+    if (!Prepared(sql::kStreamLedger)) // a schema older than 0.8.0
+        return;
+    // One row per event: a milestone's (milestone_id, confirmed_index), or an output's.
+    StatementColumns events(sql::kStreamLedger, types_);
+    for (const MilestoneRow &m : rows_.milestones)
+    {
+        events["event"].AddText("milestone");
+        events["milestone_id"].AddFixed(m.milestone_id.data());
+        events["confirmed_index"].AddInt32(static_cast<int32>(m.index));
+        for (const char *column : {"output_id", "output_kind", "address", "amount", "tag"})
+            events[column].AddNull();
+    }
+    auto add = [&](const char *event, const codec::OutputId &id, const char *kind,
+                   const std::optional<codec::Address> &address, std::uint64_t amount,
+                   const std::optional<codec::Bytes> &tag)
+    {
+        events["event"].AddText(event);
+        events["milestone_id"].AddNull();
+        events["confirmed_index"].AddNull();
+        AddOutputId(events["output_id"], id);
+        events["output_kind"].AddText(kind);
+        AddAddress(events["address"], address);
+        events["amount"].AddInt64(Amount(amount));
+        AddBytes(events["tag"], tag);
+    };
+    for (const OutputRow &o : rows_.outputs)
+        if (const char *kind = NamesOf(o).unspent_kind)
+            add("created", o.output_id, kind, o.fields.address, o.fields.amount, o.fields.tag);
+    for (const KnownOutput &k : spent)
+        add("spent", k.output_id, k.kind.c_str(), k.address, k.amount, k.tag);
+    Params params;
+    params.SetInt32("milestone_index", milestone_index_).SetTimestamp("ms_timestamp", ms_timestamp_);
+    Execute(sql::kStreamLedger, events.Bind(params));
 }
 
 void MilestoneWriter::WriteSync()

@@ -62,6 +62,9 @@ class MilestoneWriter
     void WriteDailyMetrics(const MilestoneAnalytics &analytics);
     // The sync row that marks the milestone as ingested, and its protocol's row.
     void WriteSync();
+    // The milestone's events on the ledger stream (88_streams.sql): the milestone payloads the
+    // cone carries, the outputs created and those spent (`spent`, from WriteSpends).
+    void WriteStream(const std::vector<KnownOutput> &spent);
 
   private:
     // An address_analytics row of another milestone that BookLateSpends added tokens to.

@@ -3,9 +3,12 @@
 -- Record streams (seed 004): robustmq's StorageAdapter on one set of tables for every shard.
 --
 -- A shard (namespace, shard) is a log of records numbered from offset 0, without gaps. Every
--- shard's records live in streams.records, PARTITION BY RANGE (segment), segment = offset /
--- segment_size (settings key stream_segment_size): a shard's offsets are contiguous, so a read
--- of offsets [o, o + n) names its segments, and a partition is dropped or archived whole.
+-- shard's records live in streams.records, PARTITION BY RANGE (segment): a segment is a span of
+-- the writers' clock (settings key stream_segment_seconds; a day by default), the one a batch is
+-- written in. Segments then close for every shard at once and age together: a closed segment is
+-- never written again, so it can be archived or dropped whole, and a shard made today writes
+-- into today's segment. (By offset, a new shard would write into the oldest segments: its
+-- offsets start at 0.) streams.shard_segments maps each shard's offsets to its segments.
 -- Lookups kept in the writer's transaction: a shard's records by tag (streams.record_tags, with
 -- tag_hints naming the segments that hold a tag), by key (an index of each records partition)
 -- and by time (time_marks: the newest timestamp of each 4096 offsets). Old segments archive to
@@ -15,7 +18,7 @@
 CREATE SCHEMA streams;
 COMMENT ON SCHEMA streams IS 'permanode: record streams (seed 004), robustmq''s StorageAdapter on PostgreSQL';
 
-INSERT INTO @extschema@.settings VALUES ('stream_segment_size', '1048576');
+INSERT INTO @extschema@.settings VALUES ('stream_segment_seconds', '86400');
 
 -- The shards. A shard deleted and created again is a new row (a new shard_id): it starts empty at
 -- offset 0, and nothing of the old one is reachable from it.
@@ -30,6 +33,15 @@ CREATE TABLE streams.shards (
     created_at timestamptz NOT NULL DEFAULT now(),
     UNIQUE (namespace, shard),
     CHECK (0 <= first_offset AND first_offset <= next_offset)
+);
+
+-- The offsets of each shard in each segment it wrote in (a shard's segments follow its offsets).
+CREATE TABLE streams.shard_segments (
+    shard_id bigint NOT NULL,
+    segment int NOT NULL,
+    first_offset bigint NOT NULL,
+    last_offset bigint NOT NULL,
+    PRIMARY KEY (shard_id, segment)
 );
 
 -- A record as written (robustmq's Record without its offset) and as read.
@@ -98,14 +110,27 @@ CREATE TABLE streams.group_offsets (
     PRIMARY KEY (group_name, namespace, shard)
 );
 
-CREATE FUNCTION streams.segment_size() RETURNS bigint
+-- The segment of a time, and the one being written now.
+CREATE FUNCTION streams.segment_at(t timestamptz) RETURNS int
 LANGUAGE sql STABLE PARALLEL SAFE
-RETURN (SELECT s.value::bigint FROM @extschema@.settings s WHERE s.key = 'stream_segment_size');
+RETURN floor(extract(epoch FROM t)
+             / (SELECT s.value::numeric FROM @extschema@.settings s WHERE s.key = 'stream_segment_seconds'))::int;
+CREATE FUNCTION streams.current_segment() RETURNS int
+LANGUAGE sql VOLATILE PARALLEL SAFE
+RETURN streams.segment_at(clock_timestamp());
 
--- records_s000012, record_tags_s000012
+-- The segments holding a shard's offsets [lo, hi] (NULLs when none does).
+CREATE FUNCTION streams.segments_of(shard_id bigint, lo bigint, hi bigint,
+                                    OUT first_segment int, OUT last_segment int)
+LANGUAGE sql STABLE AS $$
+    SELECT min(g.segment), max(g.segment) FROM streams.shard_segments g
+    WHERE g.shard_id = $1 AND g.last_offset >= $2 AND g.first_offset <= $3
+$$;
+
+-- records_s0000020418, record_tags_s0000020418
 CREATE FUNCTION streams.partition_name(table_name name, segment int) RETURNS name
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-RETURN (table_name || '_s' || lpad(segment::text, 6, '0'))::name;
+RETURN (table_name || '_s' || lpad(segment::text, 10, '0'))::name;
 
 -- Makes a segment's partitions of records and record_tags if missing (and not archived), each
 -- made apart and attached, with its unique key (the cold tier's row key) and lookups.
@@ -214,6 +239,7 @@ BEGIN
     END LOOP;
     DELETE FROM streams.tag_hints h WHERE h.shard_id = s.shard_id;
     DELETE FROM streams.time_marks m WHERE m.shard_id = s.shard_id;
+    DELETE FROM streams.shard_segments g WHERE g.shard_id = s.shard_id;
     DELETE FROM streams.shards x WHERE x.shard_id = s.shard_id;
 END
 $$;
@@ -229,7 +255,6 @@ CREATE FUNCTION streams.batch_write(namespace text, shard text, keys text[], dat
 RETURNS SETOF bigint
 LANGUAGE plpgsql AS $$
 DECLARE
-    size bigint := streams.segment_size();
     n bigint := coalesce(cardinality(data), 0);
     s streams.shards;
     seg int;
@@ -248,12 +273,18 @@ BEGIN
             USING ERRCODE = 'null_value_not_allowed', HINT = 'Write an empty bytea for no data.';
     END IF;
     UPDATE streams.shards x SET next_offset = x.next_offset + n WHERE x.shard_id = s.shard_id;
-    FOR seg IN s.next_offset / size .. (s.next_offset + n - 1) / size LOOP
-        PERFORM streams.create_partition(seg);
-    END LOOP;
+    -- The segment of now, taken under the shard's lock: a shard's segments follow its offsets.
+    -- Its partitions, and the next segment's ahead (a writer that makes a segment holds it to its
+    -- commit; one made ahead is made before anyone writes to it).
+    seg := streams.current_segment();
+    PERFORM streams.create_partition(seg);
+    PERFORM streams.create_partition(seg + 1);
+    INSERT INTO streams.shard_segments AS g (shard_id, segment, first_offset, last_offset)
+    VALUES (s.shard_id, seg, s.next_offset, s.next_offset + n - 1)
+    ON CONFLICT (shard_id, segment) DO UPDATE SET last_offset = excluded.last_offset;
     RETURN QUERY
     WITH b AS MATERIALIZED (
-        SELECT ((s.next_offset + r.ord - 1) / size)::int AS segment, s.next_offset + r.ord - 1 AS "offset",
+        SELECT seg AS segment, s.next_offset + r.ord - 1 AS "offset",
                keys[r.ord] AS key, r.data, headers[r.ord] AS header,
                ARRAY(SELECT t FROM jsonb_array_elements_text(tags[r.ord]) t WHERE t IS NOT NULL) AS tags,
                coalesce(ts[r.ord], clock_timestamp()) AS ts
@@ -308,19 +339,18 @@ RETURNS SETOF streams.stored_record
 LANGUAGE plpgsql STABLE AS $$
 DECLARE
     s streams.shards := streams.shard_of(namespace, shard);
-    size bigint := streams.segment_size();
     lo bigint := greatest(read_by_offset."offset", s.first_offset);
     hi bigint := least(lo + greatest(max_record_num, 0), s.next_offset) - 1;
+    segs record := streams.segments_of(s.shard_id, lo, hi);
 BEGIN
     IF hi < lo THEN
         RETURN;
     END IF;
-    -- Offsets are contiguous: [lo, hi] are in segments lo / size .. hi / size.
     RETURN QUERY
     SELECT x."offset", x.key, x.data, x.header, x.tags, x.ts
     FROM (SELECT r.*, sum(length(r.data)) OVER (ORDER BY r."offset") AS upto
           FROM streams.records r
-          WHERE r.segment BETWEEN lo / size AND hi / size
+          WHERE r.segment BETWEEN segs.first_segment AND segs.last_segment
             AND r.shard_id = s.shard_id AND r."offset" BETWEEN lo AND hi) x
     WHERE max_size IS NULL OR x.upto <= max_size
     ORDER BY x."offset";
@@ -333,13 +363,13 @@ RETURNS SETOF streams.stored_record
 LANGUAGE plpgsql STABLE AS $$
 DECLARE
     s streams.shards := streams.shard_of(namespace, shard);
-    size bigint := streams.segment_size();
     lo bigint := greatest(read_by_tag."offset", s.first_offset);
+    segs record := streams.segments_of(s.shard_id, lo, s.next_offset);
     segments int[];
 BEGIN
     segments := ARRAY(SELECT h.segment FROM streams.tag_hints h
                       WHERE h.shard_id = s.shard_id AND h.tag = read_by_tag.tag
-                        AND h.segment >= lo / size ORDER BY h.segment);
+                        AND h.segment >= segs.first_segment ORDER BY h.segment);
     RETURN QUERY
     SELECT x."offset", x.key, x.data, x.header, x.tags, x.ts
     FROM (SELECT r.*, sum(length(r.data)) OVER (ORDER BY r."offset") AS upto
@@ -360,14 +390,14 @@ RETURNS SETOF streams.stored_record
 LANGUAGE plpgsql STABLE AS $$
 DECLARE
     s streams.shards := streams.shard_of(namespace, shard);
-    size bigint := streams.segment_size();
     lo bigint := greatest(read_by_key."offset", s.first_offset);
+    segs record := streams.segments_of(s.shard_id, lo, s.next_offset);
 BEGIN
     RETURN QUERY
     SELECT x."offset", x.key, x.data, x.header, x.tags, x.ts
     FROM (SELECT r.*, sum(length(r.data)) OVER (ORDER BY r."offset") AS upto
           FROM (SELECT * FROM streams.records r
-                WHERE r.segment BETWEEN lo / size AND (s.next_offset - 1) / size
+                WHERE r.segment BETWEEN segs.first_segment AND segs.last_segment
                   AND r.shard_id = s.shard_id AND r.key = read_by_key.key AND r."offset" >= lo
                 ORDER BY r."offset" LIMIT greatest(max_record_num, 0)) r) x
     WHERE max_size IS NULL OR x.upto <= max_size
@@ -381,8 +411,8 @@ RETURNS bigint
 LANGUAGE plpgsql STABLE AS $$
 DECLARE
     s streams.shards := streams.shard_of(namespace, shard);
-    size bigint := streams.segment_size();
     b bigint;
+    segs record;
     found_offset bigint;
 BEGIN
     -- The blocks holding a record at or after ts, in offset order; the first whose retained
@@ -391,8 +421,9 @@ BEGIN
              WHERE m.shard_id = s.shard_id AND m.block >= s.first_offset / 4096
                AND m.max_ts >= get_offset_by_timestamp.ts
              ORDER BY m.block LOOP
+        segs := streams.segments_of(s.shard_id, greatest(b * 4096, s.first_offset), b * 4096 + 4095);
         SELECT min(r."offset") INTO found_offset FROM streams.records r
-        WHERE r.segment BETWEEN greatest(b * 4096, s.first_offset) / size AND (b * 4096 + 4095) / size
+        WHERE r.segment BETWEEN segs.first_segment AND segs.last_segment
           AND r.shard_id = s.shard_id
           AND r."offset" BETWEEN greatest(b * 4096, s.first_offset) AND b * 4096 + 4095
           AND r.ts >= get_offset_by_timestamp.ts;
@@ -431,6 +462,50 @@ LANGUAGE sql STABLE AS $$
 $$;
 
 -------------------------------------------------------------------------------------------------
+-- The ledger as a stream: where shard "events" of namespace "ledger" exists, ingest appends, in
+-- the milestone's transaction, one record per milestone payload the cone confirms (key: the
+-- milestone ID, tag "milestone"), per output created and per output spent (key: the output ID,
+-- tags: its address, its tag in 0x-hex, its kind), in that order. The data is the event in JSON.
+-------------------------------------------------------------------------------------------------
+CREATE FUNCTION streams.append_ledger(milestone_index int, ms_timestamp timestamptz, events text[],
+                                      milestone_ids @extschema@.hash32[], confirmed_indexes int[],
+                                      output_ids @extschema@.output_id[], kinds text[],
+                                      addresses @extschema@.address[], amounts bigint[], tags bytea[])
+RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+    appended bigint;
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM streams.shards s WHERE s.namespace = 'ledger' AND s.shard = 'events') THEN
+        RETURN 0;
+    END IF;
+    WITH e AS (
+        SELECT e.ord,
+               coalesce(e.milestone_id::text, e.output_id::text) AS key,
+               CASE WHEN e.event = 'milestone'
+                    THEN jsonb_build_object('type', 'milestone', 'milestoneIndex', e.confirmed,
+                                            'milestoneId', e.milestone_id::text,
+                                            'confirmedAt', milestone_index)
+                    ELSE jsonb_strip_nulls(jsonb_build_object(
+                        'type', e.event, 'outputId', e.output_id::text, 'kind', e.kind,
+                        'address', e.address::text, 'amount', e.amount::text,
+                        'tag', '0x' || encode(e.tag, 'hex'), 'milestoneIndex', milestone_index)) END AS doc,
+               CASE WHEN e.event = 'milestone' THEN jsonb_build_array('milestone')
+                    ELSE to_jsonb(array_remove(ARRAY[e.address::text, '0x' || encode(e.tag, 'hex'), e.kind], NULL)) END AS tags
+        FROM unnest(events, milestone_ids, confirmed_indexes, output_ids, kinds, addresses, amounts, tags)
+             WITH ORDINALITY e(event, milestone_id, confirmed, output_id, kind, address, amount, tag, ord))
+    SELECT count(*) INTO appended
+    FROM streams.batch_write('ledger', 'events',
+                             ARRAY(SELECT e.key FROM e ORDER BY e.ord),
+                             ARRAY(SELECT convert_to(e.doc::text, 'UTF8') FROM e ORDER BY e.ord),
+                             NULL,
+                             ARRAY(SELECT e.tags FROM e ORDER BY e.ord),
+                             array_fill(ms_timestamp, ARRAY[cardinality(events)]));
+    RETURN appended;
+END
+$$;
+
+-------------------------------------------------------------------------------------------------
 -- Retention and the cold tier, by segment.
 -------------------------------------------------------------------------------------------------
 
@@ -452,7 +527,8 @@ CREATE FUNCTION streams.expire() RETURNS int
 LANGUAGE plpgsql AS $$
 DECLARE
     s streams.shards;
-    size bigint := streams.segment_size();
+    -- Closed segments only: no batch writes into a segment once the next but one has begun.
+    open_from int := streams.current_segment() - 1;
     keep_from bigint;
     part record;
     dropped int := 0;
@@ -464,7 +540,7 @@ BEGIN
         WHERE x.shard_id = s.shard_id;
         DELETE FROM streams.time_marks m WHERE m.shard_id = s.shard_id AND (m.block + 1) * 4096 <= keep_from;
     END LOOP;
-    -- A segment k can go when every shard's retained records start past it.
+    -- A closed segment can go when no shard keeps a record in it.
     FOR part IN
         SELECT p.partition, p.kind, p.from_segment, p.to_segment
         FROM (SELECT c.oid::regclass AS partition,
@@ -474,14 +550,17 @@ BEGIN
               FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
               LEFT JOIN @extschema@.archive_status a ON a.foreign_table = c.oid
               WHERE i.inhparent IN ('streams.records'::regclass, 'streams.record_tags'::regclass)) p
-        WHERE NOT EXISTS (SELECT 1 FROM streams.shards x
-                          WHERE x.next_offset > p.from_segment * size
-                            AND x.first_offset < p.to_segment * size)
+        WHERE p.to_segment <= open_from
+          AND NOT EXISTS (SELECT 1 FROM streams.shard_segments g
+                          JOIN streams.shards x ON x.shard_id = g.shard_id
+                          WHERE g.segment >= p.from_segment AND g.segment < p.to_segment
+                            AND g.last_offset >= x.first_offset)
         ORDER BY p.from_segment
     LOOP
         -- (an archive's directory goes with permanode.archive_gc())
         EXECUTE format('DROP %s %s', part.kind, part.partition);
         DELETE FROM streams.tag_hints h WHERE h.segment >= part.from_segment AND h.segment < part.to_segment;
+        DELETE FROM streams.shard_segments g WHERE g.segment >= part.from_segment AND g.segment < part.to_segment;
         dropped := dropped + 1;
     END LOOP;
     RETURN dropped;
@@ -502,17 +581,19 @@ LEFT JOIN @extschema@.archive_status a ON a.foreign_table = c.oid
 WHERE i.inhparent IN ('streams.records'::regclass, 'streams.record_tags'::regclass);
 
 -- Archives the hot segments [from_segment, to_segment) of both stream tables that hold rows, a
--- run of adjacent segments at a time; the segment being written (any shard's next offset) stays.
+-- run of adjacent segments at a time; the segments still open (the current one and the one
+-- before it) stay hot.
 CREATE FUNCTION streams.archive(from_segment int, to_segment int)
 RETURNS TABLE (table_name regclass, archive regclass, rows bigint)
 LANGUAGE plpgsql AS $$
 DECLARE
-    open_from int := (SELECT min(x.next_offset / streams.segment_size()) FROM streams.shards x);
+    -- Closed segments only: no batch writes into a segment once the next but one has begun.
+    open_from int := streams.current_segment() - 1;
 BEGIN
     IF from_segment IS NULL OR to_segment IS NULL OR to_segment <= from_segment THEN
         RAISE EXCEPTION 'invalid segments [%, %)', from_segment, to_segment
             USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'Segments are offset / stream_segment_size, from_segment included, to_segment excluded.';
+                  HINT = 'Segments are streams.segment_at(time), from_segment included, to_segment excluded.';
     END IF;
     RETURN QUERY
     SELECT h.parent, r.archive, r.rows
@@ -521,7 +602,7 @@ BEGIN
           FROM streams.status st
           WHERE st.tier = 'hot' AND st.from_segment >= archive.from_segment
             AND st.from_segment < archive.to_segment
-            AND (open_from IS NULL OR st.from_segment < open_from)
+            AND st.from_segment < open_from
           GROUP BY st.table_name ORDER BY st.table_name::text) h
     CROSS JOIN LATERAL @extschema@.archive_runs(h.parent, h.parts, h.segments) r;
 END

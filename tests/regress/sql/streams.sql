@@ -4,8 +4,8 @@
 \getenv abs_srcdir PG_ABS_SRCDIR
 \set fresh_extension :abs_srcdir '/sql/include/fresh_extension.sql'
 \i :fresh_extension
--- Small segments, so that a few records span several partitions.
-UPDATE settings SET value = '10' WHERE key = 'stream_segment_size';
+-- One-second segments, so that a few seconds' writes span several partitions.
+UPDATE settings SET value = '1' WHERE key = 'stream_segment_seconds';
 
 -- Shards: created, listed (empty namespace: all; empty shard: the namespace's), names kept
 -- apart exactly.
@@ -36,8 +36,11 @@ SELECT streams.write('a', 'nope', 'k', '\x00');
 SELECT streams.batch_write('a', 'b_c', ARRAY[ROW('k', NULL, NULL, NULL, NULL)]::streams.record[]);
 SELECT count(*) AS empty_batch FROM streams.batch_write('a', 'b_c', '{}');
 SELECT namespace, shard, next_offset FROM streams.list_shard('a', 'b_c');
--- The shard's records span segments 0 to 2 (10 offsets each).
-SELECT table_name, from_segment, tier, rows FROM streams.status ORDER BY 1::text, 2;
+-- Every record is in the partitions of the segment it was written in (and the next is made).
+SELECT table_name, tier, sum(rows) AS rows, count(*) >= 2 AS segments_ahead
+FROM streams.status GROUP BY 1, 2 ORDER BY 1::text;
+SELECT count(*) AS mapped_offsets FROM streams.shard_segments g JOIN streams.shards s USING (shard_id)
+WHERE s.namespace = 'a' AND s.shard = 'b_c' AND g.first_offset = 0 AND g.last_offset = 24;
 
 -- read_by_offset: inclusive of its start, ascending, capped by count and by data bytes.
 SELECT "offset", key, data, header, tags, ts FROM streams.read_by_offset('a', 'b_c', 0, 4);
@@ -107,23 +110,33 @@ SELECT streams.write('a', 'b_c', 'new', '\x0a');
 SELECT "offset", key FROM streams.read_by_offset('a', 'b_c', 0);
 
 -- Retention: records older than it expire; reads below the first retained offset return
--- nothing; segments no shard keeps are dropped whole.
+-- nothing; closed segments no shard keeps are dropped whole. (Segments of one second: the
+-- sleeps close them.)
 SELECT streams.create_shard('r', 'old', 1, '1 day');
+SELECT pg_sleep(1.1);
 SELECT count(*) FROM streams.batch_write('r', 'old', ARRAY(
     SELECT ROW(NULL, '\x00', NULL, '{r}', now() - interval '3 days' + i * interval '1 second')::streams.record
     FROM generate_series(1, 25) i));
+SELECT streams.current_segment() AS old_segment \gset
+SELECT pg_sleep(1.1);
 SELECT count(*) FROM streams.batch_write('r', 'old', ARRAY(
-    SELECT ROW(NULL, '\x01', NULL, '{r}', now())::streams.record FROM generate_series(1, 3) i));
--- Segment 0 holds other shards' records, which they keep; segment 1 holds only expired ones.
-SELECT streams.expire() AS partitions_dropped;
+    SELECT ROW(NULL, '\x01', NULL, '{r}', clock_timestamp())::streams.record FROM generate_series(1, 3) i));
+SELECT pg_sleep(2.1);
+-- The expired records' segment goes (both tables; with it any closed segment written by no
+-- one); the segments of the other shards' records stay, as does the one of the three kept
+-- records.
+SELECT streams.expire() >= 2 AS dropped;
+SELECT count(*) AS old_segment_left FROM streams.status WHERE from_segment = :old_segment;
+SELECT sum(g.last_offset - g.first_offset + 1) AS offsets_kept
+FROM streams.shard_segments g JOIN streams.shards s USING (shard_id) WHERE g.last_offset >= s.first_offset;
 SELECT first_offset, next_offset FROM streams.list_shard('r', 'old');
 SELECT array_agg("offset") AS retained FROM streams.read_by_offset('r', 'old', 0);
 SELECT array_agg("offset") AS tag_retained FROM streams.read_by_tag('r', 'old', 0, 'r');
 SELECT streams.get_offset_by_timestamp('r', 'old', '-infinity') AS first_by_time;
--- With the other shards gone, segment 0 holds no retained record either.
+-- With the other shards gone, no closed segment but the kept records' is left.
 SELECT streams.delete_shard(namespace, shard) FROM streams.list_shard('', '') WHERE namespace <> 'r';
-SELECT streams.expire() AS partitions_dropped;
-SELECT table_name, from_segment, tier FROM streams.status ORDER BY 1::text, 2;
+SELECT streams.expire() > 0 AS dropped_more;
+SELECT table_name, sum(rows) AS rows FROM streams.status GROUP BY 1 ORDER BY 1::text;
 SELECT array_agg("offset") AS still_retained FROM streams.read_by_offset('r', 'old', 0);
 
 -- Archive: old segments move to RocksDB and read back through the same functions.
@@ -132,19 +145,23 @@ SELECT count(*) FROM streams.batch_write('arch', 's', ARRAY(
     SELECT ROW('k' || i % 7, int4send(i), NULL, ARRAY['t' || i % 3], '2026-02-01'::timestamptz + i * interval '1 hour')::streams.record
     FROM generate_series(0, 44) i));
 CREATE TABLE stream_before AS SELECT * FROM streams.read_by_offset('arch', 's', 0, 1000);
-SELECT table_name::text, rows FROM streams.archive(0, 4) ORDER BY 1;
-SELECT table_name, from_segment, to_segment, tier FROM streams.status ORDER BY 1::text, 2;
+SELECT pg_sleep(2.1);
+-- Every closed segment: the 45 records and their tags, and the 3 kept records of shard r/old.
+SELECT table_name::text, sum(rows) AS rows FROM streams.archive(0, streams.current_segment())
+GROUP BY 1 ORDER BY 1;
+SELECT table_name, tier, sum(rows) AS rows FROM streams.status GROUP BY 1, 2 ORDER BY 1::text, 2;
 SELECT count(*) AS same_rows FROM streams.read_by_offset('arch', 's', 0, 1000) r JOIN stream_before b USING ("offset")
 WHERE (r.key, r.data, r.tags, r.ts) IS NOT DISTINCT FROM (b.key, b.data, b.tags, b.ts);
 SELECT array_agg("offset") AS t1 FROM streams.read_by_tag('arch', 's', 0, 't1', 9);
 SELECT array_agg("offset") AS t1_from_17 FROM streams.read_by_tag('arch', 's', 17, 't1', 3);
 SELECT array_agg("offset") AS k3 FROM streams.read_by_key('arch', 's', 0, 'k3');
 SELECT streams.get_offset_by_timestamp('arch', 's', '2026-02-01 10:30:00+00') AS by_time,
-       streams.get_offset_by_timestamp('arch', 's', '2026-02-02 10:30:00+00') AS by_time_hot;
--- The open segment stays hot; writing goes on.
+       streams.get_offset_by_timestamp('arch', 's', '2026-02-02 10:30:00+00') AS by_time_later;
+-- Writing goes on, into the open segment.
 SELECT streams.write('arch', 's', 'after', '\x00');
 SELECT array_agg("offset") AS tail FROM streams.read_by_offset('arch', 's', 43);
-SELECT table_name::text, rows FROM streams.restore(0, 4) ORDER BY 1;
+SELECT table_name::text, sum(rows) AS rows FROM streams.restore(0, streams.current_segment())
+GROUP BY 1 ORDER BY 1;
 SELECT count(*) AS restored_same FROM streams.read_by_offset('arch', 's', 0, 1000) r JOIN stream_before b USING ("offset")
 WHERE (r.key, r.data, r.tags, r.ts) IS NOT DISTINCT FROM (b.key, b.data, b.tags, b.ts);
 SELECT streams.archive(3, 1);
@@ -160,7 +177,41 @@ SELECT streams.write('arch', 's', 'yes', '\x00');
 SELECT streams.expire();
 RESET ROLE;
 
+-- The ledger as a stream: with shard ledger/events made, ingest appends each milestone's events
+-- in its transaction (the real Shimmer blocks 17339-17341); an address's records are its outputs
+-- created and spent, as the ledger tables say; ingesting a milestone again appends nothing.
+\set ECHO none
+\o /dev/null
+\i :fixtures_sql
+\o
+\set ECHO all
+SELECT count(*) AS milestones FROM (SELECT ingest_test.ingest(17339)) s;
+SELECT count(*) AS no_stream_yet FROM streams.list_shard('ledger', '');
+SELECT streams.create_shard('ledger', 'events');
+SELECT count(*) AS milestones FROM (
+    SELECT ingest_test.ingest(m) FROM unnest('{17340,17341,17340}'::int[]) m) s;
+SELECT next_offset AS events FROM streams.list_shard('ledger', 'events');
+SELECT (SELECT count(*) FROM basic_outputs WHERE milestone_index IN (17340, 17341))
+     + (SELECT count(*) FROM alias_outputs WHERE milestone_index IN (17340, 17341))
+     + (SELECT count(*) FROM foundry_outputs WHERE milestone_index IN (17340, 17341))
+     + (SELECT count(*) FROM nft_outputs WHERE milestone_index IN (17340, 17341))
+     + (SELECT count(*) FROM spent_outputs WHERE milestone_index IN (17340, 17341))
+     + (SELECT count(*) FROM milestones WHERE milestone_index IN (17339, 17340)) AS from_the_tables;
+SELECT convert_from(data, 'UTF8')::jsonb - 'milestoneId' AS first_event, tags
+FROM streams.read_by_offset('ledger', 'events', 0, 1);
+-- The address with the most events: its records, created and spent, are the tables' rows.
+SELECT address::text AS addr FROM basic_outputs WHERE milestone_index IN (17340, 17341)
+GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1 \gset
+SELECT convert_from(data, 'UTF8')::jsonb->>'type' AS type, count(*)
+FROM streams.read_by_tag('ledger', 'events', 0, :'addr', 1000) GROUP BY 1 ORDER BY 1;
+SELECT (SELECT count(*) FROM basic_outputs WHERE address::text = :'addr' AND milestone_index IN (17340, 17341)) AS created,
+       (SELECT count(*) FROM spent_outputs s JOIN basic_outputs b USING (output_id)
+        WHERE b.address::text = :'addr' AND s.milestone_index IN (17340, 17341)) AS spent;
+SELECT count(*) AS keyed_by_output_id FROM streams.read_by_tag('ledger', 'events', 0, :'addr', 1000) r
+WHERE r.key = (convert_from(r.data, 'UTF8')::jsonb->>'outputId');
+
 SET client_min_messages = warning;
+DROP SCHEMA ingest_test CASCADE;
 DROP TABLE stream_before;
 DROP EXTENSION permanode CASCADE;
 DROP EXTENSION permanode_fdw CASCADE;
