@@ -15,6 +15,7 @@
 #include "legacy_generator.hpp"
 #include "legacy_import.hpp"
 #include "progress.hpp"
+#include "follow.hpp"
 #include "verify.hpp"
 
 #include <fstream>
@@ -192,6 +193,38 @@ void RegisterVerifyCommand(CLI::App &app, CommonOptions &common)
                 options.to_range = to_range;
             options.legacy = !no_legacy;
             Exit(Verify(conn, options) == 0 ? kOk : kMismatch);
+        });
+}
+
+void RegisterFollowCommand(CLI::App &app, CommonOptions &common)
+{
+    static FollowOptions options;
+    static std::int64_t from = -1;
+    auto *follow = app.add_subcommand(
+        "follow", "Follow a record stream as a consumer group: print each record as a line of "
+                  "JSON as it arrives (the ledger's own stream by default: what an address does, "
+                  "with --tag ADDRESS), committing the group's offset; a restart resumes after "
+                  "the last record committed. Wakes on LISTEN/NOTIFY, never polls");
+    follow->add_option("--dsn", common.dsn, "libpq connection string (default: embedded cluster)");
+    follow->add_option("--dir", common.dir, "Embedded cluster directory");
+    follow->add_option("--group", options.group, "Consumer group")->required();
+    follow->add_option("--tag", options.tag,
+                       "Only records with this tag (an address, a 0x-hex tag, an output kind)");
+    follow->add_option("--namespace", options.namespace_name, "Stream namespace")
+        ->capture_default_str();
+    follow->add_option("--shard", options.shard_name, "Stream shard")->capture_default_str();
+    follow->add_option("--from", from, "First offset (default: after the group's commit)")
+        ->check(CLI::NonNegativeNumber);
+    follow->add_option("--max-records", options.max_records,
+                       "Stop after this many records (default: follow until interrupted)");
+    follow->callback(
+        [&]
+        {
+            if (from >= 0)
+                options.from = static_cast<std::uint64_t>(from);
+            InstallInterruptHandlers();
+            Follow(DsnFor(common), options);
+            Exit(kOk);
         });
 }
 

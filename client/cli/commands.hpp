@@ -37,6 +37,7 @@ EmbeddedCluster StartedEmbeddedCluster(const CommonOptions &common);
 void RegisterClusterCommands(CLI::App &app, CommonOptions &common);
 void RegisterStatusCommand(CLI::App &app, CommonOptions &common);
 void RegisterVerifyCommand(CLI::App &app, CommonOptions &common);
+void RegisterFollowCommand(CLI::App &app, CommonOptions &common);
 void RegisterDumpCommands(CLI::App &app, CommonOptions &common);
 void RegisterDecodeCommand(CLI::App &app);
 void RegisterDemoCommand(CLI::App &app, CommonOptions &common);

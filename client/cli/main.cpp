@@ -22,6 +22,7 @@ int main(int argc, char **argv)
     RegisterClusterCommands(app, common);
     RegisterStatusCommand(app, common);
     RegisterVerifyCommand(app, common);
+    RegisterFollowCommand(app, common);
     RegisterInitCommand(app, common);
     RegisterImportChronicleCommand(app);
     RegisterImportDmpCommand(app, common);

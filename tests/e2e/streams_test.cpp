@@ -4,6 +4,8 @@
 // recreate; retention; archive and read back; a consumer that restarts resumes at its commit.
 #include <algorithm>
 #include <chrono>
+#include <future>
+#include <sstream>
 #include <functional>
 #include <map>
 #include <set>
@@ -14,7 +16,10 @@
 #include <gtest/gtest.h>
 #include <pqxx/pqxx>
 
+#include <nlohmann/json.hpp>
+
 #include "permanode/streams.hpp"
+#include "run_cli.hpp"
 #include "test_database.hpp"
 #include "test_env.hpp"
 
@@ -343,6 +348,56 @@ TEST_F(StreamsTest, ARestartedConsumerResumesAtItsCommit)
     for (int i = 1; i < 30; i += 2)
         odd.push_back(std::to_string(i));
     EXPECT_EQ(seen, odd); // each once, in order
+}
+
+// `permanode follow` prints records as they arrive (woken by NOTIFY), commits its group's offset,
+// and a follower started again resumes after it.
+TEST_F(StreamsTest, FollowPrintsRecordsAsTheyArriveAndResumes)
+{
+    StreamStore store(dsn_);
+    store.CreateShard(Shard("watch", "s"));
+    store.Write("watch", "s", Make("k0", R"({"n":0})", {"addr"}));
+    store.Write("watch", "s", Make("other", "x", {"someone-else"}));
+    auto follow = [&](int records)
+    {
+        return std::async(std::launch::async,
+                          [&, records]
+                          {
+                              return permanode::test::RunCli(fmt::format(
+                                  "follow --dsn '{}' --group g --tag addr --namespace watch "
+                                  "--shard s --max-records {}",
+                                  dsn_, records));
+                          });
+    };
+    auto first = follow(3);
+    // The follower has printed the record held and sleeps; these arrive while it does.
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    ASSERT_EQ(first.wait_for(std::chrono::seconds(0)), std::future_status::timeout);
+    store.Write("watch", "s", Make("k1", R"({"n":1})", {"addr"}));
+    store.Write("watch", "s", Make("k2", "\x01", {"addr"}));
+    ASSERT_EQ(first.wait_for(std::chrono::seconds(60)), std::future_status::ready);
+    auto result = first.get();
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+    std::vector<nlohmann::json> lines;
+    std::istringstream out(result.output);
+    for (std::string line; std::getline(out, line);)
+        lines.push_back(nlohmann::json::parse(line));
+    ASSERT_EQ(lines.size(), 3u) << result.output;
+    EXPECT_EQ(lines[0]["offset"], 0);
+    EXPECT_EQ(lines[0]["data"]["n"], 0);
+    EXPECT_EQ(lines[1]["offset"], 2);
+    EXPECT_EQ(lines[1]["key"], "k1");
+    EXPECT_EQ(lines[2]["offset"], 3);
+    EXPECT_EQ(lines[2]["data"], "0x01"); // not JSON: its bytes in hex
+    EXPECT_EQ(store.GetOffsetByGroup("g").at(0).offset, 3u);
+
+    // Started again, it goes on after its commit.
+    store.Write("watch", "s", Make("k4", R"({"n":4})", {"addr"}));
+    auto again = follow(1);
+    ASSERT_EQ(again.wait_for(std::chrono::seconds(60)), std::future_status::ready);
+    auto resumed = again.get();
+    ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
+    EXPECT_EQ(nlohmann::json::parse(resumed.output)["offset"], 4);
 }
 
 } // namespace
