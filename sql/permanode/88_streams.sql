@@ -357,6 +357,67 @@ BEGIN
 END
 $$;
 
+-- One segment's page of a shard's records with a tag, or with a key, from offset lo on: n records
+-- in offset order. A query of its own per segment: both tables are pruned to that segment's
+-- partition before the join runs (inlined into the caller's statement).
+CREATE FUNCTION streams.tag_page(shard_id bigint, segment int, lo bigint, tag text, n bigint)
+RETURNS SETOF streams.stored_record
+LANGUAGE sql STABLE AS $$
+    SELECT x."offset", x.key, x.data, x.header, x.tags, x.ts
+    FROM streams.record_tags t
+    JOIN streams.records x ON x.segment = $2 AND x.shard_id = $1 AND x."offset" = t."offset"
+    WHERE t.segment = $2 AND t.shard_id = $1 AND t.tag = $4 AND t."offset" >= $3
+    ORDER BY t."offset" LIMIT $5
+$$;
+CREATE FUNCTION streams.key_page(shard_id bigint, segment int, lo bigint, key text, n bigint)
+RETURNS SETOF streams.stored_record
+LANGUAGE sql STABLE AS $$
+    SELECT x."offset", x.key, x.data, x.header, x.tags, x.ts
+    FROM streams.records x
+    WHERE x.segment = $2 AND x.shard_id = $1 AND x.key = $4 AND x."offset" >= $3
+    ORDER BY x."offset" LIMIT $5
+$$;
+
+-- tag_page (or, with tag NULL, key_page) over `segments` (ascending) until max_record_num
+-- records or max_size data bytes.
+CREATE FUNCTION streams.read_segments(shard_id bigint, segments int[], lo bigint, tag text, key text,
+                                      max_record_num bigint, max_size bigint)
+RETURNS SETOF streams.stored_record
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    seg int;
+    r streams.stored_record;
+    left_records bigint := greatest(max_record_num, 0);
+    used bigint := 0;
+    got bigint;
+BEGIN
+    FOREACH seg IN ARRAY coalesce(segments, '{}') LOOP
+        EXIT WHEN left_records = 0;
+        IF max_size IS NULL AND tag IS NOT NULL THEN
+            RETURN QUERY SELECT * FROM streams.tag_page(shard_id, seg, lo, tag, left_records);
+        ELSIF max_size IS NULL THEN
+            RETURN QUERY SELECT * FROM streams.key_page(shard_id, seg, lo, key, left_records);
+        END IF;
+        IF max_size IS NULL THEN
+            GET DIAGNOSTICS got = ROW_COUNT;
+            left_records := left_records - got;
+            CONTINUE;
+        END IF;
+        -- With max_size, row by row: the bytes add up across segments.
+        FOR r IN SELECT * FROM streams.tag_page(shard_id, seg, lo, tag, left_records) WHERE tag IS NOT NULL
+                 UNION ALL
+                 SELECT * FROM streams.key_page(shard_id, seg, lo, key, left_records) WHERE tag IS NULL LOOP
+            used := used + length(r.data);
+            IF used > max_size THEN
+                RETURN;
+            END IF;
+            RETURN NEXT r;
+            left_records := left_records - 1;
+        END LOOP;
+    END LOOP;
+END
+$$;
+
 CREATE FUNCTION streams.read_by_tag(namespace text, shard text, "offset" bigint, tag text,
                                     max_record_num bigint DEFAULT 100, max_size bigint DEFAULT NULL)
 RETURNS SETOF streams.stored_record
@@ -365,22 +426,13 @@ DECLARE
     s streams.shards := streams.shard_of(namespace, shard);
     lo bigint := greatest(read_by_tag."offset", s.first_offset);
     segs record := streams.segments_of(s.shard_id, lo, s.next_offset);
-    segments int[];
 BEGIN
-    segments := ARRAY(SELECT h.segment FROM streams.tag_hints h
-                      WHERE h.shard_id = s.shard_id AND h.tag = read_by_tag.tag
-                        AND h.segment >= segs.first_segment ORDER BY h.segment);
-    RETURN QUERY
-    SELECT x."offset", x.key, x.data, x.header, x.tags, x.ts
-    FROM (SELECT r.*, sum(length(r.data)) OVER (ORDER BY r."offset") AS upto
-          FROM (SELECT t.segment, t."offset" FROM streams.record_tags t
-                WHERE t.segment = ANY (segments) AND t.shard_id = s.shard_id
-                  AND t.tag = read_by_tag.tag AND t."offset" >= lo
-                ORDER BY t."offset" LIMIT greatest(max_record_num, 0)) t
-          JOIN streams.records r ON r.segment = t.segment AND r.shard_id = s.shard_id
-                                AND r."offset" = t."offset") x
-    WHERE max_size IS NULL OR x.upto <= max_size
-    ORDER BY x."offset";
+    -- The segments that hold the tag (tag_hints), from the one holding lo.
+    RETURN QUERY SELECT * FROM streams.read_segments(
+        s.shard_id, ARRAY(SELECT h.segment FROM streams.tag_hints h
+                          WHERE h.shard_id = s.shard_id AND h.tag = read_by_tag.tag
+                            AND h.segment >= segs.first_segment ORDER BY h.segment),
+        lo, tag, NULL, max_record_num, max_size);
 END
 $$;
 
@@ -393,15 +445,12 @@ DECLARE
     lo bigint := greatest(read_by_key."offset", s.first_offset);
     segs record := streams.segments_of(s.shard_id, lo, s.next_offset);
 BEGIN
-    RETURN QUERY
-    SELECT x."offset", x.key, x.data, x.header, x.tags, x.ts
-    FROM (SELECT r.*, sum(length(r.data)) OVER (ORDER BY r."offset") AS upto
-          FROM (SELECT * FROM streams.records r
-                WHERE r.segment BETWEEN segs.first_segment AND segs.last_segment
-                  AND r.shard_id = s.shard_id AND r.key = read_by_key.key AND r."offset" >= lo
-                ORDER BY r."offset" LIMIT greatest(max_record_num, 0)) r) x
-    WHERE max_size IS NULL OR x.upto <= max_size
-    ORDER BY x."offset";
+    -- Every segment of the shard from the one holding lo (each partition's key index).
+    RETURN QUERY SELECT * FROM streams.read_segments(
+        s.shard_id, ARRAY(SELECT g.segment FROM streams.shard_segments g
+                          WHERE g.shard_id = s.shard_id AND g.segment >= segs.first_segment
+                          ORDER BY g.segment),
+        lo, NULL, key, max_record_num, max_size);
 END
 $$;
 
