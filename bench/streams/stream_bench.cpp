@@ -110,9 +110,9 @@ int main()
             {
                 pqxx::connection cc(db);
                 pqxx::work tx(cc);
-                pqxx::stream_to out(tx, "copy_records",
-                                    std::vector<std::string>{"shard", "position", "key", "data",
-                                                             "tags", "ts"});
+                pqxx::stream_to out(
+                    tx, "copy_records",
+                    std::vector<std::string>{"shard", "position", "key", "data", "tags", "ts"});
                 for (long n = 0; n < per_connection; ++n)
                 {
                     Record r = RecordOf(c * per_connection + n);

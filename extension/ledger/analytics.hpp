@@ -27,7 +27,7 @@ struct KnownOutput
     codec::OutputId output_id;
     std::optional<codec::Address> address;
     std::uint64_t amount = 0;
-    std::string kind;               // the unspent set's output_kind
+    std::string kind;                // the unspent set's output_kind
     std::optional<codec::Bytes> tag; // its tag feature
 };
 

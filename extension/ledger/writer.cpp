@@ -791,7 +791,8 @@ void MilestoneWriter::WriteStream(const std::vector<KnownOutput> &spent)
     for (const KnownOutput &k : spent)
         add("spent", k.output_id, k.kind.c_str(), k.address, k.amount, k.tag);
     Params params;
-    params.SetInt32("milestone_index", milestone_index_).SetTimestamp("ms_timestamp", ms_timestamp_);
+    params.SetInt32("milestone_index", milestone_index_)
+        .SetTimestamp("ms_timestamp", ms_timestamp_);
     Execute(sql::kStreamLedger, events.Bind(params));
 }
 

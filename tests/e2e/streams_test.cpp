@@ -113,14 +113,15 @@ TEST_F(StreamsTest, TheAdapterContract)
     EXPECT_TRUE(store.ListShard("a", "c").empty());
 
     // Offsets from 0 in input order; bytes, keys, tags, headers and times come back as written.
-    EXPECT_EQ(store.Write("a", "b_c", Make("k1", std::string("\x00\x01\"\\", 4), {"red"},
-                                           1767225600000000)),
+    EXPECT_EQ(store.Write("a", "b_c",
+                          Make("k1", std::string("\x00\x01\"\\", 4), {"red"}, 1767225600000000)),
               0u);
     Record with_headers = Make("k2", "two", {"red", "b,l\"ue"}, 1767225660000000);
     with_headers.headers = {{"content-type", "text/plain"}, {"q\"uote", "x\\y"}};
-    auto offsets = store.BatchWrite(
-        "a", "b_c", {with_headers, Make("k1", "three", {"b,l\"ue"}, 1767225720000000),
-                     Make("", "four", {}, 1767225780000000)});
+    auto offsets =
+        store.BatchWrite("a", "b_c",
+                         {with_headers, Make("k1", "three", {"b,l\"ue"}, 1767225720000000),
+                          Make("", "four", {}, 1767225780000000)});
     EXPECT_EQ(offsets, (std::vector<std::uint64_t>{1, 2, 3}));
     store.Write("a_b", "c", Make("other", "x", {"red"}));
 
@@ -183,8 +184,9 @@ TEST_F(StreamsTest, ManyConcurrentWritersGetGapFreeOffsets)
                     {
                         std::vector<Record> batch;
                         for (int i = 0; i < kPerBatch; ++i)
-                            batch.push_back(Make("", std::to_string(w) + "/" + std::to_string(b) +
-                                                         "/" + std::to_string(i),
+                            batch.push_back(Make("",
+                                                 std::to_string(w) + "/" + std::to_string(b) + "/" +
+                                                     std::to_string(i),
                                                  {"w" + std::to_string(w)}));
                         auto offsets = store.BatchWrite("load", "one", batch);
                         for (int i = 0; i < kPerBatch; ++i)
@@ -333,8 +335,8 @@ TEST_F(StreamsTest, ARestartedConsumerResumesAtItsCommit)
         for (const auto &c : consumer.GetOffsetByGroup("readers"))
             if (c.namespace_name == "q" && c.shard_name == "s")
                 from = c.offset + 1;
-        auto got = consumer.ReadByTag("q", "s", from, "odd", {static_cast<std::uint64_t>(records),
-                                                               std::nullopt});
+        auto got = consumer.ReadByTag("q", "s", from, "odd",
+                                      {static_cast<std::uint64_t>(records), std::nullopt});
         for (const Record &r : got)
             seen.push_back(r.data);
         if (!got.empty())

@@ -97,9 +97,8 @@ std::string TimestampLiteral(std::int64_t micros)
 }
 
 // The columns every read returns, in this order.
-constexpr const char *kRecordColumns =
-    "\"offset\", key, data, header::text, to_jsonb(tags)::text, "
-    "(extract(epoch FROM ts) * 1000000)::bigint";
+constexpr const char *kRecordColumns = "\"offset\", key, data, header::text, to_jsonb(tags)::text, "
+                                       "(extract(epoch FROM ts) * 1000000)::bigint";
 
 // A JSON array of strings, as the server prints jsonb (["a", "b"]), into its strings.
 std::vector<std::string> JsonStrings(const std::string &json);
@@ -141,7 +140,12 @@ std::vector<std::string> JsonStrings(const std::string &json)
                 i += 4;
             }
             else
-                s += e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : e == 'b' ? '\b' : e == 'f' ? '\f' : e;
+                s += e == 'n'   ? '\n'
+                     : e == 't' ? '\t'
+                     : e == 'r' ? '\r'
+                     : e == 'b' ? '\b'
+                     : e == 'f' ? '\f'
+                                : e;
         }
         out.push_back(std::move(s));
     }
@@ -291,10 +295,10 @@ std::vector<Record> StreamStore::ReadByOffset(const std::string &namespace_name,
         [&]
         {
             pqxx::nontransaction tx(*conn_);
-            return RecordsOf(tx.exec_params(std::string("SELECT ") + kRecordColumns +
-                                                " FROM streams.read_by_offset($1, $2, $3, $4, NULLIF($5, '')::bigint)",
-                                            namespace_name, shard_name, offset,
-                                            config.max_record_num, MaxSize(config)));
+            return RecordsOf(tx.exec_params(
+                std::string("SELECT ") + kRecordColumns +
+                    " FROM streams.read_by_offset($1, $2, $3, $4, NULLIF($5, '')::bigint)",
+                namespace_name, shard_name, offset, config.max_record_num, MaxSize(config)));
         });
 }
 
@@ -306,10 +310,10 @@ std::vector<Record> StreamStore::ReadByTag(const std::string &namespace_name,
         [&]
         {
             pqxx::nontransaction tx(*conn_);
-            return RecordsOf(tx.exec_params(std::string("SELECT ") + kRecordColumns +
-                                                " FROM streams.read_by_tag($1, $2, $3, $4, $5, NULLIF($6, '')::bigint)",
-                                            namespace_name, shard_name, offset, tag,
-                                            config.max_record_num, MaxSize(config)));
+            return RecordsOf(tx.exec_params(
+                std::string("SELECT ") + kRecordColumns +
+                    " FROM streams.read_by_tag($1, $2, $3, $4, $5, NULLIF($6, '')::bigint)",
+                namespace_name, shard_name, offset, tag, config.max_record_num, MaxSize(config)));
         });
 }
 
@@ -321,10 +325,10 @@ std::vector<Record> StreamStore::ReadByKey(const std::string &namespace_name,
         [&]
         {
             pqxx::nontransaction tx(*conn_);
-            return RecordsOf(tx.exec_params(std::string("SELECT ") + kRecordColumns +
-                                                " FROM streams.read_by_key($1, $2, $3, $4, $5, NULLIF($6, '')::bigint)",
-                                            namespace_name, shard_name, offset, key,
-                                            config.max_record_num, MaxSize(config)));
+            return RecordsOf(tx.exec_params(
+                std::string("SELECT ") + kRecordColumns +
+                    " FROM streams.read_by_key($1, $2, $3, $4, $5, NULLIF($6, '')::bigint)",
+                namespace_name, shard_name, offset, key, config.max_record_num, MaxSize(config)));
         });
 }
 
@@ -336,9 +340,9 @@ std::optional<ShardOffset> StreamStore::GetOffsetByTimestamp(const std::string &
         [&]() -> std::optional<ShardOffset>
         {
             pqxx::nontransaction tx(*conn_);
-            auto row = tx.exec_params1(
-                "SELECT streams.get_offset_by_timestamp($1, $2, $3::timestamptz)", namespace_name,
-                shard_name, TimestampLiteral(timestamp_us));
+            auto row =
+                tx.exec_params1("SELECT streams.get_offset_by_timestamp($1, $2, $3::timestamptz)",
+                                namespace_name, shard_name, TimestampLiteral(timestamp_us));
             if (row[0].is_null())
                 return std::nullopt;
             return ShardOffset{namespace_name, shard_name, row[0].as<std::uint64_t>()};

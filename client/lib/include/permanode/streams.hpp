@@ -73,7 +73,8 @@ class StreamStore
 
     void CreateShard(const ShardInfo &shard);
     // An empty namespace lists every shard; an empty shard name the namespace's.
-    std::vector<ShardInfo> ListShard(const std::string &namespace_name, const std::string &shard_name);
+    std::vector<ShardInfo> ListShard(const std::string &namespace_name,
+                                     const std::string &shard_name);
     void DeleteShard(const std::string &namespace_name, const std::string &shard_name);
     std::uint64_t Write(const std::string &namespace_name, const std::string &shard_name,
                         const Record &record);
