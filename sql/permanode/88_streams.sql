@@ -378,25 +378,39 @@ LANGUAGE sql STABLE AS $$
     ORDER BY x."offset" LIMIT $5
 $$;
 
--- tag_page (or, with tag NULL, key_page) over `segments` (ascending) until max_record_num
--- records or max_size data bytes.
-CREATE FUNCTION streams.read_segments(shard_id bigint, segments int[], lo bigint, tag text, key text,
-                                      max_record_num bigint, max_size bigint)
+-- A shard's records with a tag (or, with tag NULL, a key) from offset on: tag_page (key_page)
+-- over the segments that can hold them, ascending, until max_record_num records or max_size
+-- data bytes. read_by_tag and read_by_key.
+CREATE FUNCTION streams.read_keyed(namespace text, shard text, "offset" bigint, tag text, key text,
+                                   max_record_num bigint, max_size bigint)
 RETURNS SETOF streams.stored_record
 LANGUAGE plpgsql STABLE AS $$
 DECLARE
+    s streams.shards := streams.shard_of(namespace, shard);
+    lo bigint := greatest(read_keyed."offset", s.first_offset);
+    first_segment int := (streams.segments_of(s.shard_id, lo, s.next_offset)).first_segment;
     seg int;
     r streams.stored_record;
     left_records bigint := greatest(max_record_num, 0);
     used bigint := 0;
     got bigint;
 BEGIN
-    FOREACH seg IN ARRAY coalesce(segments, '{}') LOOP
+    -- A tag's segments are those tag_hints names; a key's, every segment of the shard (each
+    -- partition's key index), from the one holding lo.
+    FOR seg IN SELECT h.segment FROM streams.tag_hints h
+               WHERE read_keyed.tag IS NOT NULL AND h.shard_id = s.shard_id AND h.tag = read_keyed.tag
+                 AND h.segment >= first_segment
+               UNION ALL
+               SELECT g.segment FROM streams.shard_segments g
+               WHERE read_keyed.tag IS NULL AND g.shard_id = s.shard_id AND g.segment >= first_segment
+               ORDER BY 1 LOOP
         EXIT WHEN left_records = 0;
-        IF max_size IS NULL AND tag IS NOT NULL THEN
-            RETURN QUERY SELECT * FROM streams.tag_page(shard_id, seg, lo, tag, left_records);
+        IF max_size IS NULL AND read_keyed.tag IS NOT NULL THEN
+            RETURN QUERY
+            SELECT * FROM streams.tag_page(s.shard_id, seg, lo, read_keyed.tag, left_records);
         ELSIF max_size IS NULL THEN
-            RETURN QUERY SELECT * FROM streams.key_page(shard_id, seg, lo, key, left_records);
+            RETURN QUERY
+            SELECT * FROM streams.key_page(s.shard_id, seg, lo, read_keyed.key, left_records);
         END IF;
         IF max_size IS NULL THEN
             GET DIAGNOSTICS got = ROW_COUNT;
@@ -404,9 +418,11 @@ BEGIN
             CONTINUE;
         END IF;
         -- With max_size, row by row: the bytes add up across segments.
-        FOR r IN SELECT * FROM streams.tag_page(shard_id, seg, lo, tag, left_records) WHERE tag IS NOT NULL
+        FOR r IN SELECT * FROM streams.tag_page(s.shard_id, seg, lo, read_keyed.tag, left_records)
+                 WHERE read_keyed.tag IS NOT NULL
                  UNION ALL
-                 SELECT * FROM streams.key_page(shard_id, seg, lo, key, left_records) WHERE tag IS NULL LOOP
+                 SELECT * FROM streams.key_page(s.shard_id, seg, lo, read_keyed.key, left_records)
+                 WHERE read_keyed.tag IS NULL LOOP
             used := used + length(r.data);
             IF used > max_size THEN
                 RETURN;
@@ -421,38 +437,11 @@ $$;
 CREATE FUNCTION streams.read_by_tag(namespace text, shard text, "offset" bigint, tag text,
                                     max_record_num bigint DEFAULT 100, max_size bigint DEFAULT NULL)
 RETURNS SETOF streams.stored_record
-LANGUAGE plpgsql STABLE AS $$
-DECLARE
-    s streams.shards := streams.shard_of(namespace, shard);
-    lo bigint := greatest(read_by_tag."offset", s.first_offset);
-    segs record := streams.segments_of(s.shard_id, lo, s.next_offset);
-BEGIN
-    -- The segments that hold the tag (tag_hints), from the one holding lo.
-    RETURN QUERY SELECT * FROM streams.read_segments(
-        s.shard_id, ARRAY(SELECT h.segment FROM streams.tag_hints h
-                          WHERE h.shard_id = s.shard_id AND h.tag = read_by_tag.tag
-                            AND h.segment >= segs.first_segment ORDER BY h.segment),
-        lo, tag, NULL, max_record_num, max_size);
-END
-$$;
-
+LANGUAGE sql STABLE AS 'SELECT * FROM streams.read_keyed($1, $2, $3, $4, NULL, $5, $6)';
 CREATE FUNCTION streams.read_by_key(namespace text, shard text, "offset" bigint, key text,
                                     max_record_num bigint DEFAULT 100, max_size bigint DEFAULT NULL)
 RETURNS SETOF streams.stored_record
-LANGUAGE plpgsql STABLE AS $$
-DECLARE
-    s streams.shards := streams.shard_of(namespace, shard);
-    lo bigint := greatest(read_by_key."offset", s.first_offset);
-    segs record := streams.segments_of(s.shard_id, lo, s.next_offset);
-BEGIN
-    -- Every segment of the shard from the one holding lo (each partition's key index).
-    RETURN QUERY SELECT * FROM streams.read_segments(
-        s.shard_id, ARRAY(SELECT g.segment FROM streams.shard_segments g
-                          WHERE g.shard_id = s.shard_id AND g.segment >= segs.first_segment
-                          ORDER BY g.segment),
-        lo, NULL, key, max_record_num, max_size);
-END
-$$;
+LANGUAGE sql STABLE AS 'SELECT * FROM streams.read_keyed($1, $2, $3, NULL, $4, $5, $6)';
 
 -- The smallest retained offset whose timestamp is at or after ts; NULL when there is none.
 CREATE FUNCTION streams.get_offset_by_timestamp(namespace text, shard text, ts timestamptz)

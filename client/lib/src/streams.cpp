@@ -287,49 +287,49 @@ std::vector<std::uint64_t> StreamStore::BatchWrite(const std::string &namespace_
         });
 }
 
-std::vector<Record> StreamStore::ReadByOffset(const std::string &namespace_name,
-                                              const std::string &shard_name, std::uint64_t offset,
-                                              const ReadConfig &config)
+namespace
+{
+
+// The records a read function of schema streams returns (`call`: its name and parameters).
+template <typename... Args>
+std::vector<Record> ReadRecords(pqxx::connection &conn, const std::string &call, Args &&...args)
 {
     return Translate(
         [&]
         {
-            pqxx::nontransaction tx(*conn_);
-            return RecordsOf(tx.exec_params(
-                std::string("SELECT ") + kRecordColumns +
-                    " FROM streams.read_by_offset($1, $2, $3, $4, NULLIF($5, '')::bigint)",
-                namespace_name, shard_name, offset, config.max_record_num, MaxSize(config)));
+            pqxx::nontransaction tx(conn);
+            return RecordsOf(
+                tx.exec_params(std::string("SELECT ") + kRecordColumns + " FROM streams." + call,
+                               std::forward<Args>(args)...));
         });
+}
+
+} // namespace
+
+std::vector<Record> StreamStore::ReadByOffset(const std::string &namespace_name,
+                                              const std::string &shard_name, std::uint64_t offset,
+                                              const ReadConfig &config)
+{
+    return ReadRecords(*conn_, "read_by_offset($1, $2, $3, $4, NULLIF($5, '')::bigint)",
+                       namespace_name, shard_name, offset, config.max_record_num, MaxSize(config));
 }
 
 std::vector<Record> StreamStore::ReadByTag(const std::string &namespace_name,
                                            const std::string &shard_name, std::uint64_t offset,
                                            const std::string &tag, const ReadConfig &config)
 {
-    return Translate(
-        [&]
-        {
-            pqxx::nontransaction tx(*conn_);
-            return RecordsOf(tx.exec_params(
-                std::string("SELECT ") + kRecordColumns +
-                    " FROM streams.read_by_tag($1, $2, $3, $4, $5, NULLIF($6, '')::bigint)",
-                namespace_name, shard_name, offset, tag, config.max_record_num, MaxSize(config)));
-        });
+    return ReadRecords(*conn_, "read_by_tag($1, $2, $3, $4, $5, NULLIF($6, '')::bigint)",
+                       namespace_name, shard_name, offset, tag, config.max_record_num,
+                       MaxSize(config));
 }
 
 std::vector<Record> StreamStore::ReadByKey(const std::string &namespace_name,
                                            const std::string &shard_name, std::uint64_t offset,
                                            const std::string &key, const ReadConfig &config)
 {
-    return Translate(
-        [&]
-        {
-            pqxx::nontransaction tx(*conn_);
-            return RecordsOf(tx.exec_params(
-                std::string("SELECT ") + kRecordColumns +
-                    " FROM streams.read_by_key($1, $2, $3, $4, $5, NULLIF($6, '')::bigint)",
-                namespace_name, shard_name, offset, key, config.max_record_num, MaxSize(config)));
-        });
+    return ReadRecords(*conn_, "read_by_key($1, $2, $3, $4, $5, NULLIF($6, '')::bigint)",
+                       namespace_name, shard_name, offset, key, config.max_record_num,
+                       MaxSize(config));
 }
 
 std::optional<ShardOffset> StreamStore::GetOffsetByTimestamp(const std::string &namespace_name,
