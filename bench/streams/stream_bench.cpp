@@ -152,7 +152,7 @@ int main()
         const long read = std::min<long>(big, 1000000);
         {
             pqxx::nontransaction tx(conn);
-            tx.exec0("CREATE TABLE heap_records AS SELECT \"offset\", key, data, tags, ts FROM "
+            tx.exec0("CREATE TABLE heap_records AS SELECT \"offset\", key, data, header, tags, ts FROM "
                      "streams.records r JOIN streams.shards s USING (shard_id) WHERE s.shard = "
                      "'big' AND r.\"offset\" < " +
                      std::to_string(read));

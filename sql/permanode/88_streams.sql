@@ -378,60 +378,53 @@ LANGUAGE sql STABLE AS $$
     ORDER BY x."offset" LIMIT $5
 $$;
 
+-- The error of a read from a shard that does not exist (a read is one SQL statement that calls
+-- this only then). VOLATILE: the planner must not run it to estimate a plan.
+CREATE FUNCTION streams.missing_shard(namespace text, shard text) RETURNS bigint
+LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+    RAISE EXCEPTION 'shard "%" does not exist in namespace "%"', shard, namespace
+        USING ERRCODE = 'undefined_object', HINT = 'Create it with streams.create_shard().';
+END
+$$;
+
 -- A shard's records with a tag (or, with tag NULL, a key) from offset on: tag_page (key_page)
--- over the segments that can hold them, ascending, until max_record_num records or max_size
--- data bytes. read_by_tag and read_by_key.
+-- over the segments that can hold them, ascending (a tag's: those tag_hints names; a key's:
+-- every segment of the shard), until max_record_num records, then cut before the data bytes
+-- would pass max_size. One SQL statement, inlined into its caller: the segments are read in
+-- order and the LIMIT stops the nested loop once a page is full, so later segments are not
+-- opened. read_by_tag and read_by_key.
 CREATE FUNCTION streams.read_keyed(namespace text, shard text, "offset" bigint, tag text, key text,
                                    max_record_num bigint, max_size bigint)
 RETURNS SETOF streams.stored_record
-LANGUAGE plpgsql STABLE AS $$
-DECLARE
-    s streams.shards := streams.shard_of(namespace, shard);
-    lo bigint := greatest(read_keyed."offset", s.first_offset);
-    first_segment int := (streams.segments_of(s.shard_id, lo, s.next_offset)).first_segment;
-    seg int;
-    r streams.stored_record;
-    left_records bigint := greatest(max_record_num, 0);
-    used bigint := 0;
-    got bigint;
-BEGIN
-    -- A tag's segments are those tag_hints names; a key's, every segment of the shard (each
-    -- partition's key index), from the one holding lo.
-    FOR seg IN SELECT h.segment FROM streams.tag_hints h
-               WHERE read_keyed.tag IS NOT NULL AND h.shard_id = s.shard_id AND h.tag = read_keyed.tag
-                 AND h.segment >= first_segment
-               UNION ALL
-               SELECT g.segment FROM streams.shard_segments g
-               WHERE read_keyed.tag IS NULL AND g.shard_id = s.shard_id AND g.segment >= first_segment
-               ORDER BY 1 LOOP
-        EXIT WHEN left_records = 0;
-        IF max_size IS NULL AND read_keyed.tag IS NOT NULL THEN
-            RETURN QUERY
-            SELECT * FROM streams.tag_page(s.shard_id, seg, lo, read_keyed.tag, left_records);
-        ELSIF max_size IS NULL THEN
-            RETURN QUERY
-            SELECT * FROM streams.key_page(s.shard_id, seg, lo, read_keyed.key, left_records);
-        END IF;
-        IF max_size IS NULL THEN
-            GET DIAGNOSTICS got = ROW_COUNT;
-            left_records := left_records - got;
-            CONTINUE;
-        END IF;
-        -- With max_size, row by row: the bytes add up across segments.
-        FOR r IN SELECT * FROM streams.tag_page(s.shard_id, seg, lo, read_keyed.tag, left_records)
-                 WHERE read_keyed.tag IS NOT NULL
-                 UNION ALL
-                 SELECT * FROM streams.key_page(s.shard_id, seg, lo, read_keyed.key, left_records)
-                 WHERE read_keyed.tag IS NULL LOOP
-            used := used + length(r.data);
-            IF used > max_size THEN
-                RETURN;
-            END IF;
-            RETURN NEXT r;
-            left_records := left_records - 1;
-        END LOOP;
-    END LOOP;
-END
+LANGUAGE sql STABLE AS $$
+    SELECT x."offset", x.key, x.data, x.header, x.tags, x.ts
+    FROM (SELECT q.*, sum(length(q.data)) OVER (ORDER BY q."offset") AS upto
+          FROM (SELECT p.*
+                FROM (SELECT coalesce(s.shard_id, streams.missing_shard($1, $2)) AS shard_id,
+                             greatest($3, s.first_offset) AS lo
+                      FROM (SELECT 1) one
+                      LEFT JOIN streams.shards s ON s.namespace = $1 AND s.shard = $2) s
+                CROSS JOIN LATERAL (SELECT min(g.segment) AS first_segment
+                                    FROM streams.shard_segments g
+                                    WHERE g.shard_id = s.shard_id AND g.last_offset >= s.lo) f
+                CROSS JOIN LATERAL (
+                    SELECT h.segment FROM streams.tag_hints h
+                    WHERE $4 IS NOT NULL AND h.shard_id = s.shard_id AND h.tag = $4
+                      AND h.segment >= f.first_segment
+                    UNION ALL
+                    SELECT g.segment FROM streams.shard_segments g
+                    WHERE $4 IS NULL AND g.shard_id = s.shard_id AND g.segment >= f.first_segment
+                    ORDER BY 1) h
+                CROSS JOIN LATERAL (
+                    SELECT * FROM streams.tag_page(s.shard_id, h.segment, s.lo, $4, greatest($6, 0))
+                    WHERE $4 IS NOT NULL
+                    UNION ALL
+                    SELECT * FROM streams.key_page(s.shard_id, h.segment, s.lo, $5, greatest($6, 0))
+                    WHERE $4 IS NULL) p
+                LIMIT greatest($6, 0)) q) x
+    WHERE $7 IS NULL OR x.upto <= $7
+    ORDER BY x."offset"
 $$;
 
 CREATE FUNCTION streams.read_by_tag(namespace text, shard text, "offset" bigint, tag text,
