@@ -606,8 +606,15 @@ const Statement kDateCache{
     "end_ms = greatest(date_cache.end_ms, EXCLUDED.end_ms)",
     {{"milestone_index", "int4"}, {"ms_timestamp", "timestamptz"}}};
 
-// The milestone's events on the ledger stream, where the schema has streams (88_streams.sql; it
-// appends only where shard ledger/events exists).
+// Whether the ledger is a stream here: shard ledger/events exists (88_streams.sql).
+const Statement kStreamLedgerOn{"stream_ledger_on",
+                                "SELECT 1 FROM streams.shards WHERE namespace = 'ledger' AND "
+                                "shard = 'events'",
+                                {},
+                                false,
+                                "streams.shards"};
+
+// The milestone's events on the ledger stream (appended only where shard ledger/events exists).
 const Statement kStreamLedger{"stream_ledger",
                               "SELECT streams.append_ledger(:milestone_index, :ms_timestamp, "
                               ":event, :milestone_id, :confirmed_index, :output_id, :output_kind, "
@@ -681,6 +688,7 @@ const std::vector<const Statement *> &AllStatements()
                                                        &sql::kMetrics,
                                                        &sql::kDateCache,
                                                        &sql::kSync,
+                                                       &sql::kStreamLedgerOn,
                                                        &sql::kStreamLedger};
     return all;
 }

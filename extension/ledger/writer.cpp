@@ -760,7 +760,8 @@ void MilestoneWriter::WriteDailyMetrics(const MilestoneAnalytics &analytics)
 
 void MilestoneWriter::WriteStream(const std::vector<KnownOutput> &spent)
 {
-    if (!Prepared(sql::kStreamLedger)) // a schema older than 0.8.0
+    // A schema older than 0.8.0, or no ledger stream: nothing to gather.
+    if (!Prepared(sql::kStreamLedgerOn) || Execute(sql::kStreamLedgerOn, Params()) == 0)
         return;
     // One row per event: a milestone's (milestone_id, confirmed_index), or an output's.
     StatementColumns events(sql::kStreamLedger, types_);
