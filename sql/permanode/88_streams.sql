@@ -34,6 +34,8 @@ CREATE TABLE streams.shards (
     UNIQUE (namespace, shard),
     CHECK (0 <= first_offset AND first_offset <= next_offset)
 );
+-- A logical dump keeps the shards (95_dump_tables.sql) and where their IDs stand.
+SELECT pg_extension_config_dump(pg_get_serial_sequence('streams.shards', 'shard_id')::regclass, '');
 
 -- The offsets of each shard in each segment it wrote in (a shard's segments follow its offsets).
 CREATE TABLE streams.shard_segments (
@@ -182,8 +184,7 @@ BEGIN
         SELECT * INTO s FROM streams.shards x WHERE x.namespace = $1 AND x.shard = $2;
     END IF;
     IF NOT FOUND THEN
-        RAISE EXCEPTION 'shard "%" does not exist in namespace "%"', shard, namespace
-            USING ERRCODE = 'undefined_object', HINT = 'Create it with streams.create_shard().';
+        PERFORM streams.missing_shard(namespace, shard);
     END IF;
     RETURN s;
 END

@@ -1,8 +1,9 @@
 
 -- Between pg_restore's pre-data section (which runs CREATE EXTENSION, filling these tables with
 -- their defaults) and its data section (which holds their dumped rows): empties them, so the
--- dump's rows are the only ones. Refuses a database that holds a ledger.
-CREATE FUNCTION @extschema@.prepare_restore() RETURNS int
+-- dump's rows are the only ones (the dumped sequences' values come with them). Refuses a database
+-- that holds a ledger. (CREATE OR REPLACE: the upgrade to 0.8.0 runs this file again.)
+CREATE OR REPLACE FUNCTION @extschema@.prepare_restore() RETURNS int
 LANGUAGE plpgsql AS $$
 DECLARE
     tables text;
@@ -15,7 +16,7 @@ BEGIN
     END IF;
     SELECT string_agg(c.oid::regclass::text, ', '), count(*) INTO tables, n
     FROM pg_extension e CROSS JOIN LATERAL unnest(e.extconfig) cfg JOIN pg_class c ON c.oid = cfg
-    WHERE e.extname = 'permanode';
+    WHERE e.extname = 'permanode' AND c.relkind IN ('r', 'p');
     IF n > 0 THEN
         EXECUTE 'TRUNCATE ' || tables; -- regclass output: quoted, schema-qualified names
     END IF;

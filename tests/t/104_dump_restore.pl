@@ -19,6 +19,13 @@ $node->init;
 $node->append_conf('postgresql.conf', preload_conf());
 $node->start;
 load_ledger($node, 'ledger');
+# Record streams too: two shards (the second's ID shows that the restored ID sequence goes on).
+$node->safe_psql('ledger', q{
+    SELECT streams.create_shard('app', 'one');
+    SELECT streams.create_shard('app', 'two');
+    SELECT streams.batch_write('app', 'one', ARRAY[ROW('k', 'a'::bytea, NULL, '{t}', NULL),
+                                                   ROW('k', 'b'::bytea, NULL, '{t}', NULL)]::streams.record[]);
+});
 my $hot = answers($node, 'ledger');
 ok($node->safe_psql('ledger', 'SELECT count(*) FROM permanode.archive(0, 2418)') > 0,
     'range 17 archived');
@@ -58,6 +65,13 @@ sub check_restore
             q{SELECT (SELECT count(*) FROM permanode.block_locator) = 200
                  AND (SELECT count(*) FROM permanode.unspent_outputs) > 0}),
         't', "$label: the extension's own tables hold their rows");
+    is($target->safe_psql($db,
+            q{SELECT string_agg(convert_from(data, 'UTF8'), ',' ORDER BY "offset")
+              FROM streams.read_by_tag('app', 'one', 0, 't')}),
+        'a,b', "$label: a stream's records read back by tag");
+    is($target->safe_psql($db,
+            q{SELECT streams.write('app', 'three', NULL, 'c') FROM (SELECT streams.create_shard('app', 'three')) s}),
+        '0', "$label: a new shard takes a new ID and starts at offset 0");
     return;
 }
 
