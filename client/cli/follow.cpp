@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
+#include "codec/hex.hpp"
 #include "interrupt.hpp"
 #include "permanode/streams.hpp"
 
@@ -38,12 +39,8 @@ std::string Line(const client::Record &r)
         line["timestamp"] = *r.timestamp_us / 1000000;
     nlohmann::json data = nlohmann::json::parse(r.data, nullptr, false);
     if (data.is_discarded())
-    {
-        std::string hex = "0x";
-        for (unsigned char c : r.data)
-            hex += fmt::format("{:02x}", c);
-        data = hex;
-    }
+        data = codec::ToHex(
+            codec::ByteSpan(reinterpret_cast<const std::uint8_t *>(r.data.data()), r.data.size()));
     line["data"] = data;
     return line.dump();
 }

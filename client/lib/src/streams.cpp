@@ -2,6 +2,7 @@
 // SQL function of the same name in schema streams. Batches travel as one array per field.
 #include "permanode/streams.hpp"
 
+#include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
 #include <ctime>
@@ -40,43 +41,6 @@ std::string ArrayLiteral(const std::vector<std::optional<std::string>> &elements
     return out + "}";
 }
 
-// bytea in its hex text form.
-std::string HexBytes(const std::string &bytes)
-{
-    static const char kDigits[] = "0123456789abcdef";
-    std::string out = "\\x";
-    out.reserve(2 + 2 * bytes.size());
-    for (unsigned char c : bytes)
-    {
-        out += kDigits[c >> 4];
-        out += kDigits[c & 15];
-    }
-    return out;
-}
-
-// A JSON string (the quotes and escapes JSON needs).
-std::string JsonString(const std::string &text)
-{
-    std::string out = "\"";
-    for (unsigned char c : text)
-    {
-        if (c == '"' || c == '\\')
-        {
-            out += '\\';
-            out += static_cast<char>(c);
-        }
-        else if (c < 0x20)
-        {
-            char escaped[8];
-            std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
-            out += escaped;
-        }
-        else
-            out += static_cast<char>(c);
-    }
-    return out + "\"";
-}
-
 // Microseconds since the epoch as a timestamptz literal, in UTC.
 std::string TimestampLiteral(std::int64_t micros)
 {
@@ -100,56 +64,13 @@ std::string TimestampLiteral(std::int64_t micros)
 constexpr const char *kRecordColumns = "\"offset\", key, data, header::text, to_jsonb(tags)::text, "
                                        "(extract(epoch FROM ts) * 1000000)::bigint";
 
-// A JSON array of strings, as the server prints jsonb (["a", "b"]), into its strings.
-std::vector<std::string> JsonStrings(const std::string &json);
-
-std::vector<Header> HeadersOf(const std::string &json)
+// robustmq's headers as stored: [{"name": ..., "value": ...}, ...].
+std::vector<Header> HeadersOf(const std::string &text)
 {
-    // [{"name": "n", "value": "v"}, ...] as the server prints jsonb: read the strings in order.
-    std::vector<std::string> strings = JsonStrings(json);
     std::vector<Header> headers;
-    for (std::size_t i = 0; i + 3 < strings.size(); i += 4)
-    {
-        Header h;
-        for (std::size_t k = i; k < i + 4; k += 2)
-            (strings[k] == "name" ? h.name : h.value) = strings[k + 1];
-        headers.push_back(std::move(h));
-    }
+    for (const nlohmann::json &h : nlohmann::json::parse(text))
+        headers.push_back({h.value("name", ""), h.value("value", "")});
     return headers;
-}
-
-std::vector<std::string> JsonStrings(const std::string &json)
-{
-    std::vector<std::string> out;
-    for (std::size_t i = 0; i < json.size(); ++i)
-    {
-        if (json[i] != '"')
-            continue;
-        std::string s;
-        for (++i; i < json.size() && json[i] != '"'; ++i)
-        {
-            if (json[i] != '\\')
-            {
-                s += json[i];
-                continue;
-            }
-            char e = json[++i];
-            if (e == 'u')
-            {
-                s += static_cast<char>(std::stoi(json.substr(i + 1, 4), nullptr, 16));
-                i += 4;
-            }
-            else
-                s += e == 'n'   ? '\n'
-                     : e == 't' ? '\t'
-                     : e == 'r' ? '\r'
-                     : e == 'b' ? '\b'
-                     : e == 'f' ? '\f'
-                                : e;
-        }
-        out.push_back(std::move(s));
-    }
-    return out;
 }
 
 std::vector<Record> RecordsOf(const pqxx::result &rows)
@@ -166,7 +87,7 @@ std::vector<Record> RecordsOf(const pqxx::result &rows)
         r.data = data.str();
         if (!row[3].is_null())
             r.headers = HeadersOf(row[3].as<std::string>());
-        r.tags = JsonStrings(row[4].as<std::string>());
+        r.tags = nlohmann::json::parse(row[4].as<std::string>()).get<std::vector<std::string>>();
         r.timestamp_us = row[5].as<std::int64_t>();
         records.push_back(std::move(r));
     }
@@ -253,21 +174,18 @@ std::vector<std::uint64_t> StreamStore::BatchWrite(const std::string &namespace_
     for (const Record &r : records)
     {
         keys.push_back(r.key);
-        data.push_back(HexBytes(r.data));
+        data.push_back(
+            conn_->esc_raw(reinterpret_cast<const unsigned char *>(r.data.data()), r.data.size()));
         if (r.headers.empty())
             headers.push_back(std::nullopt);
         else
         {
-            std::string json = "[";
+            nlohmann::json list = nlohmann::json::array();
             for (const Header &h : r.headers)
-                json += (json.size() > 1 ? "," : "") + std::string("{\"name\":") +
-                        JsonString(h.name) + ",\"value\":" + JsonString(h.value) + "}";
-            headers.push_back(json + "]");
+                list.push_back({{"name", h.name}, {"value", h.value}});
+            headers.push_back(list.dump());
         }
-        std::string json = "[";
-        for (const std::string &t : r.tags)
-            json += (json.size() > 1 ? "," : "") + JsonString(t);
-        tags.push_back(json + "]");
+        tags.push_back(nlohmann::json(r.tags).dump());
         ts.push_back(r.timestamp_us ? std::optional<std::string>(TimestampLiteral(*r.timestamp_us))
                                     : std::nullopt);
     }
@@ -368,10 +286,7 @@ std::vector<ShardOffset> StreamStore::GetOffsetByGroup(const std::string &group_
 void StreamStore::CommitOffset(const std::string &group_name, const std::string &namespace_name,
                                const std::map<std::string, std::uint64_t> &offsets)
 {
-    std::string json = "{";
-    for (const auto &[shard, offset] : offsets)
-        json += (json.size() > 1 ? "," : "") + JsonString(shard) + ":" + std::to_string(offset);
-    json += "}";
+    const std::string json = nlohmann::json(offsets).dump(); // {"shard": offset, ...}
     Translate(
         [&]
         {
