@@ -525,6 +525,8 @@ void MilestoneWriter::WriteOutputs()
             owned.erase(OutputIdAt(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1));
         if (!owned.empty())
         {
+            for (const auto &[output_id, row] : owned)
+                spent_before_.push_back(row);
             BookLateSpends(owned);
             WriteLegacyUsedLate(owned);
         }
@@ -786,11 +788,24 @@ void MilestoneWriter::WriteStream(const std::vector<KnownOutput> &spent)
         events["amount"].AddInt64(Amount(amount));
         AddBytes(events["tag"], tag);
     };
+    std::set<codec::OutputId> spent_here;
+    for (const SpendRow &s : rows_.spends)
+        spent_here.insert(s.output_id);
     for (const OutputRow &o : rows_.outputs)
         if (const char *kind = NamesOf(o).unspent_kind)
             add("created", o.output_id, kind, o.fields.address, o.fields.amount, o.fields.tag);
+    // Spent: outputs of earlier milestones (from the unspent set), then outputs this milestone
+    // both created and spent (never in the unspent set).
     for (const KnownOutput &k : spent)
         add("spent", k.output_id, k.kind.c_str(), k.address, k.amount, k.tag);
+    for (const OutputRow &o : rows_.outputs)
+        if (const char *kind = NamesOf(o).unspent_kind; kind && spent_here.count(o.output_id))
+            add("spent", o.output_id, kind, o.fields.address, o.fields.amount, o.fields.tag);
+    // Spent by a milestone ingested before this one (out of order): appended now, with the
+    // spending milestone (append_ledger looks it up).
+    for (const OutputRow *o : spent_before_)
+        add("spent_before", o->output_id, NamesOf(*o).unspent_kind, o->fields.address,
+            o->fields.amount, o->fields.tag);
     Params params;
     params.SetInt32("milestone_index", milestone_index_)
         .SetTimestamp("ms_timestamp", ms_timestamp_);

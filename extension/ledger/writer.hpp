@@ -93,6 +93,8 @@ class MilestoneWriter
     TimestampTz ms_timestamp_;
     int32 milestone_index_;
     std::vector<LateSpend> late_spends_;
+    // Outputs this milestone creates that an earlier-ingested milestone spent (for WriteStream).
+    std::vector<const OutputRow *> spent_before_;
     // Chrysalis outputs of earlier milestones that this one spends, each with its spender.
     std::vector<OutputRow> legacy_used_;
 };

@@ -498,6 +498,8 @@ $$;
 -- the milestone's transaction, one record per milestone payload the cone confirms (key: the
 -- milestone ID, tag "milestone"), per output created and per output spent (key: the output ID,
 -- tags: its address, its tag in 0x-hex, its kind), in that order. The data is the event in JSON.
+-- A spend ingested before the output it spends (milestones ingested out of order) is appended
+-- with the output, naming the milestone that spent it.
 -------------------------------------------------------------------------------------------------
 CREATE FUNCTION streams.append_ledger(milestone_index int, ms_timestamp timestamptz, events text[],
                                       milestone_ids @extschema@.hash32[], confirmed_indexes int[],
@@ -519,9 +521,15 @@ BEGIN
                                             'milestoneId', e.milestone_id::text,
                                             'confirmedAt', milestone_index)
                     ELSE jsonb_strip_nulls(jsonb_build_object(
-                        'type', e.event, 'outputId', e.output_id::text, 'kind', e.kind,
+                        'type', CASE e.event WHEN 'spent_before' THEN 'spent' ELSE e.event END,
+                        'outputId', e.output_id::text, 'kind', e.kind,
                         'address', e.address::text, 'amount', e.amount::text,
-                        'tag', '0x' || encode(e.tag, 'hex'), 'milestoneIndex', milestone_index)) END AS doc,
+                        'tag', '0x' || encode(e.tag, 'hex'),
+                        -- a spend ingested before its output: the milestone that spent it
+                        'milestoneIndex', CASE WHEN e.event = 'spent_before'
+                                               THEN (SELECT p.milestone_index FROM @extschema@.spent_outputs p
+                                                     WHERE p.output_id = e.output_id LIMIT 1)
+                                               ELSE milestone_index END)) END AS doc,
                CASE WHEN e.event = 'milestone' THEN jsonb_build_array('milestone')
                     ELSE to_jsonb(array_remove(ARRAY[e.address::text, '0x' || encode(e.tag, 'hex'), e.kind], NULL)) END AS tags
         FROM unnest(events, milestone_ids, confirmed_indexes, output_ids, kinds, addresses, amounts, tags)

@@ -402,4 +402,44 @@ TEST_F(StreamsTest, FollowPrintsRecordsAsTheyArriveAndResumes)
     EXPECT_EQ(nlohmann::json::parse(resumed.output)["offset"], 4);
 }
 
+// The ledger as a stream on a generated ledger (whose transactions also spend outputs created in
+// their own milestone, and which `ingest` writes on two connections, so some spends arrive before
+// their outputs): one record per output created and per output spent, as the ledger tables hold
+// them.
+TEST_F(StreamsTest, TheLedgerStreamHoldsEveryOutputCreatedAndSpent)
+{
+    StreamStore(dsn_).CreateShard(Shard("ledger", "events"));
+    std::string bundles = ::testing::TempDir() + "streams_ledger.ndjson";
+    auto generated =
+        permanode::test::RunCli(fmt::format("generate --milestones 40 --seed 7 -o '{}'", bundles));
+    ASSERT_EQ(generated.exit_code, 0) << generated.output;
+    auto ingested = permanode::test::RunCli(fmt::format("ingest '{}' --dsn '{}'", bundles, dsn_));
+    ASSERT_EQ(ingested.exit_code, 0) << ingested.output;
+    pqxx::connection conn(dsn_);
+    pqxx::nontransaction tx(conn);
+    tx.exec0("SET search_path = public, permanode"); // the output_id type's operators
+    auto row = tx.exec1(
+        "SELECT (SELECT count(*) FROM streams.read_by_offset('ledger', 'events', 0, 1000000) "
+        "        WHERE convert_from(data, 'UTF8')::jsonb->>'type' = 'spent'), "
+        "       (SELECT count(*) FROM permanode.spent_outputs), "
+        "       (SELECT count(*) FROM streams.read_by_offset('ledger', 'events', 0, 1000000) "
+        "        WHERE convert_from(data, 'UTF8')::jsonb->>'type' = 'created'), "
+        "       (SELECT count(*) FROM permanode.basic_outputs) + (SELECT count(*) FROM "
+        "        permanode.alias_outputs) + (SELECT count(*) FROM permanode.foundry_outputs) + "
+        "        (SELECT count(*) FROM permanode.nft_outputs), "
+        "       (SELECT count(*) FROM permanode.spent_outputs s JOIN permanode.basic_outputs b "
+        "        USING (output_id) WHERE s.milestone_index = b.milestone_index), "
+        "       (SELECT count(*) FROM streams.read_by_offset('ledger', 'events', 0, 1000000) r "
+        "        JOIN permanode.spent_outputs s ON s.output_id::text = r.key "
+        "        WHERE convert_from(r.data, 'UTF8')::jsonb->>'type' = 'spent' "
+        "          AND (convert_from(r.data, 'UTF8')::jsonb->>'milestoneIndex')::int "
+        "              <> s.milestone_index)");
+    EXPECT_GT(row[4].as<long>(), 0) << "no output spent in its own milestone: the case is untested";
+    EXPECT_EQ(row[0].as<long>(), row[1].as<long>()) << "spent";
+    EXPECT_EQ(row[2].as<long>(), row[3].as<long>()) << "created";
+    // Each spend names the milestone that spent the output, also when `ingest --jobs` wrote the
+    // spending milestone before the one that created it.
+    EXPECT_EQ(row[5].as<long>(), 0) << "spends naming another milestone";
+}
+
 } // namespace
