@@ -11,6 +11,7 @@
 // retired_outputs and its span indexes against the unspent set's.
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
@@ -54,8 +55,17 @@ int main()
         double scale = BenchScale();
         // The ledger bench's mix: ~460 outputs per milestone, 11,500 milestones give > 5M.
         int milestones = std::max(1000, static_cast<int>(11500 * scale));
-        std::string db = CreateLedgerDatabase(dsn, "bench_as_of", std::max(1, milestones / 500));
-        GenerateAndIngest(PERMANODE_CLI_PATH, db, milestones);
+        std::string db;
+        if (std::getenv("PERMANODE_BENCH_KEEP_LEDGER") != nullptr)
+        {
+            // The ledger of an earlier run at the same scale, for trying a query change.
+            db = dsn + " dbname=bench_as_of";
+        }
+        else
+        {
+            db = CreateLedgerDatabase(dsn, "bench_as_of", std::max(1, milestones / 500));
+            GenerateAndIngest(PERMANODE_CLI_PATH, db, milestones);
+        }
         pqxx::connection conn(db);
         pqxx::nontransaction(conn).exec0("VACUUM ANALYZE");
 

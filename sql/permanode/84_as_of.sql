@@ -3,11 +3,12 @@
 -- The ledger as of any milestone N: the outputs unspent at the end of N are
 --   the unspent set's outputs created at or before N, and
 --   the retired outputs (once in the unspent set, now spent) alive at N: created <= N < spent.
--- The first part is the unspent set's own indexes, bounded by N's time. The second is a
--- GiST index per lookup key over one int8range per retired output: the key's 32-bit hash in the
--- high half, the output's [created, spent) milestones in the low half, so "key K alive at N" is
--- one containment probe, `span @> span_at(K, N)`, whose cost follows the outputs alive at N,
--- not the history before or after N (hash collisions are removed by the key's own equality).
+-- The first part is the unspent set's own indexes, bounded by N's time. The second is a GiST
+-- index per lookup key over one point per retired output: x is the key's hash above the
+-- milestone that created the output, y the milestone that spent it. "Key K alive at N" is a box,
+-- so one probe finds what is alive without reading the key's history before or after N, and the
+-- distance from the box's corner orders those outputs newest first (KNN), so a page reads its
+-- own rows only (hash collisions are removed by the key's own equality).
 -- Design and measurements: docs/AS_OF.md.
 -------------------------------------------------------------------------------------------------
 
@@ -45,96 +46,16 @@ CREATE TABLE @extschema@.retired_outputs (
     CHECK (spent_milestone_index > milestone_index)
 );
 
--- A key's span of milestones [from_ms, to_ms) and a point in it, in one int8 line.
-CREATE FUNCTION @extschema@.span(key int, from_ms int, to_ms int) RETURNS int8range
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-RETURN int8range(key::int8 * 4294967296 + from_ms, key::int8 * 4294967296 + to_ms);
-CREATE FUNCTION @extschema@.span_at(key int, at int) RETURNS int8
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-RETURN key::int8 * 4294967296 + at;
-COMMENT ON FUNCTION @extschema@.span(int, int, int) IS
-    'the milestones [from_ms, to_ms) of a lookup key (its 32-bit hash), as one int8range whose GiST index finds the spans containing span_at(key, N)';
 -- A tag's key.
 CREATE FUNCTION @extschema@.tag_hash(tag bytea) RETURNS int
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 RETURN hashtext(encode(tag, 'hex'));
-
-DO $$
-DECLARE
-    k record;
-BEGIN
-    FOR k IN SELECT * FROM (VALUES
-        ('address', '@extschema@.address_hash(address)'),
-        ('sender', '@extschema@.address_hash(sender)'),
-        ('issuer', '@extschema@.address_hash(issuer)'),
-        ('tag', '@extschema@.tag_hash(tag)'),
-        ('state_controller', '@extschema@.address_hash(state_controller)'),
-        ('governor', '@extschema@.address_hash(governor)'),
-        ('dust_return_address', '@extschema@.address_hash(dust_return_address)'),
-        ('expiration_return_address', '@extschema@.address_hash(expiration_return_address)'),
-        ('chain_id', '@extschema@.hash32_hash(chain_id)'),
-        ('foundry_id', '@extschema@.foundry_id_hash(foundry_id)'),
-        ('output_kind', 'hashtext(output_kind)')) AS v(col, key)
-    LOOP
-        -- k.key is one of the expressions above, never input.
-        EXECUTE format('CREATE INDEX %I ON @extschema@.retired_outputs USING gist '
-                       '(@extschema@.span(%s, milestone_index, spent_milestone_index)) '
-                       'WHERE %I IS NOT NULL', 'retired_outputs_by_' || k.col, k.key, k.col);
-    END LOOP;
-END
-$$;
 
 -- The protocol of milestone N: that of the newest milestone held at or before it.
 CREATE FUNCTION @extschema@.protocol_at(at int) RETURNS smallint
 LANGUAGE sql STABLE PARALLEL SAFE
 RETURN (SELECT p.protocol_version FROM @extschema@.milestone_protocols p
         WHERE p.milestone_index <= at ORDER BY p.milestone_index DESC LIMIT 1);
-
--- The outputs an address holds (the `address` column: owner, state controller, alias of a
--- foundry) at the end of milestone N, N's era only: the Chrysalis outputs before the Stardust
--- genesis, the Stardust outputs from it. Without N: the newest milestone held.
-CREATE FUNCTION @extschema@.outputs_at(address @extschema@.address, at int DEFAULT NULL)
-RETURNS TABLE (output_id @extschema@.output_id, output_kind text, amount bigint,
-               sig_locked boolean, milestone_index int, ms_timestamp timestamptz,
-               spent_milestone_index int, output_type smallint)
-LANGUAGE sql STABLE AS $$
-    WITH n AS (SELECT coalesce(at, (SELECT max(p.milestone_index) FROM @extschema@.milestone_protocols p)) AS at),
-         era AS (SELECT n.at, coalesce(@extschema@.protocol_at(n.at), 2) = 1 AS chrysalis,
-                        @extschema@.milestone_time(n.at) AS at_time FROM n)
-    SELECT u.output_id, u.output_kind, u.amount,
-           u.dust_return_address IS NULL AND u.timelock IS NULL AND u.expiration IS NULL,
-           u.milestone_index, u.ms_timestamp, NULL::int,
-           CASE WHEN u.output_kind = 'legacy' THEN get_byte(u.data, 0)::smallint END
-    FROM era, @extschema@.unspent_outputs u
-    WHERE u.address = outputs_at.address AND u.ms_timestamp <= era.at_time
-      AND u.milestone_index <= era.at AND (u.output_kind = 'legacy') = era.chrysalis
-    UNION ALL
-    SELECT r.output_id, r.output_kind, r.amount,
-           r.dust_return_address IS NULL AND r.timelock IS NULL AND r.expiration IS NULL,
-           r.milestone_index, r.ms_timestamp, r.spent_milestone_index, r.output_type
-    FROM era, @extschema@.retired_outputs r
-    WHERE r.address IS NOT NULL
-      AND @extschema@.span(@extschema@.address_hash(r.address), r.milestone_index,
-                           r.spent_milestone_index)
-          @> @extschema@.span_at(@extschema@.address_hash(outputs_at.address), era.at)
-      AND r.address = outputs_at.address
-      AND (r.output_kind = 'legacy') = era.chrysalis
-$$;
-COMMENT ON FUNCTION @extschema@.outputs_at(@extschema@.address, int) IS
-    'the outputs an address holds at the end of milestone `at` (default: the newest held), of that milestone''s era; spent_milestone_index is NULL for outputs still unspent';
-
--- An address's balance at the end of milestone N, per output kind: total, the part without
--- unlock conditions beyond the address (sig-locked), and the outputs counted.
-CREATE FUNCTION @extschema@.balance_at(address @extschema@.address, at int DEFAULT NULL)
-RETURNS TABLE (output_kind text, balance numeric, sig_locked_balance numeric, outputs bigint)
-LANGUAGE sql STABLE AS $$
-    SELECT o.output_kind, sum(o.amount), coalesce(sum(o.amount) FILTER (WHERE o.sig_locked), 0),
-           count(*)
-    FROM @extschema@.outputs_at(address, at) o
-    GROUP BY o.output_kind ORDER BY o.output_kind
-$$;
-COMMENT ON FUNCTION @extschema@.balance_at(@extschema@.address, int) IS
-    'an address''s balance at the end of milestone `at` (default: the newest held), per output kind';
 
 -- Rebuilds retired_outputs from the history tables (hot and archived): every output created by
 -- one milestone and spent by a later one, and every Chrysalis output the Stardust genesis booked

@@ -134,42 +134,7 @@ CREATE FUNCTION streams.partition_name(table_name name, segment int) RETURNS nam
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 RETURN (table_name || '_s' || lpad(segment::text, 10, '0'))::name;
 
--- Makes a segment's partitions of records and record_tags if missing (and not archived), each
--- made apart and attached, with its unique key (the cold tier's row key) and lookups.
-CREATE FUNCTION streams.create_partition(segment int) RETURNS boolean
-LANGUAGE plpgsql AS $$
-DECLARE
-    t name;
-    part name;
-    made boolean := false;
-BEGIN
-    FOREACH t IN ARRAY ARRAY['records', 'record_tags']::name[] LOOP
-        part := streams.partition_name(t, segment);
-        -- Made already: no lock, so writers of other shards in this segment do not wait for
-        -- each other's commits.
-        CONTINUE WHEN to_regclass(format('streams.%I', part)) IS NOT NULL;
-        PERFORM pg_advisory_xact_lock(hashtext('permanode.partition'), hashtext('streams.' || part));
-        CONTINUE WHEN EXISTS (SELECT 1 FROM pg_class c
-                              WHERE c.relname = part AND c.relnamespace = 'streams'::regnamespace)
-                   OR EXISTS (SELECT 1 FROM @extschema@.archive_status s
-                              WHERE s.parent_table = format('streams.%I', t)::regclass
-                                AND segment >= s.range_from AND segment < s.range_to);
-        EXECUTE format('CREATE TABLE streams.%I (LIKE streams.%I INCLUDING DEFAULTS INCLUDING CONSTRAINTS)',
-                       part, t);
-        IF t = 'records' THEN
-            EXECUTE format('CREATE UNIQUE INDEX %I ON streams.%I (shard_id, "offset")', part || '_key', part);
-            EXECUTE format('CREATE INDEX %I ON streams.%I (shard_id, key, "offset") WHERE key IS NOT NULL',
-                           part || '_by_key', part);
-        ELSE
-            EXECUTE format('CREATE UNIQUE INDEX %I ON streams.%I (shard_id, tag, "offset")', part || '_key', part);
-        END IF;
-        EXECUTE format('ALTER TABLE streams.%I ATTACH PARTITION streams.%I FOR VALUES FROM (%s) TO (%s)',
-                       t, part, segment, segment + 1);
-        made := true;
-    END LOOP;
-    RETURN made;
-END
-$$;
+-- streams.create_partition(segment): 89_stream_partitions.sql.
 
 -- The shard's row, locked for writing when `for_write`; a missing shard is an error naming it.
 CREATE FUNCTION streams.shard_of(namespace text, shard text, for_write boolean DEFAULT false)
@@ -681,13 +646,13 @@ BEGIN
         SELECT p.oid::regprocedure,
                CASE WHEN p.proname IN ('commit_offset')
                     THEN '{permanode_reader}'
-                    WHEN p.proname IN ('create_shard', 'delete_shard', 'batch_write', 'write', 'create_partition')
+                    WHEN p.proname IN ('create_shard', 'delete_shard', 'batch_write', 'write')
                     THEN '{permanode_writer,permanode_admin}'
                     ELSE '{permanode_admin}' END::text[]
         FROM pg_proc p
         WHERE p.pronamespace = 'streams'::regnamespace
           AND p.proname IN ('commit_offset', 'create_shard', 'delete_shard', 'batch_write', 'write',
-                            'create_partition', 'set_retention', 'expire', 'archive', 'restore')
+                            'set_retention', 'expire', 'archive', 'restore')
     LOOP
         EXECUTE format('ALTER FUNCTION %s SECURITY DEFINER SET search_path = pg_catalog, @extschema@', f);
         EXECUTE format('REVOKE ALL ON FUNCTION %s FROM PUBLIC', f);

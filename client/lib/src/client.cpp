@@ -169,15 +169,35 @@ std::unique_ptr<Result> Client::Execute(const Statement &statement, const Params
         {
             auto values = pqxx::prepare::make_dynamic_params(params.Pointers());
             pqxx::nontransaction tx(*connection_);
-            if (statement.plan == Plan::kCustom)
+            auto run = [&]
             {
-                // An unnamed statement: always planned for the values at hand.
-                return std::make_unique<PqxxResult>(tx.exec_params(statement.sql, values));
+                if (statement.plan == Plan::kCustom)
+                {
+                    // An unnamed statement: always planned for the values at hand.
+                    return std::make_unique<PqxxResult>(tx.exec_params(statement.sql, values));
+                }
+                // libpqxx keeps the definition and prepares it on first use; the same
+                // definition again is a no-op.
+                connection_->prepare(statement.name, statement.sql);
+                return std::make_unique<PqxxResult>(tx.exec_prepared(statement.name, values));
+            };
+            if (!statement.index_order)
+            {
+                return run();
             }
-            // libpqxx keeps the definition and prepares it on first use; the same definition
-            // again is a no-op.
-            connection_->prepare(statement.name, statement.sql);
-            return std::make_unique<PqxxResult>(tx.exec_prepared(statement.name, values));
+            tx.exec0("SET enable_bitmapscan = off; SET plan_cache_mode = force_generic_plan");
+            std::unique_ptr<PqxxResult> result;
+            try
+            {
+                result = run();
+            }
+            catch (...)
+            {
+                tx.exec0("RESET enable_bitmapscan; RESET plan_cache_mode");
+                throw;
+            }
+            tx.exec0("RESET enable_bitmapscan; RESET plan_cache_mode");
+            return result;
         });
 }
 

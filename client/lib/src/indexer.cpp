@@ -290,22 +290,36 @@ const SpanKey kSpanKeys[] = {
     {"aliasAddress", "address", "permanode.address_hash"},
 };
 
-// "Key `key` alive at milestone `at`" on retired_outputs o, as its span index reads it.
-std::string SpanContains(const std::string &column, const std::string &hash, const std::string &key,
-                         const std::string &at)
+// A retired output o of a key column as its span index's point (84_as_of.sql).
+std::string SpanPoint(const std::string &column, const std::string &hash)
 {
-    return "permanode.span(" + hash + "(o." + column +
-           "), o.milestone_index, o.spent_milestone_index) @> permanode.span_at(" + hash + "(" +
-           key + "), " + at + ")";
+    return "permanode.span_point(" + hash + "(o." + column +
+           "), o.milestone_index, o.spent_milestone_index)";
 }
 
-// The span conditions that find a page's retired outputs alive at `at`: one per key filter
-// (the planner takes the most selective), the four of unlockableByAddress as one OR, or, with
-// no key, the output kind's.
-std::string SpanConditions(const std::array<bool, kFilterCount> &set,
-                           const std::array<int, kFilterCount> &param_of, const std::string &at)
+// "Key `key` alive at milestone `at`, created in [from, to]" on retired_outputs o, as its span
+// index reads it.
+std::string SpanIn(const std::string &column, const std::string &hash, const std::string &key,
+                   const std::string &at, const std::string &from = "0", const std::string &to = "")
 {
-    std::string sql;
+    return SpanPoint(column, hash) + " <@ permanode.span_box(" + hash + "(" + key + "), " + at +
+           ", " + from + ", " + (to.empty() ? at : to) + ")";
+}
+
+// The key a page's retired outputs are read by, newest first, from its span index.
+struct OrderKey
+{
+    std::string column;
+    std::string hash;
+    std::string value;
+};
+
+// The first key filter of a page, or, with none, the output kind; none when the page's only key
+// is unlockableByAddress (four keys, ORed: their probes are merged and sorted instead).
+std::optional<OrderKey> PageOrderKey(const std::array<bool, kFilterCount> &set,
+                                     const std::array<int, kFilterCount> &param_of)
+{
+    bool unlockable = false;
     for (int i = 0; i < kFilterCount; i++)
     {
         if (!set[i])
@@ -313,38 +327,52 @@ std::string SpanConditions(const std::array<bool, kFilterCount> &set,
             continue;
         }
         std::string name = kFilters[i].name;
-        std::string key = Param(param_of[i]) + "::" + kFilters[i].type;
-        if (name == "unlockableByAddress")
-        {
-            std::string any;
-            for (const char *column :
-                 {"address", "state_controller", "governor", "expiration_return_address"})
-            {
-                any += (any.empty() ? "" : " OR ") +
-                       SpanContains(column, "permanode.address_hash", key, at);
-            }
-            sql += " AND (" + any + ")";
-            continue;
-        }
+        unlockable = unlockable || name == "unlockableByAddress";
         for (const SpanKey &k : kSpanKeys)
         {
             if (name == k.filter)
             {
-                sql += " AND " + SpanContains(k.column, k.hash, key, at);
+                return OrderKey{k.column, k.hash, Param(param_of[i]) + "::" + kFilters[i].type};
             }
         }
     }
-    if (sql.empty())
+    if (unlockable)
     {
-        sql = " AND " + SpanContains("output_kind", "hashtext", "$1::text", at);
+        return std::nullopt;
     }
-    return sql;
+    return OrderKey{"output_kind", "hashtext", "$1::text"};
+}
+
+// unlockableByAddress's four keys alive at `at` (any of them), for a page without another key.
+std::string UnlockableSpans(const std::array<bool, kFilterCount> &set,
+                            const std::array<int, kFilterCount> &param_of, const std::string &at)
+{
+    for (int i = 0; i < kFilterCount; i++)
+    {
+        if (set[i] && std::string(kFilters[i].name) == "unlockableByAddress")
+        {
+            std::string key = Param(param_of[i]) + "::" + kFilters[i].type;
+            std::string any;
+            for (const char *column :
+                 {"address", "state_controller", "governor", "expiration_return_address"})
+            {
+                any +=
+                    (any.empty() ? "" : " OR ") + SpanIn(column, "permanode.address_hash", key, at);
+            }
+            return " AND (" + any + ")";
+        }
+    }
+    return "";
 }
 
 // The statement of an indexer page as of a milestone: the unspent set's outputs created by
-// then, and retired_outputs' alive then, each branch its own index order and limit, merged.
-// The milestone is the last parameter, after the limit.
-std::string BuildAsOfQuery(const std::array<bool, kFilterCount> &set, bool cursor)
+// then, and retired_outputs' alive then, each branch in its own index order with the page's
+// limit, merged. The retired branch reads its key's span index by distance (KNN): newest first,
+// stopping after a page; the outputs of the page's oldest milestone are then read whole, as the
+// distance does not order them by ID. The milestone is the last parameter, after the limit.
+// `index_order` tells whether the statement needs Statement::index_order.
+std::string BuildAsOfQuery(const std::array<bool, kFilterCount> &set, bool cursor,
+                           bool &index_order)
 {
     int next_param = 2;
     std::array<int, kFilterCount> param_of{};
@@ -358,33 +386,47 @@ std::string BuildAsOfQuery(const std::array<bool, kFilterCount> &set, bool curso
     }
     const std::string limit = Param(next_param);
     const std::string at = Param(next_param + 1) + "::int";
-    auto branch = [&](const std::string &table, const std::string &extra)
-    {
-        std::string sql = "(SELECT o.output_id, o.ms_timestamp, o.milestone_index FROM "
-                          "permanode." +
-                          table + " o WHERE o.output_kind = $1" + filters + extra;
-        if (cursor)
-        {
-            sql += UnspentKeyset(c);
-        }
-        return sql +
-               " ORDER BY o.ms_timestamp DESC, o.milestone_index DESC, o.output_id DESC "
-               "LIMIT " +
-               limit + ")";
-    };
+    const std::string keyset = cursor ? UnspentKeyset(c) : "";
+    const std::string columns = "o.output_id, o.ms_timestamp, o.milestone_index";
+    const std::string page_order =
+        " ORDER BY o.ms_timestamp DESC, o.milestone_index DESC, o.output_id DESC LIMIT " + limit;
     // Created by the milestone: its index, and its time (which bounds the time-ordered indexes).
     const std::string created = " AND o.milestone_index <= " + at;
-    // The time bound serves the unspent set's time-ordered indexes; on retired rows, which the
-    // span index finds, it would only be one more function call per row.
-    std::string sql =
-        "SELECT p.output_id::text, 0, " + Micros("p.ms_timestamp") + ", p.milestone_index, " + at +
-        " FROM (" +
-        branch("unspent_outputs",
-               created + " AND o.ms_timestamp <= permanode.milestone_time(" + at + ")") +
-        " UNION ALL " +
-        branch("retired_outputs", created + " AND o.spent_milestone_index > " + at +
-                                      SpanConditions(set, param_of, at)) +
-        ") p ORDER BY p.ms_timestamp DESC, p.milestone_index DESC, p.output_id DESC LIMIT " + limit;
+    const std::string unspent =
+        "(SELECT " + columns + " FROM permanode.unspent_outputs o WHERE o.output_kind = $1" +
+        filters + created + " AND o.ms_timestamp <= " + "permanode.milestone_time(" + at + ")" +
+        keyset + page_order + ")";
+    const std::string alive =
+        " WHERE o.output_kind = $1" + filters + created + " AND o.spent_milestone_index > " + at;
+    std::string retired;
+    std::optional<OrderKey> key = PageOrderKey(set, param_of);
+    index_order = key.has_value();
+    if (key)
+    {
+        // After a cursor, from its milestone down.
+        const std::string upto = cursor ? "least(" + at + ", " + Param(c + 2) + "::int)" : at;
+        const std::string hashed = key->hash + "(" + key->value + ")";
+        retired =
+            "(WITH k AS MATERIALIZED (SELECT " + columns + " FROM permanode.retired_outputs o" +
+            alive + " AND " + SpanIn(key->column, key->hash, key->value, at, "0", upto) + keyset +
+            " ORDER BY " + SpanPoint(key->column, key->hash) + " <-> permanode.span_newest(" +
+            hashed + ", " + upto + ") LIMIT " + limit + ") SELECT * FROM k UNION SELECT " +
+            columns +
+            " FROM (SELECT min(k.milestone_index) AS oldest, count(*) AS n FROM k) t, "
+            "permanode.retired_outputs o" +
+            alive + " AND t.n = " + limit + " AND " +
+            SpanIn(key->column, key->hash, key->value, at, "t.oldest", "t.oldest") + keyset + ")";
+    }
+    else
+    {
+        retired = "(SELECT " + columns + " FROM permanode.retired_outputs o" + alive +
+                  UnlockableSpans(set, param_of, at) + keyset + page_order + ")";
+    }
+    std::string sql = "SELECT p.output_id::text, 0, " + Micros("p.ms_timestamp") +
+                      ", p.milestone_index, " + at + " FROM (" + unspent + " UNION ALL " + retired +
+                      ") p ORDER BY p.ms_timestamp DESC, p.milestone_index DESC, "
+                      "p.output_id DESC LIMIT " +
+                      limit;
     return Replace(sql, '\x02', at);
 }
 
@@ -480,12 +522,18 @@ std::shared_ptr<const Statement> IndexerStatement(Target target,
     {
         return it->second;
     }
-    std::string sql = as_of && target == kUnspent ? BuildAsOfQuery(set, cursor)
+    bool index_order = false;
+    std::string sql = as_of && target == kUnspent ? BuildAsOfQuery(set, cursor, index_order)
                                                   : BuildQuery(target, set, cursor, as_of);
     std::shared_ptr<const Statement> statement;
     if (cursor || set_count > 1 || as_of)
     {
-        statement = MakeStatement("indexer_custom", std::move(sql));
+        // An as-of page in index order: one plan per shape and connection (index_order).
+        statement =
+            index_order
+                ? MakeStatement("indexer_as_of_" + std::to_string(mask) + (cursor ? "_after" : ""),
+                                std::move(sql), Plan::kGeneric, true)
+                : MakeStatement("indexer_custom", std::move(sql));
     }
     else
     {
@@ -589,7 +637,7 @@ Query<std::optional<std::string>> ChainOutput(OutputKind kind, const std::string
                "WHERE output_kind = $1 AND " +
                column + " = " + key + " AND milestone_index <= " + at +
                " UNION ALL SELECT output_id FROM permanode.retired_outputs o WHERE " +
-               SpanContains(column, hash, key, at) + " AND " + column + " = " + key +
+               SpanIn(column, hash, key, at) + " AND " + column + " = " + key +
                " AND output_kind = $1 AND milestone_index <= " + at +
                " AND spent_milestone_index > " + at + ") c LIMIT 1";
     };

@@ -35,9 +35,11 @@ template <typename Fn> auto Translate(Fn &&fn) -> decltype(fn())
 
 // A statement defined once per process (the library's fixed statements).
 inline std::shared_ptr<const Statement> MakeStatement(std::string name, std::string sql,
-                                                      Plan plan = Plan::kCustom)
+                                                      Plan plan = Plan::kCustom,
+                                                      bool index_order = false)
 {
-    return std::make_shared<const Statement>(Statement{std::move(name), std::move(sql), plan});
+    return std::make_shared<const Statement>(
+        Statement{std::move(name), std::move(sql), plan, index_order});
 }
 
 // The SQL expression of a timestamptz column in microseconds since the epoch.

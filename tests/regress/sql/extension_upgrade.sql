@@ -92,7 +92,8 @@ SELECT 'updated'::text AS install, p.oid::regprocedure::text AS function, upgrad
        p.prosecdef, p.proconfig, p.proacl::text AS rights
 FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'permanode';
--- So do its tables' and views' columns, the hint catalog, and the tables pg_dump dumps.
+-- So do its tables' and views' columns, the hint catalog, the tables pg_dump dumps, the indexes
+-- of its tables (partitions aside) and its statistics objects.
 CREATE FUNCTION upgrade_test.shape() RETURNS TABLE (relation text, shape text)
 LANGUAGE sql AS $$
     SELECT c.relname::text, format('%s %s%s', a.attname, format_type(a.atttypid, a.atttypmod),
@@ -106,6 +107,17 @@ LANGUAGE sql AS $$
     UNION ALL
     SELECT 'dumped', cfg::regclass::text
     FROM pg_extension e CROSS JOIN LATERAL unnest(e.extconfig) cfg WHERE e.extname = 'permanode'
+    UNION ALL
+    SELECT 'index', pg_get_indexdef(x.indexrelid)
+    FROM pg_index x JOIN pg_class t ON t.oid = x.indrelid
+    WHERE t.relnamespace IN ('permanode'::regnamespace, to_regnamespace('legacy'),
+                             to_regnamespace('streams'))
+      AND NOT t.relispartition
+    UNION ALL
+    SELECT 'statistics', s.stxname::text
+    FROM pg_statistic_ext s
+    WHERE s.stxnamespace IN ('permanode'::regnamespace, to_regnamespace('legacy'),
+                             to_regnamespace('streams'))
 $$;
 CREATE TABLE upgrade_test.shapes AS SELECT 'updated'::text AS install, * FROM upgrade_test.shape();
 SET client_min_messages = warning;

@@ -37,6 +37,10 @@ struct Statement
     std::string name; // unique per SQL text; names the prepared statement of kGeneric
     std::string sql;
     Plan plan = Plan::kCustom;
+    // Planned with bitmap scans off, for a statement whose rows come in a GiST index's distance
+    // order (KNN) that stops after a page: the planner costs a GiST box probe at a fixed 0.1% of
+    // the rows, so it would fetch every match by bitmap and sort them instead.
+    bool index_order = false;
 };
 
 // Statement parameters in text form; unset optionals are NULL.
