@@ -134,7 +134,7 @@ CREATE FUNCTION streams.partition_name(table_name name, segment int) RETURNS nam
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 RETURN (table_name || '_s' || lpad(segment::text, 10, '0'))::name;
 
--- streams.create_partition(segment): 89_stream_partitions.sql.
+-- streams.create_partition(segment): 89_stream_lookups.sql.
 
 -- The shard's row, locked for writing when `for_write`; a missing shard is an error naming it.
 CREATE FUNCTION streams.shard_of(namespace text, shard text, for_write boolean DEFAULT false)
@@ -354,53 +354,7 @@ BEGIN
 END
 $$;
 
--- A shard's records with a tag (or, with tag NULL, a key) from offset on: tag_page (key_page)
--- over the segments that can hold them, ascending (a tag's: those tag_hints names; a key's:
--- every segment of the shard), until max_record_num records, then cut before the data bytes
--- would pass max_size. One SQL statement, inlined into its caller: the segments are read in
--- order and the LIMIT stops the nested loop once a page is full, so later segments are not
--- opened. read_by_tag and read_by_key.
-CREATE FUNCTION streams.read_keyed(namespace text, shard text, "offset" bigint, tag text, key text,
-                                   max_record_num bigint, max_size bigint)
-RETURNS SETOF streams.stored_record
-LANGUAGE sql STABLE AS $$
-    SELECT x."offset", x.key, x.data, x.header, x.tags, x.ts
-    FROM (SELECT q.*, sum(length(q.data)) OVER (ORDER BY q."offset") AS upto
-          FROM (SELECT p.*
-                FROM (SELECT coalesce(s.shard_id, streams.missing_shard($1, $2)) AS shard_id,
-                             greatest($3, s.first_offset) AS lo
-                      FROM (SELECT 1) one
-                      LEFT JOIN streams.shards s ON s.namespace = $1 AND s.shard = $2) s
-                CROSS JOIN LATERAL (SELECT min(g.segment) AS first_segment
-                                    FROM streams.shard_segments g
-                                    WHERE g.shard_id = s.shard_id AND g.last_offset >= s.lo) f
-                CROSS JOIN LATERAL (
-                    SELECT h.segment FROM streams.tag_hints h
-                    WHERE $4 IS NOT NULL AND h.shard_id = s.shard_id AND h.tag = $4
-                      AND h.segment >= f.first_segment
-                    UNION ALL
-                    SELECT g.segment FROM streams.shard_segments g
-                    WHERE $4 IS NULL AND g.shard_id = s.shard_id AND g.segment >= f.first_segment
-                    ORDER BY 1) h
-                CROSS JOIN LATERAL (
-                    SELECT * FROM streams.tag_page(s.shard_id, h.segment, s.lo, $4, greatest($6, 0))
-                    WHERE $4 IS NOT NULL
-                    UNION ALL
-                    SELECT * FROM streams.key_page(s.shard_id, h.segment, s.lo, $5, greatest($6, 0))
-                    WHERE $4 IS NULL) p
-                LIMIT greatest($6, 0)) q) x
-    WHERE $7 IS NULL OR x.upto <= $7
-    ORDER BY x."offset"
-$$;
-
-CREATE FUNCTION streams.read_by_tag(namespace text, shard text, "offset" bigint, tag text,
-                                    max_record_num bigint DEFAULT 100, max_size bigint DEFAULT NULL)
-RETURNS SETOF streams.stored_record
-LANGUAGE sql STABLE AS 'SELECT * FROM streams.read_keyed($1, $2, $3, $4, NULL, $5, $6)';
-CREATE FUNCTION streams.read_by_key(namespace text, shard text, "offset" bigint, key text,
-                                    max_record_num bigint DEFAULT 100, max_size bigint DEFAULT NULL)
-RETURNS SETOF streams.stored_record
-LANGUAGE sql STABLE AS 'SELECT * FROM streams.read_keyed($1, $2, $3, NULL, $4, $5, $6)';
+-- streams.read_by_tag and streams.read_by_key: 89_stream_lookups.sql.
 
 -- The smallest retained offset whose timestamp is at or after ts; NULL when there is none.
 CREATE FUNCTION streams.get_offset_by_timestamp(namespace text, shard text, ts timestamptz)

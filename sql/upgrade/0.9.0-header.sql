@@ -29,3 +29,4 @@ END
 $$;
 DROP FUNCTION @extschema@.span(int, int, int);
 DROP FUNCTION @extschema@.span_at(int, int);
+DROP FUNCTION streams.read_keyed(text, text, bigint, text, text, bigint, bigint);
