@@ -135,6 +135,25 @@ void PgPipeline::Send(const client::Statement &statement, const client::Params &
     const auto &values = params.Pointers();
     int count = static_cast<int>(values.size());
     bool sent = true;
+    // A statement in index order runs between its planner settings and the session's own,
+    // each in its own pipeline segment, answered to no one.
+    auto send_settings = [&](const std::vector<std::string> &settings)
+    {
+        for (const auto &sql : settings)
+        {
+            sent = sent &&
+                   PQsendQueryParams(connection_, sql.c_str(), 0, nullptr, nullptr, nullptr,
+                                     nullptr, 0) == 1 &&
+                   PQpipelineSync(connection_) == 1;
+            Pending setting;
+            setting.sent = std::chrono::steady_clock::now();
+            pending_.push_back(std::move(setting));
+        }
+    };
+    if (statement.index_order)
+    {
+        send_settings(client::queries::IndexOrderOn());
+    }
     if (statement.plan == client::Plan::kGeneric)
     {
         if (prepared_.insert(statement.name).second)
@@ -163,6 +182,10 @@ void PgPipeline::Send(const client::Statement &statement, const client::Params &
     query.done = std::move(done);
     query.sent = std::chrono::steady_clock::now();
     pending_.push_back(std::move(query));
+    if (statement.index_order)
+    {
+        send_settings(client::queries::IndexOrderOff());
+    }
     if (!sent)
     {
         Lost("cannot send a query");

@@ -139,6 +139,22 @@ const char *ToString(OutputKind kind)
     return "basic";
 }
 
+namespace
+{
+
+// Statements as one simple query: one round trip.
+std::string Joined(const std::vector<std::string> &statements)
+{
+    std::string sql;
+    for (const auto &s : statements)
+    {
+        sql += s + ";";
+    }
+    return sql;
+}
+
+} // namespace
+
 Client::Client(const std::string &dsn)
 {
     Translate(
@@ -185,7 +201,7 @@ std::unique_ptr<Result> Client::Execute(const Statement &statement, const Params
             {
                 return run();
             }
-            tx.exec0("SET enable_bitmapscan = off; SET plan_cache_mode = force_generic_plan");
+            tx.exec(Joined(queries::IndexOrderOn()));
             std::unique_ptr<PqxxResult> result;
             try
             {
@@ -193,12 +209,26 @@ std::unique_ptr<Result> Client::Execute(const Statement &statement, const Params
             }
             catch (...)
             {
-                tx.exec0("RESET enable_bitmapscan; RESET plan_cache_mode");
+                tx.exec(Joined(queries::IndexOrderOff()));
                 throw;
             }
-            tx.exec0("RESET enable_bitmapscan; RESET plan_cache_mode");
+            tx.exec(Joined(queries::IndexOrderOff()));
             return result;
         });
+}
+
+const std::vector<std::string> &queries::IndexOrderOn()
+{
+    static const std::vector<std::string> on = {"SET enable_bitmapscan = off",
+                                                "SET plan_cache_mode = force_generic_plan"};
+    return on;
+}
+
+const std::vector<std::string> &queries::IndexOrderOff()
+{
+    static const std::vector<std::string> off = {"RESET enable_bitmapscan",
+                                                 "RESET plan_cache_mode"};
+    return off;
 }
 
 const char *queries::SessionSetupSql()

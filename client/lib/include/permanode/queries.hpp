@@ -18,6 +18,10 @@ namespace permanode::client::queries
 // What every session on the archive runs first (no parameters): schema permanode on the search
 // path, where our types' operators live. Client runs it when it connects.
 const char *SessionSetupSql();
+// Run around a Statement with index_order: its planner settings, then the session's own again;
+// one statement each, without parameters (a pipeline sends each on its own).
+const std::vector<std::string> &IndexOrderOn();
+const std::vector<std::string> &IndexOrderOff();
 
 // --- blocks ---
 Query<std::optional<BlockRow>> Block(const std::string &block_id);
