@@ -167,23 +167,13 @@ Query<Page<HeldOutput>> OutputsAt(const std::string &address, std::optional<std:
             "$6::permanode.output_id))";
         const std::string columns =
             "o.output_id, o.ms_timestamp, o.milestone_index, o.output_kind, o.amount";
-        const std::string point = "permanode.span_point(permanode.address_hash(o.address), "
-                                  "o.milestone_index, o.spent_milestone_index)";
-        const std::string retired = "SELECT " + columns +
-                                    ", o.spent_milestone_index FROM permanode.retired_outputs o "
-                                    "WHERE o.address = $1 AND (o.output_kind = 'legacy') = "
-                                    "n.chrysalis AND o.milestone_index <= n.at AND "
-                                    "o.spent_milestone_index > n.at" +
-                                    keyset + " AND " + point + " <@ permanode.span_box(n.h, n.at, ";
-        const std::string at =
+        // The milestone, its era and time, the cursor's milestone and the address's hash, once.
+        const std::string n =
             "WITH n AS MATERIALIZED (SELECT e.at, coalesce(permanode.protocol_at(e.at), 2) = 1 "
             "AS chrysalis, permanode.milestone_time(e.at) AS at_time, least(e.at, $5::int) AS "
             "upto, permanode.address_hash($1::permanode.address) AS h FROM (SELECT "
             "coalesce($2::int, (SELECT max(p.milestone_index) FROM "
-            "permanode.milestone_protocols p)) AS at) e), ";
-        const std::string newest = "k AS MATERIALIZED (SELECT r.* FROM n CROSS JOIN LATERAL (" +
-                                   retired + "0, n.upto) ORDER BY " + point +
-                                   " <-> permanode.span_newest(n.h, n.upto) LIMIT $7) r) ";
+            "permanode.milestone_protocols p)) AS at) e) ";
         const std::string unspent =
             "SELECT u.* FROM n CROSS JOIN LATERAL (SELECT " + columns +
             ", NULL::int AS spent_milestone_index FROM permanode.unspent_outputs o WHERE "
@@ -191,17 +181,19 @@ Query<Page<HeldOutput>> OutputsAt(const std::string &address, std::optional<std:
             "(o.output_kind = 'legacy') = n.chrysalis" +
             keyset +
             " ORDER BY o.ms_timestamp DESC, o.milestone_index DESC, o.output_id DESC LIMIT $7) u";
-        const std::string oldest = "SELECT * FROM k UNION SELECT o.* FROM n, (SELECT "
-                                   "min(k.milestone_index) AS oldest, count(*) AS c FROM k) t "
-                                   "CROSS JOIN LATERAL (" +
-                                   retired + "t.oldest, t.oldest)) o WHERE t.c = $7";
+        const std::string retired = RetiredNewestFirst(
+            columns + ", o.spent_milestone_index",
+            " AND o.address = $1 AND (o.output_kind = 'legacy') = (SELECT n.chrysalis FROM n)" +
+                keyset,
+            "permanode.span_point(permanode.address_hash(o.address), o.milestone_index, "
+            "o.spent_milestone_index)",
+            "(SELECT n.h FROM n)", "(SELECT n.at FROM n)", "(SELECT n.upto FROM n)", "$7");
         return MakeStatement("outputs_at_page",
-                             at + newest + "SELECT p.output_id::text, 0, " +
-                                 Micros("p.ms_timestamp") +
+                             n + "SELECT p.output_id::text, 0, " + Micros("p.ms_timestamp") +
                                  ", p.milestone_index, p.output_kind, p.amount, "
                                  "p.spent_milestone_index FROM (" +
-                                 unspent + " UNION ALL (" + oldest +
-                                 ")) p ORDER BY p.ms_timestamp DESC, p.milestone_index DESC, "
+                                 unspent + " UNION ALL " + retired +
+                                 ") p ORDER BY p.ms_timestamp DESC, p.milestone_index DESC, "
                                  "p.output_id DESC LIMIT $7",
                              Plan::kGeneric, true);
     }();

@@ -297,13 +297,12 @@ std::string SpanPoint(const std::string &column, const std::string &hash)
            "), o.milestone_index, o.spent_milestone_index)";
 }
 
-// "Key `key` alive at milestone `at`, created in [from, to]" on retired_outputs o, as its span
-// index reads it.
+// "Key `key` alive at milestone `at`" on retired_outputs o, as its span index reads it.
 std::string SpanIn(const std::string &column, const std::string &hash, const std::string &key,
-                   const std::string &at, const std::string &from = "0", const std::string &to = "")
+                   const std::string &at)
 {
     return SpanPoint(column, hash) + " <@ permanode.span_box(" + hash + "(" + key + "), " + at +
-           ", " + from + ", " + (to.empty() ? at : to) + ")";
+           ", 0, " + at + ")";
 }
 
 // The key a page's retired outputs are read by, newest first, from its span index.
@@ -396,8 +395,6 @@ std::string BuildAsOfQuery(const std::array<bool, kFilterCount> &set, bool curso
         "(SELECT " + columns + " FROM permanode.unspent_outputs o WHERE o.output_kind = $1" +
         filters + created + " AND o.ms_timestamp <= " + "permanode.milestone_time(" + at + ")" +
         keyset + page_order + ")";
-    const std::string alive =
-        " WHERE o.output_kind = $1" + filters + created + " AND o.spent_milestone_index > " + at;
     std::string retired;
     std::optional<OrderKey> key = PageOrderKey(set, param_of);
     index_order = key.has_value();
@@ -405,21 +402,16 @@ std::string BuildAsOfQuery(const std::array<bool, kFilterCount> &set, bool curso
     {
         // After a cursor, from its milestone down.
         const std::string upto = cursor ? "least(" + at + ", " + Param(c + 2) + "::int)" : at;
-        const std::string hashed = key->hash + "(" + key->value + ")";
-        retired =
-            "(WITH k AS MATERIALIZED (SELECT " + columns + " FROM permanode.retired_outputs o" +
-            alive + " AND " + SpanIn(key->column, key->hash, key->value, at, "0", upto) + keyset +
-            " ORDER BY " + SpanPoint(key->column, key->hash) + " <-> permanode.span_newest(" +
-            hashed + ", " + upto + ") LIMIT " + limit + ") SELECT * FROM k UNION SELECT " +
-            columns +
-            " FROM (SELECT min(k.milestone_index) AS oldest, count(*) AS n FROM k) t, "
-            "permanode.retired_outputs o" +
-            alive + " AND t.n = " + limit + " AND " +
-            SpanIn(key->column, key->hash, key->value, at, "t.oldest", "t.oldest") + keyset + ")";
+        retired = RetiredNewestFirst(columns, " AND o.output_kind = $1" + filters + keyset,
+                                     SpanPoint(key->column, key->hash),
+                                     key->hash + "(" + key->value + ")", at, upto, limit);
     }
     else
     {
-        retired = "(SELECT " + columns + " FROM permanode.retired_outputs o" + alive +
+        retired = "(SELECT " + columns +
+                  " FROM permanode.retired_outputs o WHERE "
+                  "o.output_kind = $1" +
+                  filters + created + " AND o.spent_milestone_index > " + at +
                   UnlockableSpans(set, param_of, at) + keyset + page_order + ")";
     }
     std::string sql = "SELECT p.output_id::text, 0, " + Micros("p.ms_timestamp") +

@@ -50,6 +50,15 @@ std::string Micros(const std::string &column);
 std::string KeysetCondition(int n, const std::string &range, const std::string &timestamp,
                             const std::string &milestone_index, const std::string &id,
                             const std::string &id_cast);
+// The retired outputs o of a key alive at milestone `at` and matching `where` (conditions on o,
+// " AND ..."), newest first from the key's span index (docs/AS_OF.md), as a subquery of
+// `columns`: the first `limit` by distance from span_newest(key, upto), and every output of the
+// oldest milestone among them, which the distance does not order by ID. `point` is the key
+// column's span_point on o, `key` the key's hash; `at`, `upto` and `key` are SQL expressions.
+std::string RetiredNewestFirst(const std::string &columns, const std::string &where,
+                               const std::string &point, const std::string &key,
+                               const std::string &at, const std::string &upto,
+                               const std::string &limit);
 // Reads the cursor of a row whose first columns are ms_range_id, ms_timestamp (µs),
 // milestone_index, starting at column `first`, and id at column `id_column`.
 Cursor CursorOf(const Row &row, int first, int id_column);

@@ -97,6 +97,22 @@ std::string KeysetCondition(int n, const std::string &range, const std::string &
            "))";
 }
 
+std::string RetiredNewestFirst(const std::string &columns, const std::string &where,
+                               const std::string &point, const std::string &key,
+                               const std::string &at, const std::string &upto,
+                               const std::string &limit)
+{
+    const std::string alive = " WHERE o.milestone_index <= " + at +
+                              " AND o.spent_milestone_index > " + at + where + " AND " + point +
+                              " <@ permanode.span_box(" + key + ", " + at + ", ";
+    return "(WITH k AS MATERIALIZED (SELECT " + columns + " FROM permanode.retired_outputs o" +
+           alive + "0, " + upto + ") ORDER BY " + point + " <-> permanode.span_newest(" + key +
+           ", " + upto + ") LIMIT " + limit + ") SELECT * FROM k UNION SELECT " + columns +
+           " FROM (SELECT min(k.milestone_index) AS oldest, count(*) AS n FROM k) t, "
+           "permanode.retired_outputs o" +
+           alive + "t.oldest, t.oldest) AND t.n = " + limit + ")";
+}
+
 Cursor CursorOf(const Row &row, int first, int id_column)
 {
     Cursor cursor;
