@@ -22,6 +22,8 @@ char *permanode_bech32_hrp = NULL;
 bool permanode_range_scan = true;
 /* permanode.debug_commit_delay: a test hook, see DelayCommit. */
 static int permanode_debug_commit_delay = 0;
+/* permanode.debug_remote_pause: a test hook, see permanode.remote_step (71_remote_ranges.sql). */
+static char *permanode_debug_remote_pause = NULL;
 
 static bool CheckBech32Hrp(char **newval, void **extra, GucSource source)
 {
@@ -68,6 +70,11 @@ void _PG_init(void)
                             "invalidation messages being sent.",
                             NULL, &permanode_debug_commit_delay, 0, 0, 10000, PGC_SUSET,
                             GUC_UNIT_MS | GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
+    DefineCustomStringVariable("permanode.debug_remote_pause",
+                               "Test hook: pause a move of remote ranges at a step, as "
+                               "'step:seconds' (see permanode.remote_step).",
+                               NULL, &permanode_debug_remote_pause, "", PGC_SUSET,
+                               GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
     RegisterXactCallback(DelayCommit, NULL);
     MarkGUCPrefixReserved("permanode");
     permanode_install_hint_catalog();

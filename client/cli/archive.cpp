@@ -74,8 +74,10 @@ void PrintLedgerStatus(pqxx::connection &conn)
                        "CASE WHEN to_range IS NULL THEN 'pending' "
                        "     WHEN to_range = from_range + 1 THEN from_range::text "
                        "     ELSE from_range || '-' || to_range - 1 END AS ranges, "
-                       "tier, rows, pg_size_pretty(bytes) AS bytes "
-                       "FROM permanode.status WHERE rows > 0 OR tier = 'cold' "
+                       // a remote range names its server (the column came in 0.10.0)
+                       "tier || coalesce(' (' || (to_jsonb(s) ->> 'server') || ')', '') AS tier, "
+                       "rows, pg_size_pretty(bytes) AS bytes "
+                       "FROM permanode.status s WHERE rows > 0 OR tier IN ('cold', 'remote') "
                        "ORDER BY table_name, from_range"));
     fmt::print("\n");
     // The legacy era's months (schema legacy came in 0.6.0).

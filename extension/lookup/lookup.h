@@ -75,5 +75,6 @@ extern ArchivedRead *permanode_archived_open(Relation parent, Relation part,
                                              const Datum *bounds, const bool *bound_nulls);
 extern bool permanode_archived_next(ArchivedRead *read, TupleTableSlot *slot);
 extern void permanode_archived_close(ArchivedRead *read);
+extern const char *permanode_archived_remote_sql(ArchivedRead *read);
 
 #endif /* PERMANODE_LOOKUP_H */

@@ -13,6 +13,11 @@
  *	    archive starts at the first range wanted;
  *	  - it runs as a cursor fetched in growing batches, so a LIMIT above stops it early (a deep
  *	    keyset page of a busy address reads its page, not the address's whole history).
+ *
+ *	  A remote partition (a foreign table of another wrapper: postgres_fdw, 71_remote_ranges.sql)
+ *	  is read in the same growing batches, each its own query with LIMIT and OFFSET, which
+ *	  postgres_fdw sends whole to the other node: a first page is one query there. Its remote SQL
+ *	  shows in EXPLAIN (ANALYZE, VERBOSE); an error on the way names the node.
  */
 #include "postgres.h"
 
@@ -23,6 +28,9 @@
 #include "catalog/pg_index.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
+#include "commands/defrem.h"
+#include "foreign/foreign.h"
+#include "foreign/fdwapi.h"
 #include "miscadmin.h"
 #include "nodes/bitmapset.h"
 #include "nodes/pg_list.h"
@@ -32,6 +40,7 @@
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/plancache.h"
 #include "utils/rel.h"
 #include "utils/tuplestore.h"
 
@@ -51,6 +60,7 @@ typedef struct ArchivedPlanKey
     bool keyed;
     bool key_array;
     bool backward;
+    bool remote;                    /* batches as LIMIT/OFFSET queries, not a cursor */
     int8 strategies[AR_MAX_BOUNDS]; /* bounds on the range column, 0 past the last */
     uint64 columns[AR_MASK_WORDS];  /* bit attnum - 1: the column is read */
 } ArchivedPlanKey;
@@ -58,18 +68,22 @@ typedef struct ArchivedPlanKey
 typedef struct ArchivedPlanEntry
 {
     ArchivedPlanKey key;
-    SPIPlanPtr plan; /* kept (SPI_keepplan); NULL until prepared */
-    bool stale;      /* the partition changed (a rename, say): prepare again */
+    SPIPlanPtr plan;  /* kept (SPI_keepplan); NULL until prepared */
+    bool stale;       /* the partition changed (a rename, say): prepare again */
+    char *remote_sql; /* a remote partition's: what the other node runs (CacheMemoryContext) */
 } ArchivedPlanEntry;
 
 struct ArchivedRead
 {
-    Relation parent, part;   /* open for the read */
-    AttrNumber key_attnum;   /* of the parent */
-    AttrNumber range_attnum; /* of the parent */
-    ArchivedPlanKey shape;   /* the statement, and which columns it returns */
-    Datum params[1 + AR_MAX_BOUNDS];
-    char param_nulls[1 + AR_MAX_BOUNDS];
+    Relation parent, part;           /* open for the read */
+    AttrNumber key_attnum;           /* of the parent */
+    AttrNumber range_attnum;         /* of the parent */
+    ArchivedPlanKey shape;           /* the statement, and which columns it returns */
+    Datum params[3 + AR_MAX_BOUNDS]; /* key, bounds, then a remote read's limit and offset */
+    char param_nulls[3 + AR_MAX_BOUNDS];
+    int nparams;
+    char *server; /* a remote partition's server, for errors; NULL otherwise */
+    const char *remote_sql;
     MemoryContext cxt;      /* the caller's, which holds this */
     char *portal_name;      /* the cursor's; NULL once drained. By name: see FetchBatch */
     Tuplestorestate *batch; /* the rows fetched and not returned yet */
@@ -154,16 +168,42 @@ static char *ArchivedQuerySql(const ArchivedPlanKey *shape, Relation parent, Rel
         }
         index_close(index, NoLock);
     }
+    if (shape->remote)
+        appendStringInfo(&sql, " LIMIT $%d OFFSET $%d", shape->keyed ? param : 1,
+                         (shape->keyed ? param : 1) + 1);
     return sql.data;
 }
 
+/* The SQL postgres_fdw sends for a prepared read: its foreign scan's first private item. */
+static char *RemoteSql(SPIPlanPtr plan)
+{
+    CachedPlan *cached = SPI_plan_get_cached_plan(plan);
+    char *sql = NULL;
+
+    if (cached == NULL)
+        return NULL;
+    if (list_length(cached->stmt_list) == 1)
+    {
+        Plan *node = linitial_node(PlannedStmt, cached->stmt_list)->planTree;
+
+        while (node != NULL && !IsA(node, ForeignScan))
+            node = node->lefttree;
+        if (node != NULL && ((ForeignScan *)node)->fdw_private != NIL &&
+            IsA(linitial(((ForeignScan *)node)->fdw_private), String))
+            sql = MemoryContextStrdup(CacheMemoryContext,
+                                      strVal(linitial(((ForeignScan *)node)->fdw_private)));
+    }
+    ReleaseCachedPlan(cached, CurrentResourceOwner);
+    return sql;
+}
+
 /* The kept statement of a shape, prepared on first use. Runs inside SPI_connect. */
-static SPIPlanPtr ArchivedPlan(const ArchivedPlanKey *shape, Relation parent, Relation part,
-                               AttrNumber key_attnum, AttrNumber range_attnum)
+static ArchivedPlanEntry *ArchivedPlan(const ArchivedPlanKey *shape, Relation parent, Relation part,
+                                       AttrNumber key_attnum, AttrNumber range_attnum)
 {
     ArchivedPlanEntry *entry;
     bool found;
-    Oid types[1 + AR_MAX_BOUNDS];
+    Oid types[3 + AR_MAX_BOUNDS];
     int nparams = 0;
     char *sql;
     SPIPlanPtr plan;
@@ -185,9 +225,12 @@ static SPIPlanPtr ArchivedPlan(const ArchivedPlanKey *shape, Relation parent, Re
     }
     entry = hash_search(archived_plans, shape, HASH_ENTER, &found);
     if (!found)
+    {
         entry->plan = NULL;
+        entry->remote_sql = NULL;
+    }
     else if (entry->plan != NULL && !entry->stale)
-        return entry->plan;
+        return entry;
     if (entry->plan != NULL)
         SPI_freeplan(entry->plan);
     entry->plan = NULL;
@@ -198,6 +241,11 @@ static SPIPlanPtr ArchivedPlan(const ArchivedPlanKey *shape, Relation parent, Re
         types[nparams++] = shape->key_value_type;
         for (int b = 0; b < AR_MAX_BOUNDS && shape->strategies[b] != 0; b++)
             types[nparams++] = INT4OID; /* ranges are int4 */
+    }
+    if (shape->remote)
+    {
+        types[nparams++] = INT8OID;
+        types[nparams++] = INT8OID;
     }
     sql = ArchivedQuerySql(shape, parent, part, key_attnum, range_attnum);
     /* A generic plan: the wrapper keys its read on the parameters as well as on constants. */
@@ -210,9 +258,12 @@ static SPIPlanPtr ArchivedPlan(const ArchivedPlanKey *shape, Relation parent, Re
     entry = hash_search(archived_plans, shape, HASH_ENTER, &found);
     if (found && entry->plan != NULL)
         SPI_freeplan(entry->plan);
+    if (found && entry->remote_sql != NULL)
+        pfree(entry->remote_sql);
     entry->plan = plan;
     entry->stale = false;
-    return plan;
+    entry->remote_sql = shape->remote ? RemoteSql(plan) : NULL;
+    return entry;
 }
 
 /* Runs `call` as the partition's owner (see OpenCursor). */
@@ -240,7 +291,8 @@ static SPIPlanPtr ArchivedPlan(const ArchivedPlanKey *shape, Relation parent, Re
 static Portal OpenCursor(ArchivedRead *read)
 {
     SPIPlanPtr plan =
-        ArchivedPlan(&read->shape, read->parent, read->part, read->key_attnum, read->range_attnum);
+        ArchivedPlan(&read->shape, read->parent, read->part, read->key_attnum, read->range_attnum)
+            ->plan;
     Portal portal;
 
     AS_OWNER(read, portal = SPI_cursor_open(NULL, plan, read->params, read->param_nulls, true));
@@ -249,6 +301,72 @@ static Portal OpenCursor(ArchivedRead *read)
              SPI_result_code_string(SPI_result));
     read->portal_name = MemoryContextStrdup(read->cxt, portal->name);
     return portal;
+}
+
+/*
+ * Runs a remote read's next batch (LIMIT the batch size, OFFSET the rows read) into SPI_tuptable;
+ * runs inside SPI_connect. An error, say the node being down, is raised again naming the node.
+ */
+static void RunRemoteBatch(ArchivedRead *read)
+{
+    ArchivedPlanEntry *entry =
+        ArchivedPlan(&read->shape, read->parent, read->part, read->key_attnum, read->range_attnum);
+    int ret = 0;
+
+    read->remote_sql = entry->remote_sql;
+    read->params[read->nparams] = Int64GetDatum(read->batch_size);
+    read->params[read->nparams + 1] = Int64GetDatum((int64)read->fetched);
+    read->param_nulls[read->nparams] = read->param_nulls[read->nparams + 1] = ' ';
+    PG_TRY();
+    {
+        AS_OWNER(read,
+                 ret = SPI_execute_plan(entry->plan, read->params, read->param_nulls, true, 0));
+    }
+    PG_CATCH();
+    {
+        ErrorData *error;
+
+        MemoryContextSwitchTo(read->cxt);
+        error = CopyErrorData();
+        FlushErrorState();
+        ereport(ERROR, (errcode(error->sqlerrcode),
+                        errmsg("remote node %s failed reading \"%s\": %s", read->server,
+                               RelationGetRelationName(read->part), error->message),
+                        error->detail ? errdetail_internal("%s", error->detail) : 0,
+                        errhint("The ranges on that node are unreadable until it is back; "
+                                "permanode.status names each remote range's server.")));
+    }
+    PG_END_TRY();
+    if (ret != SPI_OK_SELECT)
+        elog(ERROR, "cannot read partition \"%s\": %s", RelationGetRelationName(read->part),
+             SPI_result_code_string(ret));
+}
+
+/* The server of a foreign partition not served by permanode_fdw, described for errors ("name"
+ * (host=... port=...)); NULL for an archive of ours. */
+static char *RemoteServer(Relation part)
+{
+    ForeignServer *server;
+    StringInfoData text;
+    ListCell *lc;
+
+    if (part->rd_rel->relkind != RELKIND_FOREIGN_TABLE)
+        return NULL;
+    server = GetForeignServer(GetForeignServerIdByRelId(RelationGetRelid(part)));
+    if (strcmp(GetForeignDataWrapper(server->fdwid)->fdwname, "permanode_fdw") == 0)
+        return NULL;
+    initStringInfo(&text);
+    appendStringInfo(&text, "\"%s\" (", server->servername);
+    foreach (lc, server->options)
+    {
+        DefElem *option = lfirst_node(DefElem, lc);
+
+        if (strcmp(option->defname, "host") == 0 || strcmp(option->defname, "port") == 0 ||
+            strcmp(option->defname, "dbname") == 0)
+            appendStringInfo(&text, "%s=%s ", option->defname, defGetString(option));
+    }
+    text.data[text.len - 1] = ')';
+    return text.data;
 }
 
 /*
@@ -271,6 +389,8 @@ ArchivedRead *permanode_archived_open(Relation parent, Relation part, const Arch
     shape->keyed = spec->keyed;
     shape->key_array = spec->key_array;
     shape->backward = spec->backward;
+    read->server = RemoteServer(part);
+    shape->remote = read->server != NULL;
     for (int i = 1; i <= RelationGetDescr(parent)->natts && i <= 64 * AR_MASK_WORDS; i++)
         if (spec->needed == NULL || bms_is_member(i, spec->needed))
             shape->columns[(i - 1) / 64] |= UINT64CONST(1) << ((i - 1) % 64);
@@ -293,11 +413,15 @@ ArchivedRead *permanode_archived_open(Relation parent, Relation part, const Arch
     read->key_attnum = spec->key_attnum;
     read->range_attnum = spec->range_attnum;
     read->cxt = CurrentMemoryContext;
+    read->nparams = nparams;
     read->batch = tuplestore_begin_heap(false, false, work_mem);
     read->batch_size = AR_FIRST_BATCH;
-    SPI_connect();
-    OpenCursor(read);
-    SPI_finish();
+    if (!shape->remote) /* a remote read runs its first batch when asked for rows */
+    {
+        SPI_connect();
+        OpenCursor(read);
+        SPI_finish();
+    }
     return read;
 }
 
@@ -311,8 +435,10 @@ static void FetchBatch(ArchivedRead *read)
 
     tuplestore_clear(read->batch);
     SPI_connect();
-    portal = SPI_cursor_find(read->portal_name);
-    if (portal == NULL)
+    portal = read->shape.remote ? NULL : SPI_cursor_find(read->portal_name);
+    if (read->shape.remote)
+        RunRemoteBatch(read);
+    else if (portal == NULL)
     {
         /*
          * The cursor was dropped before the statement above was done with it: at commit, a
@@ -323,7 +449,8 @@ static void FetchBatch(ArchivedRead *read)
         portal = OpenCursor(read);
         AS_OWNER(read, SPI_cursor_move(portal, true, read->fetched));
     }
-    AS_OWNER(read, SPI_cursor_fetch(portal, true, read->batch_size));
+    if (!read->shape.remote)
+        AS_OWNER(read, SPI_cursor_fetch(portal, true, read->batch_size));
     read->fetched += SPI_processed;
     read->drained = SPI_processed < (uint64)read->batch_size;
     read->batch_size = Min(read->batch_size * 4, AR_MAX_BATCH);
@@ -346,13 +473,19 @@ static void FetchBatch(ArchivedRead *read)
         tuplestore_putvalues(read->batch, desc, values, nulls);
     }
     SPI_finish();
-    if (read->drained)
+    if (read->drained && portal != NULL)
     {
         SPI_cursor_close(portal);
         read->portal_name = NULL;
     }
     pfree(values);
     pfree(nulls);
+}
+
+/* A remote read's SQL as the other node runs it (NULL before its first batch, or not remote). */
+const char *permanode_archived_remote_sql(ArchivedRead *read)
+{
+    return read->remote_sql;
 }
 
 /* The next row into slot (a slot of the parent's descriptor); false at the end. */

@@ -111,6 +111,7 @@ typedef struct RangeScanState
     Oid shown[RS_MAX_SHOWN];
     int nshown;
     bool more_shown;
+    char *remote_sql; /* the first remote partition's query on its node (VERBOSE) */
 } RangeScanState;
 
 static void RangeScanBegin(CustomScanState *node, EState *estate, int eflags);
@@ -732,7 +733,12 @@ static bool FetchRow(RangeScanState *state)
     else if (state->table_scan != NULL)
         found = table_scan_getnextslot(state->table_scan, ForwardScanDirection, in);
     else
+    {
         found = permanode_archived_next(state->archived, in);
+        if (state->remote_sql == NULL && permanode_archived_remote_sql(state->archived) != NULL)
+            state->remote_sql = MemoryContextStrdup(state->css.ss.ps.state->es_query_cxt,
+                                                    permanode_archived_remote_sql(state->archived));
+    }
     if (!found)
         return false;
 
@@ -858,5 +864,7 @@ static void RangeScanExplain(CustomScanState *node, List *ancestors, ExplainStat
             appendStringInfoString(&names, " ...");
         if (state->nshown > 0)
             ExplainPropertyText("Read", names.data, es);
+        if (es->verbose && state->remote_sql != NULL)
+            ExplainPropertyText("Remote SQL", state->remote_sql, es);
     }
 }

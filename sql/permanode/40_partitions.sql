@@ -100,19 +100,6 @@ BEGIN
 END
 $$;
 
--- The partitions of the ledger tables: range bounds, tier, rows and bytes on disk.
-CREATE VIEW @extschema@.partitions AS
-SELECT p.inhparent::regclass AS table_name,
-       c.oid::regclass AS partition,
-       CASE WHEN c.relname ~ '_pending$' THEN @extschema@.pending_range()
-            ELSE substring(c.relname from '_r([0-9]+)$')::int END AS ms_range_id,
-       CASE c.relkind WHEN 'f' THEN 'cold' ELSE 'hot' END AS tier,
-       c.reltuples::bigint AS estimated_rows,
-       CASE c.relkind WHEN 'f' THEN NULL ELSE pg_total_relation_size(c.oid) END AS bytes
-FROM pg_inherits p
-JOIN pg_class c ON c.oid = p.inhrelid
-JOIN @extschema@.ledger_tables t ON p.inhparent = format('@extschema@.%I', t.table_name)::regclass;
-
 -- Changes a table's chunk size; an error once the table holds data. Empty partitions made with
 -- the old size are dropped (premake makes new ones).
 CREATE FUNCTION @extschema@.set_chunk_size(table_name name, chunk_size int) RETURNS void

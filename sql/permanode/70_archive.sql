@@ -119,24 +119,3 @@ END
 $$;
 COMMENT ON FUNCTION @extschema@.restore(int, int) IS
     'restores the archives overlapping [from_range, to_range) to heap partitions; each archive is restored whole';
-
--- Each ledger table's ranges: tier, rows and bytes on disk (hot: the partition with its
--- indexes; cold: the archive, which may hold several ranges). ms_range_id 2147483647 is the
--- pending tier.
-CREATE VIEW @extschema@.status AS
-SELECT h.table_name, h.from_range, h.to_range, 'hot'::text AS tier, h.partition,
-       @extschema@.partition_rows(h.partition) AS rows, pg_total_relation_size(h.partition) AS bytes
--- OFFSET 0 keeps the caller's filters on rows out of the catalog scans below
-FROM (SELECT l.table_name, p.ms_range_id AS from_range,
-             CASE WHEN p.ms_range_id = @extschema@.pending_range() THEN NULL
-                  ELSE p.ms_range_id + 1 END AS to_range,
-             p.partition
-      FROM @extschema@.ledger_tables l
-      JOIN @extschema@.partitions p ON p.table_name = format('@extschema@.%I', l.table_name)::regclass
-      WHERE p.tier = 'hot' OFFSET 0) h
-UNION ALL
-SELECT l.table_name, s.range_from::int, s.range_to::int, 'cold', s.foreign_table, s.rows, s.bytes
-FROM @extschema@.ledger_tables l
-JOIN @extschema@.archive_status s ON s.parent_table = format('@extschema@.%I', l.table_name)::regclass;
-COMMENT ON VIEW @extschema@.status IS
-    'per ledger table and range [from_range, to_range): tier (hot or cold), rows and bytes on disk';

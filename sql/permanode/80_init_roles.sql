@@ -48,7 +48,7 @@ $$;
 GRANT permanode_reader TO permanode_writer;
 GRANT permanode_reader TO permanode_admin;
 
-GRANT USAGE ON SCHEMA @extschema@ TO permanode_reader;
+GRANT USAGE ON SCHEMA @extschema@, permanode_remote TO permanode_reader;
 GRANT SELECT ON ALL TABLES IN SCHEMA @extschema@ TO permanode_reader;
 
 -- Functions that change data or structure run with the extension owner's rights, with a fixed
