@@ -3,6 +3,7 @@
 
 #include <httplib.h>
 
+#include "db_nodes.hpp"
 #include "json_errors.hpp"
 #include "params.hpp"
 
@@ -11,12 +12,15 @@
 namespace permanode::http
 {
 
-bool Db::PendingQuery::Suspend(PgPipeline &pipeline, const client::Statement &statement,
+Db::Db(DbNode &node) : pipelines_(node.Pipelines()), node_(&node) {}
+
+bool Db::PendingQuery::Suspend(Db &db, PgPipeline &pipeline, const client::Statement &statement,
                                const client::Params &params, std::coroutine_handle<> handle)
 {
     sending_ = true;
     try
     {
+        db.BeforeSend(pipeline);
         pipeline.Send(
             statement, params,
             [this, handle](std::unique_ptr<client::Result> result, std::exception_ptr error)
@@ -39,13 +43,121 @@ bool Db::PendingQuery::Suspend(PgPipeline &pipeline, const client::Statement &st
     return !done_;
 }
 
-const client::Result &Db::PendingQuery::Take()
+const client::Result &Db::PendingQuery::Take(Db &db)
 {
+    db.Ended(error_);
     if (error_)
     {
         std::rethrow_exception(error_);
     }
     return *result_;
+}
+
+void Db::BeforeSend(PgPipeline &pipeline)
+{
+    if (node_ == nullptr)
+    {
+        return;
+    }
+    if (first_send_)
+    {
+        // Read by a query that ended before this one is sent: not newer than what it reads.
+        first_send_ = false;
+        Observe(node_->LedgerIndex());
+    }
+    auto now = DbNode::Clock::now();
+    if (!node_->LedgerIndexDue(now))
+    {
+        return;
+    }
+    static const client::Query<std::int32_t> query = client::queries::LedgerIndex();
+    DbNode *node = node_;
+    node->LedgerIndexSent();
+    try
+    {
+        pipeline.Send(*query.statement, query.params,
+                      [node](std::unique_ptr<client::Result> result, std::exception_ptr error)
+                      {
+                          std::optional<std::int32_t> value;
+                          if (!error)
+                          {
+                              try
+                              {
+                                  value = query.read(*result);
+                              }
+                              catch (const client::Error &)
+                              {
+                              }
+                          }
+                          node->LedgerIndexRead(value, DbNode::Clock::now());
+                      });
+    }
+    catch (...)
+    {
+        node->LedgerIndexRead(std::nullopt, now);
+        throw;
+    }
+}
+
+void Db::Ended(const std::exception_ptr &error)
+{
+    if (first_result_ && node_ != nullptr)
+    {
+        // Not read yet when the first query went out: read now, ahead of it in its pipeline.
+        first_result_ = false;
+        if (!ledger_index_)
+        {
+            Observe(node_->LedgerIndex());
+        }
+    }
+    if (!error)
+    {
+        return;
+    }
+    try
+    {
+        std::rethrow_exception(error);
+    }
+    catch (const client::Error &e)
+    {
+        node_failed_ |= client::IsNodeFailure(e.sqlstate());
+    }
+    catch (...)
+    {
+    }
+}
+
+void Db::Observe(std::optional<std::int32_t> ledger_index)
+{
+    if (ledger_index && (!ledger_index_ || *ledger_index > *ledger_index_))
+    {
+        ledger_index_ = ledger_index;
+    }
+}
+
+std::optional<std::int32_t> Db::LedgerIndex() const
+{
+    if (first_send_ && node_ != nullptr)
+    {
+        return node_->LedgerIndex(); // no query: the node's as last read
+    }
+    return ledger_index_;
+}
+
+std::optional<std::int32_t> Db::LedgerIndexOfQuery(const client::Statement &statement,
+                                                   std::int32_t value)
+{
+    static const auto ledger_index = client::queries::LedgerIndex().statement;
+    return &statement == ledger_index.get() ? std::optional<std::int32_t>(value) : std::nullopt;
+}
+
+std::optional<std::int32_t>
+Db::LedgerIndexOfQuery(const client::Statement &statement,
+                       const std::pair<std::int32_t, std::int32_t> &held)
+{
+    static const auto held_milestones = client::queries::HeldMilestones().statement;
+    return &statement == held_milestones.get() ? std::optional<std::int32_t>(held.second)
+                                               : std::nullopt;
 }
 
 PgPipeline &Db::Pick()

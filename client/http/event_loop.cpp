@@ -67,13 +67,18 @@ struct EventLoop::Connection
     bool keep_alive = true;
 };
 
-EventLoop::EventLoop(int listen_fd, std::string dsn, Router &router, LoopOptions options)
-    : listen_fd_(listen_fd), router_(router), options_(options), db_(pipelines_),
+EventLoop::EventLoop(int listen_fd, const std::string &dsn, Router &router, LoopOptions options)
+    : listen_fd_(listen_fd), router_(router), options_(options),
+      nodes_(dsn, options_.replica_dsns, options_.database_connections,
+             options_.statement_timeout_ms, std::chrono::milliseconds(options_.replica_backoff_ms)),
       last_sweep_(Clock::now())
 {
-    for (int i = 0; i < std::max(1, options_.database_connections); i++)
+    for (const auto &node : nodes_.All())
     {
-        pipelines_.push_back(std::make_unique<PgPipeline>(dsn, options_.statement_timeout_ms));
+        for (auto &pipeline : node->Pipelines())
+        {
+            pipelines_.push_back(pipeline.get());
+        }
     }
     watched_generation_.assign(pipelines_.size(), 0);
     watched_writable_.assign(pipelines_.size(), false);
@@ -105,7 +110,7 @@ EventLoop::EventLoop(int listen_fd, std::string dsn, Router &router, LoopOptions
 
 EventLoop::~EventLoop()
 {
-    for (auto &pipeline : pipelines_)
+    for (PgPipeline *pipeline : pipelines_)
     {
         pipeline->Close("the server is stopping");
     }
@@ -135,8 +140,18 @@ void EventLoop::Stop()
 
 LoopStats EventLoop::Stats() const
 {
-    return {stat_connected_.load(), stat_in_flight_.load(), stat_connect_failures_.load(),
-            open_clients_.load(), clients_refused_.load()};
+    LoopStats stats;
+    for (const auto &node : nodes_.All())
+    {
+        stats.nodes.push_back({node->Label(), node->requests.load(), node->failures.load(),
+                               node->ledger_index_seen.load()});
+    }
+    stats.connected = stat_connected_.load();
+    stats.in_flight = stat_in_flight_.load();
+    stats.connect_failures = stat_connect_failures_.load();
+    stats.clients_open = open_clients_.load();
+    stats.clients_refused = clients_refused_.load();
+    return stats;
 }
 
 void EventLoop::Run()
@@ -203,7 +218,7 @@ void EventLoop::Run()
     }
     // Stopping: the handlers waiting for the database end with an error, then every
     // connection closes.
-    for (auto &pipeline : pipelines_)
+    for (PgPipeline *pipeline : pipelines_)
     {
         pipeline->Close("the server is stopping");
     }
@@ -481,7 +496,7 @@ void EventLoop::Dispatch(Connection &connection)
     connection.response = httplib::Response();
     connection.params.clear();
     int fd = connection.fd;
-    Spawn(router_.Serve(connection.request, connection.response, db_, connection.params),
+    Spawn(router_.Serve(connection.request, connection.response, nodes_, connection.params),
           [this, fd](std::exception_ptr error)
           {
               auto it = connections_.find(fd);
@@ -662,7 +677,7 @@ void EventLoop::Sweep()
     {
         ResumeListening();
     }
-    for (auto &pipeline : pipelines_)
+    for (PgPipeline *pipeline : pipelines_)
     {
         pipeline->ExpireWaiting();
     }

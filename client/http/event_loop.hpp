@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "db.hpp"
+#include "db_nodes.hpp"
 #include "http_codec.hpp"
 #include "pg_pipeline.hpp"
 
@@ -37,13 +38,16 @@ struct LoopOptions
     int read_timeout_seconds = 5;
     int write_timeout_seconds = 10;
     bool log_requests = false;
-    int database_connections = 2; // pipelined connections of this loop
-    int statement_timeout_ms = 0; // 0: none
-    int max_clients = 1 << 30;    // open client connections, all loops together (accepting loop)
+    int database_connections = 2;          // pipelined connections of this loop, per node
+    std::vector<std::string> replica_dsns; // read from round robin, the primary when all fail
+    int replica_backoff_ms = 5000;         // a replica that failed is left alone this long
+    int statement_timeout_ms = 0;          // 0: none
+    int max_clients = 1 << 30; // open client connections, all loops together (accepting loop)
 };
 
 struct LoopStats
 {
+    std::vector<NodeStats> nodes; // the replicas, then the primary
     int connected = 0;
     std::size_t in_flight = 0;
     long long connect_failures = 0;
@@ -54,8 +58,9 @@ struct LoopStats
 class EventLoop
 {
   public:
-    // `listen_fd` is -1 for every loop but the one that accepts (see SetPeers).
-    EventLoop(int listen_fd, std::string dsn, Router &router, LoopOptions options);
+    // `listen_fd` is -1 for every loop but the one that accepts (see SetPeers). `dsn` is the
+    // primary's.
+    EventLoop(int listen_fd, const std::string &dsn, Router &router, LoopOptions options);
     ~EventLoop();
     EventLoop(const EventLoop &) = delete;
     EventLoop &operator=(const EventLoop &) = delete;
@@ -113,8 +118,8 @@ class EventLoop
     bool listening_paused_ = false;
     Router &router_;
     LoopOptions options_;
-    std::vector<std::unique_ptr<PgPipeline>> pipelines_;
-    Db db_;
+    DbNodes nodes_;
+    std::vector<PgPipeline *> pipelines_; // every node's
     // Per pipeline: the connection registered in epoll, and whether for writability too.
     std::vector<unsigned> watched_generation_;
     std::vector<bool> watched_writable_;

@@ -90,8 +90,28 @@ std::string Metrics::Render(const ConnectionStats &connections)
         out << "permanode_http_request_duration_seconds_count{route=\"" << label << "\"} "
             << h.count << "\n";
     }
+    // Per node, labeled as X-Permanode-Node says it.
+    auto per_node = [&](const char *name, const char *type, const char *help, auto value)
+    {
+        out << "# HELP " << name << " " << help << "\n# TYPE " << name << " " << type << "\n";
+        for (const auto &node : connections.nodes)
+        {
+            out << name << "{node=\"" << Label(node.label) << "\"} " << value(node) << "\n";
+        }
+    };
+    per_node("permanode_http_node_requests_total", "counter",
+             "Requests answered from each database node.",
+             [](const NodeStats &node) { return node.requests; });
+    per_node("permanode_http_node_failures_total", "counter",
+             "Requests a database node failed (connect failures, broken connections); a replica's "
+             "are served again by another node.",
+             [](const NodeStats &node) { return node.failures; });
+    per_node("permanode_http_node_ledger_index", "gauge",
+             "Each database node's newest synced milestone as last read (-1: not read yet).",
+             [](const NodeStats &node) { return node.ledger_index; });
     WriteMetric(out, "permanode_http_pool_connections", "gauge",
-                "Database connections (per event loop, times the loops).", connections.size);
+                "Database connections (per event loop and node, times the loops and nodes).",
+                connections.size);
     WriteMetric(out, "permanode_http_pool_connected", "gauge",
                 "Database connections that are open.", connections.connected);
     WriteMetric(out, "permanode_http_queries_in_flight", "gauge",

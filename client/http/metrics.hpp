@@ -6,6 +6,9 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <vector>
+
+#include "db_nodes.hpp"
 
 namespace permanode::http
 {
@@ -13,6 +16,7 @@ namespace permanode::http
 // The database connections' figures, summed over the event loops.
 struct ConnectionStats
 {
+    std::vector<NodeStats> nodes; // the replicas, then the primary
     int size = 0;
     int connected = 0;
     long long in_flight = 0;

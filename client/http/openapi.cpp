@@ -16,9 +16,18 @@ namespace permanode::http
 namespace
 {
 
+// The headers every routed response carries (components/headers).
+nlohmann::json NodeHeaders()
+{
+    return {{kNodeHeader, {{"$ref", std::string("#/components/headers/") + kNodeHeader}}},
+            {kLedgerIndexHeader,
+             {{"$ref", std::string("#/components/headers/") + kLedgerIndexHeader}}}};
+}
+
 nlohmann::json ErrorResponse(const std::string &description, const std::string &schema)
 {
     return {{"description", description},
+            {"headers", NodeHeaders()},
             {"content",
              {{"application/json", {{"schema", {{"$ref", "#/components/schemas/" + schema}}}}}}}};
 }
@@ -79,10 +88,11 @@ nlohmann::json OpenApi(const std::vector<RouteInfo> &routes)
             content["application/vnd.iota.serializer-v1"] = nlohmann::json::object();
         }
         const std::string &errors = route.error_schema;
-        nlohmann::json responses = {{"200", {{"description", "OK"}, {"content", content}}},
-                                    {"400", ErrorResponse("A bad parameter, named", errors)},
-                                    {"404", ErrorResponse("Not found", errors)},
-                                    {"503", ErrorResponse("The database is unavailable", errors)}};
+        nlohmann::json responses = {
+            {"200", {{"description", "OK"}, {"headers", NodeHeaders()}, {"content", content}}},
+            {"400", ErrorResponse("A bad parameter, named", errors)},
+            {"404", ErrorResponse("Not found", errors)},
+            {"503", ErrorResponse("The database is unavailable", errors)}};
         nlohmann::json operation = {{"tags", {route.family}},
                                     {"summary", route.summary},
                                     {"parameters", parameters},
@@ -103,7 +113,20 @@ nlohmann::json OpenApi(const std::vector<RouteInfo> &routes)
                               "routes and explorer extras."}}},
             {"paths", paths},
             {"components",
-             {{"schemas",
+             {{"headers",
+               {{kNodeHeader,
+                 {{"description",
+                   "The database node that answered: \"primary\", or \"replica HOST:PORT\" (a "
+                   "streaming replica given with --replica; reads go to the replicas round robin, "
+                   "to the primary when none answers)"},
+                  {"schema", {{"type", "string"}}}}},
+                {kLedgerIndexHeader,
+                 {{"description",
+                   "That node's newest synced milestone, read at most a second before the "
+                   "request's first query (or by the request itself: then as its body says); "
+                   "absent when not known yet"},
+                  {"schema", {{"type", "integer"}}}}}}},
+              {"schemas",
                {{"Error",
                  {{"type", "object"},
                   {"properties",

@@ -28,7 +28,7 @@ void Router::Add(RouteInfo info, const char *method, Handler handler)
     routes_.push_back(std::move(info));
 }
 
-Task<> Router::Serve(const httplib::Request &request, httplib::Response &response, Db &db,
+Task<> Router::Serve(const httplib::Request &request, httplib::Response &response, DbNodes &nodes,
                      PathParams &params)
 {
     auto start = std::chrono::steady_clock::now();
@@ -48,14 +48,33 @@ Task<> Router::Serve(const httplib::Request &request, httplib::Response &respons
         WriteError(response, 404, "no route " + request.path);
         co_return;
     }
-    try
+    for (std::size_t attempt = 0;; attempt++)
     {
-        co_await handlers_[index](request, response, db, params);
-    }
-    catch (...)
-    {
-        HttpError error = ErrorOf(std::current_exception());
-        WriteError(response, error.status(), error.what());
+        DbNode &node = nodes.Pick(attempt);
+        Db db(node);
+        response = httplib::Response();
+        try
+        {
+            co_await handlers_[index](request, response, db, params);
+        }
+        catch (...)
+        {
+            HttpError error = ErrorOf(std::current_exception());
+            WriteError(response, error.status(), error.what());
+        }
+        // A node that failed gave no answer (whatever the handler made of its error): another
+        // node serves the request again, from the start.
+        if (db.NodeFailed() && nodes.Failed(node))
+        {
+            continue;
+        }
+        node.requests++;
+        response.set_header(kNodeHeader, node.Label());
+        if (auto ledger_index = db.LedgerIndex())
+        {
+            response.set_header(kLedgerIndexHeader, std::to_string(*ledger_index));
+        }
+        break;
     }
     if (response.status == -1)
     {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "db.hpp"
+#include "db_nodes.hpp"
 #include "metrics.hpp"
 #include "path_template.hpp"
 #include "permanode/client.hpp"
@@ -71,8 +72,11 @@ class Router
     // Serves a request: the first route that matches a GET or HEAD (a GET route) or a POST (a
     // POST route), else a 404. Errors become
     // JSON error responses; every request is counted in the metrics. `params` is filled with
-    // the route's {name} values and must outlive the task.
-    Task<> Serve(const httplib::Request &request, httplib::Response &response, Db &db,
+    // the route's {name} values and must outlive the task. The route's handler reads from the
+    // node `nodes` picks; when that node fails (a replica), it runs again on the next one. The
+    // response says which node answered (X-Permanode-Node) and its ledger index
+    // (X-Permanode-Ledger-Index).
+    Task<> Serve(const httplib::Request &request, httplib::Response &response, DbNodes &nodes,
                  PathParams &params);
 
   private:
@@ -94,6 +98,9 @@ void RegisterChrysalisRoutes(Router &router);
 // The legacy node API (IRI's, ternary era): POST / and POST /api with {"command": ...}.
 void RegisterLegacyRoutes(Router &router);
 // /metrics (with the database connections' figures from `stats`) and /api/openapi.json.
+// The headers every routed response carries, for the OpenAPI document.
+constexpr const char *kNodeHeader = "X-Permanode-Node";
+constexpr const char *kLedgerIndexHeader = "X-Permanode-Ledger-Index";
 void RegisterOperationRoutes(Router &router, Metrics &metrics,
                              std::function<ConnectionStats()> stats);
 

@@ -36,7 +36,9 @@ int DescriptorsForClients(const ServerOptions &options)
     constexpr rlim_t kMost = 1 << 20;
     rlim_t open_files = limit.rlim_cur == RLIM_INFINITY ? kMost : std::min(limit.rlim_cur, kMost);
     return static_cast<int>(open_files) - 64 - kRefusingAtMost -
-           options.threads * (options.database_connections + 2);
+           options.threads *
+               (options.database_connections * (static_cast<int>(options.replica_dsns.size()) + 1) +
+                2);
 }
 
 } // namespace
@@ -71,10 +73,26 @@ class ServerImpl
     {
         std::lock_guard<std::mutex> lock(loops_mutex_);
         ConnectionStats stats;
-        stats.size = options_.threads * options_.database_connections;
+        stats.size = options_.threads * options_.database_connections *
+                     (static_cast<int>(options_.replica_dsns.size()) + 1);
         for (const auto &loop : loops_)
         {
             auto one = loop->Stats();
+            // Every loop has the same nodes, in the same order.
+            if (stats.nodes.empty())
+            {
+                stats.nodes = one.nodes;
+            }
+            else
+            {
+                for (std::size_t i = 0; i < one.nodes.size() && i < stats.nodes.size(); i++)
+                {
+                    stats.nodes[i].requests += one.nodes[i].requests;
+                    stats.nodes[i].failures += one.nodes[i].failures;
+                    stats.nodes[i].ledger_index =
+                        std::max(stats.nodes[i].ledger_index, one.nodes[i].ledger_index);
+                }
+            }
             stats.connected += one.connected;
             stats.in_flight += static_cast<long long>(one.in_flight);
             stats.connect_failures += one.connect_failures;
@@ -184,6 +202,8 @@ bool Server::Listen()
     loop_options.limits.max_body_bytes = impl_->options_.max_request_bytes;
     loop_options.log_requests = impl_->options_.log_requests;
     loop_options.database_connections = impl_->options_.database_connections;
+    loop_options.replica_dsns = impl_->options_.replica_dsns;
+    loop_options.replica_backoff_ms = impl_->options_.replica_backoff_ms;
     loop_options.statement_timeout_ms = impl_->options_.statement_timeout_ms;
     loop_options.max_clients = MaxClients();
     {
@@ -255,8 +275,12 @@ int RunServer(const ServerOptions &options)
     std::signal(SIGTERM, OnSignal);
     std::cerr << "permanode-serve: listening on http://" << options.host << ":" << server.Port()
               << " with " << server.Threads() << " event loop(s) (threads), each with "
-              << options.database_connections << " pipelined database connection(s), for at most "
-              << server.MaxClients() << " client connections\n";
+              << options.database_connections << " pipelined database connection(s)"
+              << (options.replica_dsns.empty()
+                      ? std::string()
+                      : " per node, reading from " + std::to_string(options.replica_dsns.size()) +
+                            " replica(s) round robin (the primary when none answers)")
+              << ", for at most " << server.MaxClients() << " client connections\n";
     std::thread listener([&server] { server.Listen(); });
     while (!stop_requested)
     {

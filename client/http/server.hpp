@@ -5,13 +5,18 @@
 #include <atomic>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace permanode::http
 {
 
 struct ServerOptions
 {
-    std::string dsn; // a login with permanode_reader's rights only
+    std::string dsn; // the primary: a login with permanode_reader's rights only
+    // Streaming replicas of the primary (same login): requests read from them round robin; one
+    // that fails is left alone for replica_backoff_ms, and with none left the primary serves.
+    std::vector<std::string> replica_dsns;
+    int replica_backoff_ms = 5000;
     std::string host = "127.0.0.1";
     int port = 8080;                  // 0: any free port (see Server::Port)
     int threads = 0;                  // event loops (threads); 0: one per two cores

@@ -24,6 +24,15 @@ void AddServerOptions(CLI::App &app, ServerOptions &options)
                    "limit allows")
         ->check(CLI::Range(0, 1 << 20))
         ->capture_default_str();
+    app.add_option("--replica", options.replica_dsns,
+                   "A streaming replica of the primary (libpq connection string; repeatable): "
+                   "requests read from the replicas round robin, the primary when none answers")
+        ->take_all()
+        ->allow_extra_args(false);
+    app.add_option("--replica-backoff", options.replica_backoff_ms,
+                   "Milliseconds a replica that failed is left alone before it is tried again")
+        ->check(CLI::Range(0, 3600000))
+        ->capture_default_str();
     app.add_flag("--log-requests", options.log_requests, "One line per request on stderr");
 }
 
