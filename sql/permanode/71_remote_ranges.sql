@@ -1,21 +1,24 @@
 
 -------------------------------------------------------------------------------------------------
 -- Remote ranges: old milestone ranges moved to another PostgreSQL node that runs permanode, and
--- served back from there as postgres_fdw foreign partitions. The other node holds each range it
--- keeps for us in its own ledger table (hot, or archived into its own cold tier) and shows it as
--- the view permanode_remote.<partition name>, which our foreign partition reads; sync, hints and
--- locators stay here, so a keyed lookup reads a remote range only when the hints name it.
+-- served back from there as postgres_fdw foreign partitions. Like an archive, one foreign
+-- partition serves a run of adjacent ranges, so a keyed lookup sends one query to the node for
+-- the hinted ranges it holds. The other node holds the ranges in its own ledger table (hot, or
+-- archived into its own cold tier) and shows them as views in schema permanode_remote: one per
+-- range (what a move copies and compares) and one per run (what our foreign partition reads).
+-- Sync, hints and locators stay here, so a keyed lookup reads a remote range only when the hints
+-- name it.
 --
--- A move runs as a procedure, one range at a time, in steps that each commit, so a crash of
--- either node leaves every row readable exactly once and the move can be run again:
---   1. the other node makes the range's partition and its view (remote_hold) and says what it
---      holds: rows and checksum (relation_checksum);
---   2. unless it holds exactly our rows already (a move that died after this step), the rows are
---      copied to it through postgres_fdw; the copy commits on both nodes or on neither, but for a
---      crash between the two commits, which leaves a copy there that nothing here reads;
---   3. rows and checksums compared again, our partition is swapped for the foreign one in one
---      transaction.
--- Bringing a range back runs the same steps the other way, then drops the other node's copy.
+-- A move runs as a procedure, in steps that each commit, so that a crash of either node leaves
+-- every row readable exactly once and the move can be run again:
+--   1. the other node makes a range's partition and view (remote_hold) and says what it holds:
+--      rows and checksum (relation_checksum);
+--   2. unless it holds exactly our rows already (a move that died after this step), the range's
+--      rows are copied to it through postgres_fdw; the copy commits on both nodes or on neither,
+--      but for a crash between the two commits, which leaves a copy there that nothing here reads;
+--   3. once every range of a run is there, rows and checksums are compared again and the run's
+--      partitions are swapped for one foreign partition, in one transaction.
+-- Bringing a run back runs the same steps the other way, then drops the other node's copy.
 -- Needs the postgres_fdw and dblink extensions (PostgreSQL's own) and a user mapping for the
 -- server whose role may make partitions there; superuser only.
 -------------------------------------------------------------------------------------------------
@@ -27,16 +30,18 @@ COMMENT ON SCHEMA permanode_remote IS
 
 CREATE TABLE @extschema@.remote_ranges (
     table_name name NOT NULL,
-    ms_range_id int NOT NULL,
+    range_from int NOT NULL,   -- the run of ranges [range_from, range_to)
+    range_to int NOT NULL,
     server name NOT NULL,
+    foreign_table name NOT NULL, -- here, and the run's view there (schema permanode_remote)
     rows bigint NOT NULL,      -- counted on both nodes at the move
-    checksum text NOT NULL,    -- relation_checksum on both nodes at the move
-    bytes bigint,              -- the range's partition on the other node, at the move
+    checksum text NOT NULL,    -- relation_checksum of each range, on both nodes at the move
+    bytes bigint,              -- the run's partitions on the other node, at the move
     moved_at timestamptz NOT NULL DEFAULT now(),
-    PRIMARY KEY (table_name, ms_range_id)
+    PRIMARY KEY (table_name, range_from)
 );
 COMMENT ON TABLE @extschema@.remote_ranges IS
-    'ranges moved to other nodes by attach_remote: server, rows, checksum and bytes at the move';
+    'runs of ranges moved to other nodes by attach_remote: server, foreign table, rows, checksum and bytes at the move';
 -- (a fresh install grants it with every table in 80_init_roles.sql; an upgrade here)
 DO $$
 BEGIN
@@ -86,21 +91,52 @@ BEGIN
 END
 $$;
 
--- On the node that held a range for another, once it is back there: drops the view and the
--- range's partition (an archived one stays: restore or drop it here by hand).
-CREATE OR REPLACE FUNCTION @extschema@.remote_release(table_name name, ms_range_id int)
+-- On the node that holds a run of ranges for another: the run's view, read by the other node's
+-- foreign partition. `= ANY` names the ranges, so this node's Range Scan leaves the read to
+-- PostgreSQL's plan over them (this node has no hints for rows it holds for another).
+CREATE OR REPLACE FUNCTION @extschema@.remote_hold_run(table_name name, range_from int, range_to int)
+RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+    run name := @extschema@.remote_run_name(table_name, range_from, range_to);
+BEGIN
+    EXECUTE format('CREATE OR REPLACE VIEW permanode_remote.%I AS SELECT * FROM @extschema@.%I WHERE ms_range_id = ANY (%L::int[])',
+                   run, table_name, (SELECT array_agg(r) FROM generate_series(range_from, range_to - 1) r));
+    EXECUTE format('GRANT SELECT ON permanode_remote.%I TO permanode_reader', run);
+    RETURN (SELECT coalesce(sum(pg_total_relation_size(p.partition)), 0) FROM @extschema@.partitions p
+            WHERE p.table_name = format('@extschema@.%I', remote_hold_run.table_name)::regclass
+              AND p.ms_range_id >= range_from AND p.ms_range_id < range_to);
+END
+$$;
+
+-- On the node that held a run of ranges for another, once it is back there: drops the views and
+-- the ranges' partitions (archived ones stay: restore or drop them here by hand).
+CREATE OR REPLACE FUNCTION @extschema@.remote_release(table_name name, range_from int, range_to int)
 RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
-    part name := @extschema@.partition_name(table_name, ms_range_id);
-    held regclass := to_regclass(format('@extschema@.%I', part));
+    r int;
+    part name;
+    held regclass;
+    kept int := 0;
 BEGIN
-    EXECUTE format('DROP VIEW IF EXISTS permanode_remote.%I', part);
-    IF held IS NOT NULL AND (SELECT relkind FROM pg_class WHERE oid = held) = 'r' THEN
-        EXECUTE format('DROP TABLE %s', held);
-        RETURN 'dropped';
-    END IF;
-    RETURN CASE WHEN held IS NULL THEN 'absent' ELSE 'kept (archived)' END;
+    EXECUTE format('DROP VIEW IF EXISTS permanode_remote.%I', @extschema@.remote_run_name(table_name, range_from, range_to));
+    FOR r IN range_from .. range_to - 1 LOOP
+        part := @extschema@.partition_name(table_name, r);
+        held := to_regclass(format('@extschema@.%I', part));
+        EXECUTE format('DROP VIEW IF EXISTS permanode_remote.%I', part);
+        IF held IS NOT NULL AND (SELECT relkind FROM pg_class WHERE oid = held) = 'r' THEN
+            EXECUTE format('DROP TABLE %s', held);
+        ELSIF held IS NOT NULL THEN
+            kept := kept + 1;
+        END IF;
+    END LOOP;
+    RETURN CASE WHEN kept = 0 THEN 'dropped' ELSE format('dropped but %s archived ranges', kept) END;
 END
+$$;
+
+-- The name of the foreign partition of a run of remote ranges (and of its view on the other node).
+CREATE OR REPLACE FUNCTION @extschema@.remote_run_name(table_name name, range_from int, range_to int)
+RETURNS name LANGUAGE sql IMMUTABLE STRICT AS $$
+    SELECT format('%s_remote_%s_%s', table_name, range_from, range_to)::name
 $$;
 
 -- Runs `sql` on the server's node (through dblink, as the user mapping says) and returns its
@@ -146,14 +182,17 @@ BEGIN
 END
 $$;
 
--- The ranges a move works on: each ledger table's (all but sync, or the one named) partitions of
--- the given tier in [from_range, to_range), checked like archive() checks them.
-CREATE OR REPLACE FUNCTION @extschema@.remote_move_ranges(table_or_all text, from_range int, to_range int,
-                                                          tier text)
-RETURNS TABLE (table_name name, ms_range_id int, server name)
+-- The hot ranges of each ledger table (all but sync, or the one named) in [from_range, to_range)
+-- that hold rows, checked like archive() checks them, with the run of adjacent ranges each is in.
+CREATE OR REPLACE FUNCTION @extschema@.remote_move_ranges(table_or_all text, from_range int, to_range int)
+RETURNS TABLE (table_name name, ms_range_id int, run_from int)
 LANGUAGE plpgsql AS $$
 DECLARE
     newest int;
+    has_rows boolean;
+    r record;
+    previous_table name;
+    previous_range int;
 BEGIN
     IF from_range IS NULL OR to_range IS NULL OR from_range < 0 OR to_range <= from_range THEN
         RAISE EXCEPTION 'invalid range [%, %)', from_range, to_range
@@ -169,63 +208,76 @@ BEGIN
     FOR table_name IN SELECT l.table_name FROM @extschema@.ledger_tables l
                       WHERE l.table_name <> 'sync' AND table_or_all IN ('all', l.table_name) LOOP
         newest := @extschema@.newest_archivable_range(table_name);
-        IF tier = 'hot' AND (newest IS NULL OR to_range - 1 > newest) THEN
+        IF newest IS NULL OR to_range - 1 > newest THEN
             RAISE EXCEPTION 'cannot move range % of %: ingest may still write it', to_range - 1, table_name
                 USING ERRCODE = 'object_not_in_prerequisite_state',
                       HINT = 'Move only ranges below the range of the newest synced milestone.';
         END IF;
     END LOOP;
-    RETURN QUERY
-    SELECT l.table_name, p.ms_range_id, p.server
-    FROM @extschema@.ledger_tables l
-    JOIN @extschema@.partitions p ON p.table_name = format('@extschema@.%I', l.table_name)::regclass
-    WHERE l.table_name <> 'sync' AND table_or_all IN ('all', l.table_name) AND p.tier = remote_move_ranges.tier
-      AND p.ms_range_id >= from_range AND p.ms_range_id < to_range
-      AND p.ms_range_id <> @extschema@.pending_range()
-    ORDER BY l.table_name, p.ms_range_id;
+    FOR r IN SELECT l.table_name AS t, p.ms_range_id AS m, p.partition
+             FROM @extschema@.ledger_tables l
+             JOIN @extschema@.partitions p ON p.table_name = format('@extschema@.%I', l.table_name)::regclass
+             WHERE l.table_name <> 'sync' AND table_or_all IN ('all', l.table_name) AND p.tier = 'hot'
+               AND p.ms_range_id >= from_range AND p.ms_range_id < to_range
+               AND p.ms_range_id <> @extschema@.pending_range()
+             ORDER BY l.table_name, p.ms_range_id LOOP
+        EXECUTE format('SELECT EXISTS (SELECT 1 FROM %s)', r.partition) INTO has_rows;
+        CONTINUE WHEN NOT has_rows; -- (an empty range splits a run, as for archives)
+        table_name := r.t;
+        ms_range_id := r.m;
+        IF previous_table IS DISTINCT FROM r.t OR previous_range <> r.m - 1 THEN
+            run_from := r.m;
+        END IF;
+        previous_table := r.t;
+        previous_range := r.m;
+        RETURN NEXT;
+    END LOOP;
 END
 $$;
 
--- (Re)makes permanode_remote.<partition>, the foreign table reading a range's view on the
--- server's node: the target of the copy, and the partition once swapped in. Rows travel in
--- batches of 1000 and come back 128 at a time, the first batch of a Range Scan's read.
-CREATE OR REPLACE FUNCTION @extschema@.stage_remote_table(table_name name, ms_range_id int, server name)
+-- (Re)makes the foreign table permanode_remote.<name> reading the view of that name on the
+-- server's node, with the columns and checks of a ledger table: the target of a range's copy, and
+-- a run's partition. Rows travel in batches of 1000 and come back 128 at a time, the first batch
+-- of a Range Scan's read.
+CREATE OR REPLACE FUNCTION @extschema@.stage_remote_table(table_name name, foreign_name name, server name)
 RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
-    part name := @extschema@.partition_name(table_name, ms_range_id);
     parent regclass := format('@extschema@.%I', table_name)::regclass;
     c record;
 BEGIN
-    IF to_regclass(format('permanode_remote.%I', part)) IS NOT NULL THEN
-        EXECUTE format('DROP FOREIGN TABLE permanode_remote.%I', part);
+    IF to_regclass(format('permanode_remote.%I', foreign_name)) IS NOT NULL THEN
+        EXECUTE format('DROP FOREIGN TABLE permanode_remote.%I', foreign_name);
     END IF;
     EXECUTE format('CREATE FOREIGN TABLE permanode_remote.%I (%s) SERVER %I OPTIONS (schema_name %L, table_name %L, batch_size %L, fetch_size %L)',
-                   part,
+                   foreign_name,
                    (SELECT string_agg(format('%I %s%s', a.attname, format_type(a.atttypid, a.atttypmod),
                                              CASE WHEN a.attnotnull THEN ' NOT NULL' END), ', ' ORDER BY a.attnum)
                     FROM pg_attribute a WHERE a.attrelid = parent AND a.attnum > 0 AND NOT a.attisdropped),
-                   server, 'permanode_remote', part, '1000', '128');
+                   server, 'permanode_remote', foreign_name, '1000', '128');
     -- a partition carries its parent's checks (on a foreign table, a promise the planner trusts)
     FOR c IN SELECT k.conname, pg_get_constraintdef(k.oid) AS def FROM pg_constraint k
              WHERE k.conrelid = parent AND k.contype = 'c' LOOP
-        EXECUTE format('ALTER FOREIGN TABLE permanode_remote.%I ADD CONSTRAINT %I %s', part, c.conname, c.def);
+        EXECUTE format('ALTER FOREIGN TABLE permanode_remote.%I ADD CONSTRAINT %I %s', foreign_name, c.conname, c.def);
     END LOOP;
 END
 $$;
 
 -- Moves the hot ranges [from_range, to_range) of one ledger table (or 'all' but sync) to the
--- node of `server` (a postgres_fdw server) and attaches them as foreign partitions. Empty ranges
--- stay. Re-runnable: ranges already moved are skipped, a move cut short is finished.
+-- node of `server` (a postgres_fdw server) and attaches each run of adjacent ranges as one
+-- foreign partition. Empty ranges stay. Re-runnable: ranges already moved are left alone, a
+-- move cut short is finished.
 CREATE OR REPLACE PROCEDURE @extschema@.attach_remote(table_or_all text, from_range int, to_range int,
                                                       server name)
 LANGUAGE plpgsql AS $$
 DECLARE
-    r record;
+    runs record;
+    r int;
     part name;
-    staged text;
+    run name;
     extensions text;
     here text;
     there text;
+    sums text;
     bytes bigint;
 BEGIN
     IF NOT EXISTS (SELECT 1 FROM pg_foreign_server s JOIN pg_foreign_data_wrapper w ON w.oid = s.srvfdw
@@ -242,125 +294,165 @@ BEGIN
     ELSIF NOT 'permanode' = ANY (string_to_array(replace(extensions, ' ', ''), ',')) THEN
         EXECUTE format('ALTER SERVER %I OPTIONS (SET extensions %L)', server, extensions || ',permanode');
     END IF;
-    FOR r IN SELECT * FROM @extschema@.remote_move_ranges(table_or_all, from_range, to_range, 'hot') LOOP
-        part := @extschema@.partition_name(r.table_name, r.ms_range_id);
-        staged := format('permanode_remote.%I', part);
-        here := @extschema@.relation_checksum(format('@extschema@.%I', part)::regclass);
-        CONTINUE WHEN here LIKE '0:%';
-        IF (SELECT chunk_size FROM @extschema@.ledger_tables l WHERE l.table_name = r.table_name)::text
-           <> @extschema@.remote_call(server, format('SELECT chunk_size::text FROM permanode.ledger_tables WHERE table_name = %L', r.table_name)) THEN
-            RAISE EXCEPTION 'the chunk size of % differs on server "%"', r.table_name, server
+    FOR runs IN SELECT m.table_name, m.run_from, max(m.ms_range_id) + 1 AS run_to
+                FROM @extschema@.remote_move_ranges(table_or_all, from_range, to_range) m
+                GROUP BY m.table_name, m.run_from ORDER BY m.table_name, m.run_from LOOP
+        IF (SELECT chunk_size FROM @extschema@.ledger_tables l WHERE l.table_name = runs.table_name)::text
+           <> @extschema@.remote_call(server, format('SELECT chunk_size::text FROM permanode.ledger_tables WHERE table_name = %L', runs.table_name)) THEN
+            RAISE EXCEPTION 'the chunk size of % differs on server "%"', runs.table_name, server
                 USING ERRCODE = 'object_not_in_prerequisite_state',
                       HINT = 'Give both nodes the same chunk sizes (permanode.set_chunk_size).';
         END IF;
-        -- 1. the other node's partition and view
-        there := @extschema@.remote_call(server, format('SELECT permanode.remote_hold(%L, %s)', r.table_name, r.ms_range_id));
-        PERFORM @extschema@.remote_step('held');
-        -- 2. the copy, unless it is there already
-        IF there <> here THEN
+        FOR r IN runs.run_from .. runs.run_to - 1 LOOP
+            part := @extschema@.partition_name(runs.table_name, r);
+            -- 1. the other node's partition and view of the range
+            here := @extschema@.relation_checksum(format('@extschema@.%I', part)::regclass);
+            there := @extschema@.remote_call(server, format('SELECT permanode.remote_hold(%L, %s)', runs.table_name, r));
+            PERFORM @extschema@.remote_step('held');
+            -- 2. the copy, unless it is there already
+            CONTINUE WHEN there = here;
             IF there NOT LIKE '0:%' THEN
-                there := @extschema@.remote_call(server, format('SELECT permanode.remote_hold(%L, %s, true)', r.table_name, r.ms_range_id));
+                PERFORM @extschema@.remote_call(server, format('SELECT permanode.remote_hold(%L, %s, true)', runs.table_name, r));
             END IF;
-            PERFORM @extschema@.stage_remote_table(r.table_name, r.ms_range_id, server);
-            EXECUTE format('INSERT INTO %s SELECT * FROM @extschema@.%I', staged, part);
+            PERFORM @extschema@.stage_remote_table(runs.table_name, part, server);
+            EXECUTE format('INSERT INTO permanode_remote.%I SELECT * FROM @extschema@.%I', part, part);
             PERFORM @extschema@.remote_step('copied');
             COMMIT;
             PERFORM @extschema@.remote_step('committed');
-        END IF;
-        -- 3. compared again, under a lock that keeps our rows as they are, and swapped
-        EXECUTE format('LOCK TABLE @extschema@.%I IN SHARE MODE', part);
-        here := @extschema@.relation_checksum(format('@extschema@.%I', part)::regclass);
-        there := @extschema@.remote_call(server, format('SELECT permanode.relation_checksum(%L)', staged));
-        IF there <> here THEN
-            RAISE EXCEPTION 'range % of % differs on server "%" after the copy', r.ms_range_id, r.table_name, server
-                USING ERRCODE = 'data_corrupted',
-                      DETAIL = format('Here %s, there %s (rows:checksum).', here, there),
-                      HINT = 'Run attach_remote again: it copies the range anew.';
-        END IF;
-        bytes := @extschema@.remote_call(server, format('SELECT pg_total_relation_size(%L)', 'permanode.' || quote_ident(part)))::bigint;
-        PERFORM @extschema@.stage_remote_table(r.table_name, r.ms_range_id, server);
-        EXECUTE format('ALTER TABLE @extschema@.%I DETACH PARTITION @extschema@.%I', r.table_name, part);
-        EXECUTE format('DROP TABLE @extschema@.%I', part);
-        EXECUTE format('ALTER FOREIGN TABLE %s SET SCHEMA @extschema@', staged);
+        END LOOP;
+        -- 3. compared again, under locks that keep our rows as they are, and swapped
+        sums := '';
+        FOR r IN runs.run_from .. runs.run_to - 1 LOOP
+            part := @extschema@.partition_name(runs.table_name, r);
+            EXECUTE format('LOCK TABLE @extschema@.%I IN SHARE MODE', part);
+            here := @extschema@.relation_checksum(format('@extschema@.%I', part)::regclass);
+            there := @extschema@.remote_call(server, format('SELECT permanode.relation_checksum(%L)', 'permanode_remote.' || quote_ident(part)));
+            IF there <> here THEN
+                RAISE EXCEPTION 'range % of % differs on server "%" after the copy', r, runs.table_name, server
+                    USING ERRCODE = 'data_corrupted',
+                          DETAIL = format('Here %s, there %s (rows:checksum).', here, there),
+                          HINT = 'Run attach_remote again: it copies the range anew.';
+            END IF;
+            sums := sums || CASE WHEN sums = '' THEN '' ELSE ' ' END || here;
+        END LOOP;
+        run := @extschema@.remote_run_name(runs.table_name, runs.run_from, runs.run_to);
+        bytes := @extschema@.remote_call(server, format('SELECT permanode.remote_hold_run(%L, %s, %s)', runs.table_name, runs.run_from, runs.run_to))::bigint;
+        PERFORM @extschema@.stage_remote_table(runs.table_name, run, server);
+        FOR r IN runs.run_from .. runs.run_to - 1 LOOP
+            part := @extschema@.partition_name(runs.table_name, r);
+            EXECUTE format('ALTER TABLE @extschema@.%I DETACH PARTITION @extschema@.%I', runs.table_name, part);
+            EXECUTE format('DROP TABLE @extschema@.%I', part);
+            IF to_regclass(format('permanode_remote.%I', part)) IS NOT NULL THEN
+                EXECUTE format('DROP FOREIGN TABLE permanode_remote.%I', part);
+            END IF;
+        END LOOP;
+        EXECUTE format('ALTER FOREIGN TABLE permanode_remote.%I SET SCHEMA @extschema@', run);
         EXECUTE format('ALTER TABLE @extschema@.%I ATTACH PARTITION @extschema@.%I FOR VALUES FROM (%s) TO (%s)',
-                       r.table_name, part, r.ms_range_id, r.ms_range_id + 1);
-        INSERT INTO @extschema@.remote_ranges (table_name, ms_range_id, server, rows, checksum, bytes)
-        VALUES (r.table_name, r.ms_range_id, server, split_part(here, ':', 1)::bigint, here, bytes);
+                       runs.table_name, run, runs.run_from, runs.run_to);
+        INSERT INTO @extschema@.remote_ranges (table_name, range_from, range_to, server, foreign_table, rows, checksum, bytes)
+        VALUES (runs.table_name, runs.run_from, runs.run_to, server, run,
+                (SELECT sum(split_part(c, ':', 1)::bigint) FROM unnest(string_to_array(sums, ' ')) c), sums, bytes);
         PERFORM @extschema@.remote_step('swapped');
         COMMIT;
-        RAISE NOTICE 'range % of % (% rows) now on server "%"', r.ms_range_id, r.table_name, split_part(here, ':', 1), server;
+        RAISE NOTICE 'ranges [%, %) of % now on server "%"', runs.run_from, runs.run_to, runs.table_name, server;
     END LOOP;
 END
 $$;
 COMMENT ON PROCEDURE @extschema@.attach_remote(text, int, int, name) IS
-    'moves hot ranges [from_range, to_range) of a ledger table (or all) to a postgres_fdw server''s permanode node and attaches them as foreign partitions';
+    'moves hot ranges [from_range, to_range) of a ledger table (or all) to a postgres_fdw server''s permanode node and attaches each run of them as a foreign partition';
 
--- Brings the remote ranges [from_range, to_range) of one ledger table (or 'all') back into hot
--- partitions, then drops the other node's copies. Re-runnable like attach_remote.
+-- Brings the remote runs of one ledger table (or 'all') that overlap [from_range, to_range) back
+-- into hot partitions, then drops the other node's copies. A run comes back whole, so ranges
+-- outside the given ones may come back too (a notice says which). Re-runnable like attach_remote.
 CREATE OR REPLACE PROCEDURE @extschema@.detach_remote(table_or_all text, from_range int, to_range int)
 LANGUAGE plpgsql AS $$
 DECLARE
-    r record;
+    runs record;
+    r int;
     part name;
-    incoming text;
+    incoming name;
     here text;
     there text;
     released text;
 BEGIN
-    FOR r IN SELECT * FROM @extschema@.remote_move_ranges(table_or_all, from_range, to_range, 'remote') LOOP
-        part := @extschema@.partition_name(r.table_name, r.ms_range_id);
-        incoming := format('permanode_remote.%I', part || '_incoming');
-        there := @extschema@.remote_call(r.server, format('SELECT permanode.relation_checksum(%L)', 'permanode_remote.' || quote_ident(part)));
-        -- 1. the copy, into a table beside the ledger, unless it is there already
-        EXECUTE format('CREATE TABLE IF NOT EXISTS %s (LIKE @extschema@.%I INCLUDING DEFAULTS INCLUDING CONSTRAINTS)',
-                       incoming, r.table_name);
-        IF @extschema@.relation_checksum(incoming::regclass) <> there THEN
-            EXECUTE format('TRUNCATE %s', incoming);
-            EXECUTE format('INSERT INTO %s SELECT * FROM ONLY @extschema@.%I', incoming, part);
+    IF from_range IS NULL OR to_range IS NULL OR to_range <= from_range THEN
+        RAISE EXCEPTION 'invalid range [%, %)', from_range, to_range USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    FOR runs IN SELECT * FROM @extschema@.remote_ranges m
+                WHERE table_or_all IN ('all', m.table_name) AND m.range_from < to_range AND m.range_to > from_range
+                ORDER BY m.table_name, m.range_from LOOP
+        IF runs.range_from < from_range OR runs.range_to > to_range THEN
+            RAISE NOTICE 'server "%" holds ranges [%, %) of % as one run: bringing all of them back',
+                runs.server, runs.range_from, runs.range_to, runs.table_name;
+        END IF;
+        -- 1. each range's copy, into a table beside the ledger, unless it is there already
+        FOR r IN runs.range_from .. runs.range_to - 1 LOOP
+            part := @extschema@.partition_name(runs.table_name, r);
+            incoming := part || '_incoming';
+            there := @extschema@.remote_call(runs.server, format('SELECT permanode.relation_checksum(%L)', 'permanode_remote.' || quote_ident(part)));
+            EXECUTE format('CREATE TABLE IF NOT EXISTS permanode_remote.%I (LIKE @extschema@.%I INCLUDING DEFAULTS INCLUDING CONSTRAINTS)',
+                           incoming, runs.table_name);
+            CONTINUE WHEN @extschema@.relation_checksum(format('permanode_remote.%I', incoming)::regclass) = there;
+            EXECUTE format('TRUNCATE permanode_remote.%I', incoming);
+            EXECUTE format('INSERT INTO permanode_remote.%I SELECT * FROM ONLY @extschema@.%I WHERE ms_range_id = %s',
+                           incoming, runs.foreign_table, r);
             PERFORM @extschema@.remote_step('copied');
             COMMIT;
             PERFORM @extschema@.remote_step('committed');
-        END IF;
+        END LOOP;
         -- 2. compared again and swapped
-        here := @extschema@.relation_checksum(incoming::regclass);
-        there := @extschema@.remote_call(r.server, format('SELECT permanode.relation_checksum(%L)', 'permanode_remote.' || quote_ident(part)));
-        IF there <> here THEN
-            RAISE EXCEPTION 'range % of % differs here after the copy from server "%"', r.ms_range_id, r.table_name, r.server
-                USING ERRCODE = 'data_corrupted',
-                      DETAIL = format('Here %s, there %s (rows:checksum).', here, there),
-                      HINT = 'Run detach_remote again: it copies the range anew.';
-        END IF;
-        EXECUTE format('ALTER TABLE @extschema@.%I DETACH PARTITION @extschema@.%I', r.table_name, part);
-        EXECUTE format('DROP FOREIGN TABLE @extschema@.%I', part);
-        EXECUTE format('ALTER TABLE %s SET SCHEMA @extschema@', incoming);
-        EXECUTE format('ALTER TABLE @extschema@.%I RENAME TO %I', part || '_incoming', part);
-        EXECUTE format('CREATE UNIQUE INDEX %I ON @extschema@.%I (%s)', part || '_key', part,
-                       (SELECT string_agg(quote_ident(c), ', ') FROM @extschema@.ledger_tables l, unnest(l.unique_columns) c
-                        WHERE l.table_name = r.table_name));
-        EXECUTE format('ALTER TABLE @extschema@.%I ATTACH PARTITION @extschema@.%I FOR VALUES FROM (%s) TO (%s)',
-                       r.table_name, part, r.ms_range_id, r.ms_range_id + 1);
-        DELETE FROM @extschema@.remote_ranges m WHERE m.table_name = r.table_name AND m.ms_range_id = r.ms_range_id;
+        FOR r IN runs.range_from .. runs.range_to - 1 LOOP
+            part := @extschema@.partition_name(runs.table_name, r);
+            incoming := part || '_incoming';
+            here := @extschema@.relation_checksum(format('permanode_remote.%I', incoming)::regclass);
+            there := @extschema@.remote_call(runs.server, format('SELECT permanode.relation_checksum(%L)', 'permanode_remote.' || quote_ident(part)));
+            IF there <> here THEN
+                RAISE EXCEPTION 'range % of % differs here after the copy from server "%"', r, runs.table_name, runs.server
+                    USING ERRCODE = 'data_corrupted',
+                          DETAIL = format('Here %s, there %s (rows:checksum).', here, there),
+                          HINT = 'Run detach_remote again: it copies the range anew.';
+            END IF;
+        END LOOP;
+        EXECUTE format('ALTER TABLE @extschema@.%I DETACH PARTITION @extschema@.%I', runs.table_name, runs.foreign_table);
+        EXECUTE format('DROP FOREIGN TABLE @extschema@.%I', runs.foreign_table);
+        FOR r IN runs.range_from .. runs.range_to - 1 LOOP
+            part := @extschema@.partition_name(runs.table_name, r);
+            incoming := part || '_incoming';
+            EXECUTE format('ALTER TABLE permanode_remote.%I SET SCHEMA @extschema@', incoming);
+            EXECUTE format('ALTER TABLE @extschema@.%I RENAME TO %I', incoming, part);
+            EXECUTE format('CREATE UNIQUE INDEX %I ON @extschema@.%I (%s)', part || '_key', part,
+                           (SELECT string_agg(quote_ident(c), ', ') FROM @extschema@.ledger_tables l, unnest(l.unique_columns) c
+                            WHERE l.table_name = runs.table_name));
+            EXECUTE format('ALTER TABLE @extschema@.%I ATTACH PARTITION @extschema@.%I FOR VALUES FROM (%s) TO (%s)',
+                           runs.table_name, part, r, r + 1);
+        END LOOP;
+        DELETE FROM @extschema@.remote_ranges m WHERE m.table_name = runs.table_name AND m.range_from = runs.range_from;
         PERFORM @extschema@.remote_step('swapped');
         COMMIT;
         -- 3. the other node's copy
         PERFORM @extschema@.remote_step('back');
+        released := NULL;
         BEGIN
-            released := @extschema@.remote_call(r.server, format('SELECT permanode.remote_release(%L, %s)', r.table_name, r.ms_range_id));
+            released := @extschema@.remote_call(runs.server, format('SELECT permanode.remote_release(%L, %s, %s)',
+                                                                    runs.table_name, runs.range_from, runs.range_to));
         EXCEPTION WHEN OTHERS THEN
-            RAISE WARNING 'range % of % is back, but its copy on server "%" was not dropped: %', r.ms_range_id, r.table_name, r.server, SQLERRM
-                USING HINT = format('On that node: SELECT permanode.remote_release(%L, %s);', r.table_name, r.ms_range_id);
+            RAISE WARNING 'ranges [%, %) of % are back, but their copy on server "%" was not dropped: %',
+                runs.range_from, runs.range_to, runs.table_name, runs.server, SQLERRM
+                USING HINT = format('On that node: SELECT permanode.remote_release(%L, %s, %s);',
+                                    runs.table_name, runs.range_from, runs.range_to);
         END;
-        RAISE NOTICE 'range % of % (% rows) back from server "%" (its copy there: %)', r.ms_range_id, r.table_name,
-            split_part(here, ':', 1), r.server, coalesce(released, 'left');
+        RAISE NOTICE 'ranges [%, %) of % (% rows) back from server "%" (its copy there: %)', runs.range_from,
+            runs.range_to, runs.table_name, runs.rows, runs.server, coalesce(released, 'left');
     END LOOP;
 END
 $$;
 COMMENT ON PROCEDURE @extschema@.detach_remote(text, int, int) IS
-    'brings remote ranges [from_range, to_range) of a ledger table (or all) back into hot partitions';
+    'brings the remote runs of a ledger table (or all) overlapping [from_range, to_range) back into hot partitions';
 
 REVOKE ALL ON FUNCTION @extschema@.relation_checksum(regclass), @extschema@.remote_hold(name, int, boolean),
-    @extschema@.remote_release(name, int), @extschema@.remote_call(name, text),
-    @extschema@.remote_step(text), @extschema@.remote_move_ranges(text, int, int, text),
-    @extschema@.stage_remote_table(name, int, name), @extschema@.remote_address(name) FROM PUBLIC;
+    @extschema@.remote_hold_run(name, int, int), @extschema@.remote_release(name, int, int),
+    @extschema@.remote_call(name, text), @extschema@.remote_step(text),
+    @extschema@.remote_move_ranges(text, int, int), @extschema@.stage_remote_table(name, name, name),
+    @extschema@.remote_address(name) FROM PUBLIC;
 REVOKE ALL ON PROCEDURE @extschema@.attach_remote(text, int, int, name),
     @extschema@.detach_remote(text, int, int) FROM PUBLIC;

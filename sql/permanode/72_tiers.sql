@@ -24,8 +24,8 @@ LEFT JOIN pg_foreign_server s ON s.oid = f.ftserver
 LEFT JOIN pg_foreign_data_wrapper w ON w.oid = s.srvfdw;
 
 -- Each ledger table's ranges: tier, rows and bytes on disk (hot: the partition with its
--- indexes; cold: the archive, which may hold several ranges; remote: the partition on the other
--- node as counted when it moved there, and that node's server). ms_range_id 2147483647 is the
+-- indexes; cold: the archive, which may hold several ranges; remote: a run of ranges on another
+-- node, as counted when it moved there, and that node's server). ms_range_id 2147483647 is the
 -- pending tier.
 CREATE OR REPLACE VIEW @extschema@.status AS
 SELECT h.table_name, h.from_range, h.to_range, 'hot'::text AS tier, h.partition,
@@ -44,8 +44,7 @@ SELECT l.table_name, s.range_from::int, s.range_to::int, 'cold', s.foreign_table
 FROM @extschema@.ledger_tables l
 JOIN @extschema@.archive_status s ON s.parent_table = format('@extschema@.%I', l.table_name)::regclass
 UNION ALL
-SELECT m.table_name, m.ms_range_id, m.ms_range_id + 1, 'remote',
-       format('@extschema@.%I', @extschema@.partition_name(m.table_name, m.ms_range_id))::regclass,
+SELECT m.table_name, m.range_from, m.range_to, 'remote', format('@extschema@.%I', m.foreign_table)::regclass,
        m.rows, m.bytes, m.server
 FROM @extschema@.remote_ranges m;
 COMMENT ON VIEW @extschema@.status IS

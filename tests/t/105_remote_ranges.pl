@@ -93,7 +93,7 @@ my $addr = $main->safe_psql('ledger', q{SELECT address FROM permanode.basic_outp
 my $plan = $main->safe_psql('ledger', qq{SET search_path = permanode; EXPLAIN (ANALYZE, VERBOSE, COSTS OFF)
     SELECT output_id FROM basic_outputs_by_address WHERE address = '$addr'
     ORDER BY ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, output_id DESC LIMIT 100});
-like($plan, qr/Remote SQL: SELECT .* FROM permanode_remote\.basic_outputs_r000017 WHERE \(\(address OPERATOR\(permanode\.=\) \$1::permanode\.address\)\) ORDER BY ms_range_id DESC .* LIMIT \$\d+::bigint OFFSET/,
+like($plan, qr/Remote SQL: SELECT .* FROM permanode_remote\.basic_outputs_remote_17_18 WHERE \(\(address OPERATOR\(permanode\.=\) \$1::permanode\.address\)\) ORDER BY ms_range_id DESC .* LIMIT \$\d+::bigint OFFSET/,
     'the first page sends its WHERE, ORDER BY and LIMIT to the node');
 my $out_id = $main->safe_psql('ledger', 'SELECT output_id FROM permanode.basic_outputs WHERE ms_range_id = 17 ORDER BY output_id LIMIT 1');
 $plan = $main->safe_psql('ledger', qq{SET search_path = permanode; EXPLAIN (ANALYZE, VERBOSE, COSTS OFF)
@@ -147,7 +147,7 @@ $nodes{node_c}->stop;
 is($main->safe_psql('ledger', "SET search_path = permanode; " . sprintf($lookup, $hot_addr)), $hot_count,
     'with node_c stopped, a key whose hints name only hot ranges is answered');
 ($rc, $out, $err) = $main->psql('ledger', "SET search_path = permanode; " . sprintf($lookup, $addr));
-like($err, qr/remote node "node_c" \(host=.*port=\d+.*\) failed reading "basic_outputs_r000017"/,
+like($err, qr/remote node "node_c" \(host=.*port=\d+.*\) failed reading "basic_outputs_remote_17_18"/,
     'a lookup that needs node_c fails naming it');
 ($rc, $out, $err) = $main->psql('ledger', 'SELECT count(*) FROM permanode.basic_outputs');
 like($err, qr/node_c/, 'a scan of every range fails naming node_c');
@@ -207,7 +207,7 @@ my $detach = q{CALL permanode.detach_remote('milestones', 0, 2418)};
 $main->safe_psql('ledger', $detach);
 like(tiers($main, 'ledger'), qr/^milestones\|17\|hot\|3$/m, 'detach_remote brings the range back');
 is($main->safe_psql('ledger', $fingerprint), $rows, 'every row once after the range came back');
-is($nodes{node_b}->safe_psql('ledger', q{SELECT count(*) FROM pg_class WHERE relname LIKE 'milestones_r000017%'}), '0',
+is($nodes{node_b}->safe_psql('ledger', q{SELECT count(*) FROM pg_class WHERE relname ~ '^milestones_(r000017|remote_17_18)'}), '0',
     'and node_b dropped its copy');
 
 for my $step (qw(held copied committed swapped))
