@@ -54,9 +54,12 @@ $$;
 SELECT pg_extension_config_dump('@extschema@.remote_ranges', '');
 
 -- Rows and a checksum of a relation's rows, independent of their order: "rows:sum of a 64-bit
--- hash of each row's text". Equal on two nodes of the same permanode version for the same rows.
+-- hash of each row's text". Equal on two nodes of the same permanode version for the same rows:
+-- the settings that shape a row's text are fixed here, not taken from the session.
 CREATE OR REPLACE FUNCTION @extschema@.relation_checksum(rel regclass) RETURNS text
-LANGUAGE plpgsql STABLE AS $$
+LANGUAGE plpgsql STABLE
+SET TimeZone = 'UTC' SET DateStyle = 'ISO, YMD' SET IntervalStyle = 'postgres'
+SET extra_float_digits = 3 SET bytea_output = 'hex' SET permanode.bech32_hrp = 'smr' AS $$
 DECLARE
     result text;
 BEGIN
@@ -183,8 +186,10 @@ END
 $$;
 
 -- The hot ranges of each ledger table (all but sync, or the one named) in [from_range, to_range)
--- that hold rows, checked like archive() checks them, with the run of adjacent ranges each is in.
-CREATE OR REPLACE FUNCTION @extschema@.remote_move_ranges(table_or_all text, from_range int, to_range int)
+-- that hold rows, checked like archive() checks them, with the run of adjacent ranges each is in
+-- (at most run_ranges long).
+CREATE OR REPLACE FUNCTION @extschema@.remote_move_ranges(table_or_all text, from_range int, to_range int,
+                                                          run_ranges int)
 RETURNS TABLE (table_name name, ms_range_id int, run_from int)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -198,6 +203,10 @@ BEGIN
         RAISE EXCEPTION 'invalid range [%, %)', from_range, to_range
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Ranges are ms_range_id values, from_range included, to_range excluded.';
+    END IF;
+    IF run_ranges IS NULL OR run_ranges < 1 THEN
+        RAISE EXCEPTION 'invalid run length %: a run holds at least one range', run_ranges
+            USING ERRCODE = 'invalid_parameter_value';
     END IF;
     IF table_or_all IS DISTINCT FROM 'all' AND NOT EXISTS (
             SELECT 1 FROM @extschema@.ledger_tables l WHERE l.table_name = table_or_all AND l.table_name <> 'sync') THEN
@@ -225,7 +234,7 @@ BEGIN
         CONTINUE WHEN NOT has_rows; -- (an empty range splits a run, as for archives)
         table_name := r.t;
         ms_range_id := r.m;
-        IF previous_table IS DISTINCT FROM r.t OR previous_range <> r.m - 1 THEN
+        IF previous_table IS DISTINCT FROM r.t OR previous_range <> r.m - 1 OR r.m - run_from >= run_ranges THEN
             run_from := r.m;
         END IF;
         previous_table := r.t;
@@ -264,10 +273,11 @@ $$;
 
 -- Moves the hot ranges [from_range, to_range) of one ledger table (or 'all' but sync) to the
 -- node of `server` (a postgres_fdw server) and attaches each run of adjacent ranges as one
--- foreign partition. Empty ranges stay. Re-runnable: ranges already moved are left alone, a
--- move cut short is finished.
+-- foreign partition. Empty ranges stay. A run holds at most run_ranges ranges: the other node has
+-- no hints for what it holds, so a lookup there plans and probes every range of the run it reads.
+-- Re-runnable: ranges already moved are left alone, a move cut short is finished.
 CREATE OR REPLACE PROCEDURE @extschema@.attach_remote(table_or_all text, from_range int, to_range int,
-                                                      server name)
+                                                      server name, run_ranges int DEFAULT 16)
 LANGUAGE plpgsql AS $$
 DECLARE
     runs record;
@@ -295,7 +305,7 @@ BEGIN
         EXECUTE format('ALTER SERVER %I OPTIONS (SET extensions %L)', server, extensions || ',permanode');
     END IF;
     FOR runs IN SELECT m.table_name, m.run_from, max(m.ms_range_id) + 1 AS run_to
-                FROM @extschema@.remote_move_ranges(table_or_all, from_range, to_range) m
+                FROM @extschema@.remote_move_ranges(table_or_all, from_range, to_range, run_ranges) m
                 GROUP BY m.table_name, m.run_from ORDER BY m.table_name, m.run_from LOOP
         IF (SELECT chunk_size FROM @extschema@.ledger_tables l WHERE l.table_name = runs.table_name)::text
            <> @extschema@.remote_call(server, format('SELECT chunk_size::text FROM permanode.ledger_tables WHERE table_name = %L', runs.table_name)) THEN
@@ -358,7 +368,7 @@ BEGIN
     END LOOP;
 END
 $$;
-COMMENT ON PROCEDURE @extschema@.attach_remote(text, int, int, name) IS
+COMMENT ON PROCEDURE @extschema@.attach_remote(text, int, int, name, int) IS
     'moves hot ranges [from_range, to_range) of a ledger table (or all) to a postgres_fdw server''s permanode node and attaches each run of them as a foreign partition';
 
 -- Brings the remote runs of one ledger table (or 'all') that overlap [from_range, to_range) back
@@ -452,7 +462,7 @@ COMMENT ON PROCEDURE @extschema@.detach_remote(text, int, int) IS
 REVOKE ALL ON FUNCTION @extschema@.relation_checksum(regclass), @extschema@.remote_hold(name, int, boolean),
     @extschema@.remote_hold_run(name, int, int), @extschema@.remote_release(name, int, int),
     @extschema@.remote_call(name, text), @extschema@.remote_step(text),
-    @extschema@.remote_move_ranges(text, int, int), @extschema@.stage_remote_table(name, name, name),
+    @extschema@.remote_move_ranges(text, int, int, int), @extschema@.stage_remote_table(name, name, name),
     @extschema@.remote_address(name) FROM PUBLIC;
-REVOKE ALL ON PROCEDURE @extschema@.attach_remote(text, int, int, name),
+REVOKE ALL ON PROCEDURE @extschema@.attach_remote(text, int, int, name, int),
     @extschema@.detach_remote(text, int, int) FROM PUBLIC;
