@@ -104,13 +104,24 @@ like($plan, qr/Partitions Read: 1\b/, 'and reads one partition');
 
 # --- the HTTP routes answer the same (the server logs in as the reader) ---
 my $block = $main->safe_psql('ledger', q{SELECT message_id FROM permanode.messages WHERE ms_range_id = 17 AND variant = 'transaction' ORDER BY message_id LIMIT 1});
+# http_tiers_test's routes, with keys of range 17
+my $transaction = $main->safe_psql('ledger', qq{SELECT transaction_id FROM permanode.transactions WHERE message_id = '$block' LIMIT 1});
+my $spent = $main->safe_psql('ledger', 'SELECT output_id FROM permanode.spent_outputs WHERE ms_range_id = 17 ORDER BY output_id LIMIT 1');
+my $parent = $main->safe_psql('ledger', 'SELECT parent_id FROM permanode.parents WHERE ms_range_id = 17 GROUP BY parent_id ORDER BY count(*) DESC, 1 LIMIT 1');
+my $milestone_id = $main->safe_psql('ledger', 'SELECT milestone_id FROM permanode.milestones WHERE milestone_index = 17340');
+my $tag = $main->safe_psql('ledger', q{SELECT '0x' || encode(tag, 'hex') FROM permanode.tags WHERE ms_range_id = 17 ORDER BY tag LIMIT 1});
 my @routes = ("/api/core/v2/blocks/$block", "/api/core/v2/blocks/$block/metadata",
-    "/api/core/v2/outputs/$out_id", '/api/core/v2/milestones/by-index/17340',
-    '/api/core/v2/milestones/by-index/17340/utxo-changes',
+    "/api/core/v2/outputs/$out_id", "/api/core/v2/outputs/$spent/metadata",
+    "/api/core/v2/transactions/$transaction/included-block",
+    '/api/core/v2/milestones/by-index/17340', '/api/core/v2/milestones/by-index/17340/utxo-changes',
+    "/api/core/v2/milestones/$milestone_id", "/api/core/v2/milestones/$milestone_id/utxo-changes",
     "/api/indexer/v1/outputs/basic?includeSpent=true&address=$addr",
     '/api/indexer/v1/outputs/basic?includeSpent=true&pageSize=3', "/messages/$block",
-    "/addresses/$addr/outputs", "/api/explorer/v2/ledger/updates/by-address/$addr",
-    "/api/explorer/v2/balance/$addr", '/api/analytics/v2/milestones/17340');
+    "/messages/$block/metadata", "/messages/$parent/children", "/messages?index=$tag",
+    "/addresses/$addr/outputs", "/outputs/$out_id", '/milestones/17340',
+    "/api/explorer/v2/blocks/$parent/children", "/api/explorer/v2/ledger/updates/by-address/$addr",
+    '/api/explorer/v2/ledger/updates/by-milestone/17340', "/api/explorer/v2/balance/$addr",
+    '/api/analytics/v2/milestones/17340', '/api/analytics/v2/daily?from=2022-09-01&to=2023-03-01');
 my $http_port = PostgreSQL::Test::Cluster::get_free_port();
 
 sub http_answers
