@@ -2,7 +2,7 @@
 -------------------------------------------------------------------------------------------------
 -- The maintenance job: applies the archiving policies (settings keys archive_older_than, in
 -- milestones, and legacy_archive_older_than, in months; no row, no archiving), expires pending
--- rows and the legacy tags' months past their TTL (legacy_tag_ttl), and makes the partitions of
+-- rows, the legacy tags' months past their TTL (legacy_tag_ttl) and expired delegations, and makes the partitions of
 -- the next range ahead of ingest. `permanode ingest` calls it after each file it finishes.
 -- SECURITY DEFINER: it runs as the extension owner for permanode_admin (80_init_roles.sql).
 CREATE OR REPLACE FUNCTION @extschema@.maintain()
@@ -33,6 +33,9 @@ BEGIN
     task := 'expired legacy tag months';
     done := legacy.expire_tags();
     RETURN NEXT;
+    task := 'expired delegations';
+    done := access.expire_delegations();
+    RETURN NEXT;
     IF newest IS NOT NULL THEN
         task := 'partitions made';
         done := @extschema@.premake(newest, newest, 1);
@@ -41,4 +44,4 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION @extschema@.maintain() IS
-    'archives by the policies in settings (archive_older_than, legacy_archive_older_than), expires pending rows and legacy tag months, premakes the next range';
+    'archives by the policies in settings (archive_older_than, legacy_archive_older_than), expires pending rows, legacy tag months and delegations, premakes the next range';

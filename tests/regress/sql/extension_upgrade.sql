@@ -99,7 +99,8 @@ LANGUAGE sql AS $$
     SELECT c.relname::text, format('%s %s%s', a.attname, format_type(a.atttypid, a.atttypmod),
                                    CASE WHEN a.attnotnull THEN ' not null' ELSE '' END)
     FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
-    WHERE c.relnamespace IN ('permanode'::regnamespace, to_regnamespace('legacy'))
+    WHERE c.relnamespace IN ('permanode'::regnamespace, to_regnamespace('legacy'),
+                             to_regnamespace('access'))
       AND c.relkind IN ('r', 'p', 'v') AND NOT c.relispartition
     UNION ALL
     SELECT 'partition_hints', format('%s.%s: %s', table_name, column_name, hint_query)
@@ -111,7 +112,7 @@ LANGUAGE sql AS $$
     SELECT 'index', pg_get_indexdef(x.indexrelid)
     FROM pg_index x JOIN pg_class t ON t.oid = x.indrelid
     WHERE t.relnamespace IN ('permanode'::regnamespace, to_regnamespace('legacy'),
-                             to_regnamespace('streams'))
+                             to_regnamespace('streams'), to_regnamespace('access'))
       AND NOT t.relispartition
     UNION ALL
     SELECT 'statistics', s.stxname::text
