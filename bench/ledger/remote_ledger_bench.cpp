@@ -156,7 +156,13 @@ int main()
         auto exec = [&conn](const std::string &sql)
         { return pqxx::nontransaction(conn).exec(sql); };
         if (keep)
+        {
+            // (the cluster may listen elsewhere than last time)
+            exec(fmt::format("ALTER SERVER bench_node OPTIONS (SET host {}, SET port {})",
+                             conn.quote(conn.hostname() ? conn.hostname() : "127.0.0.1"),
+                             conn.quote(conn.port())));
             exec(fmt::format("CALL permanode.detach_remote('all', 0, {})", newest));
+        }
         else
         {
             exec("VACUUM ANALYZE");

@@ -60,10 +60,25 @@ void Metrics::Record(const std::string &route, int status, double seconds)
     h.sum += seconds;
 }
 
+void Metrics::RecordConsumer(const std::string &consumer)
+{
+    std::lock_guard<std::mutex> lock(mutex_);
+    consumers_[consumer]++;
+}
+
 std::string Metrics::Render(const ConnectionStats &connections)
 {
     std::lock_guard<std::mutex> lock(mutex_);
     std::ostringstream out;
+    if (!consumers_.empty())
+    {
+        // Since the start; per day in access.requests.
+        out << "# HELP permanode_http_consumer_requests_total Requests admitted by UCAN, by "
+               "consumer (space).\n# TYPE permanode_http_consumer_requests_total counter\n";
+        for (const auto &[consumer, count] : consumers_)
+            out << "permanode_http_consumer_requests_total{consumer=\"" << Label(consumer) << "\"} "
+                << count << "\n";
+    }
     out << "# HELP permanode_http_requests_total HTTP requests by route and status.\n"
            "# TYPE permanode_http_requests_total counter\n";
     for (const auto &[key, count] : requests_)

@@ -30,6 +30,8 @@ class Metrics
   public:
     // Records one request to `route` (its path template) answered with `status`.
     void Record(const std::string &route, int status, double seconds);
+    // Records one request admitted for a consumer (serve --auth ucan).
+    void RecordConsumer(const std::string &consumer);
     // The Prometheus text exposition format (version 0.0.4).
     std::string Render(const ConnectionStats &connections);
 
@@ -45,6 +47,7 @@ class Metrics
     std::mutex mutex_;
     std::map<std::pair<std::string, int>, long long> requests_;
     std::map<std::string, Histogram> latency_;
+    std::map<std::string, long long> consumers_;
 };
 
 } // namespace permanode::http

@@ -5,6 +5,7 @@
 
 #include <httplib.h>
 
+#include "auth.hpp"
 #include "json_errors.hpp"
 
 namespace permanode::http
@@ -55,7 +56,10 @@ Task<> Router::Serve(const httplib::Request &request, httplib::Response &respons
         response = httplib::Response();
         try
         {
-            co_await handlers_[index](request, response, db, params);
+            if (!authorizer_ || co_await authorizer_->Admit(request, response, db))
+            {
+                co_await handlers_[index](request, response, db, params);
+            }
         }
         catch (...)
         {

@@ -25,6 +25,7 @@ namespace permanode::http
 {
 
 struct ServerOptions;
+class Authorizer;
 
 // A query parameter, or a field of a JSON request body.
 struct QueryParam
@@ -68,6 +69,8 @@ class Router
     // Registers POST `info.path`.
     void Post(RouteInfo info, Handler handler);
     const std::vector<RouteInfo> &Routes() const { return routes_; }
+    // Every request must then be admitted by `authorizer` (serve --auth ucan) before its route.
+    void SetAuthorizer(Authorizer *authorizer) { authorizer_ = authorizer; }
 
     // Serves a request: the first route that matches a GET or HEAD (a GET route) or a POST (a
     // POST route), else a 404. Errors become
@@ -83,6 +86,7 @@ class Router
     void Add(RouteInfo info, const char *method, Handler handler);
 
     Metrics &metrics_;
+    Authorizer *authorizer_ = nullptr;
     std::vector<RouteInfo> routes_;
     std::vector<PathTemplate> templates_; // parallel to routes_
     std::vector<Handler> handlers_;       // parallel to routes_

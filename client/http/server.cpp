@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "auth.hpp"
 #include "event_loop.hpp"
 #include "json_errors.hpp"
 #include "metrics.hpp"
@@ -60,6 +61,12 @@ class ServerImpl
         RegisterChrysalisRoutes(router_);
         RegisterLegacyRoutes(router_);
         RegisterOperationRoutes(router_, metrics_, [this] { return Stats(); });
+        if (options_.auth == "ucan" && !options_.service_did.empty())
+        {
+            authorizer_ =
+                std::make_unique<Authorizer>(options_.service_did, options_.dsn, metrics_);
+            router_.SetAuthorizer(authorizer_.get());
+        }
     }
     ~ServerImpl()
     {
@@ -105,6 +112,7 @@ class ServerImpl
     ServerOptions options_;
     Metrics metrics_;
     Router router_;
+    std::unique_ptr<Authorizer> authorizer_;
     int listen_fd_ = -1;
     int port_ = -1;
     std::mutex loops_mutex_;
@@ -122,6 +130,11 @@ Server::~Server()
 bool Server::Bind()
 {
     const auto &o = impl_->options_;
+    if (o.auth == "ucan" && o.service_did.empty())
+    {
+        std::cerr << "permanode-serve: --auth ucan needs --service-did\n";
+        return false;
+    }
     int available = DescriptorsForClients(o);
     if (o.max_clients > available || available < 1)
     {

@@ -25,6 +25,9 @@ struct ServerOptions
     int max_clients = 0; // open client connections at most (503 beyond); 0: the open-file limit's
     std::size_t max_request_bytes = 1000000; // IRI's maxBodyLength: a batch of 1000 addresses
     bool log_requests = false;               // one line per request on stderr
+    // "ucan": every request needs a UCAN granting archive/read on service_did (auth.hpp).
+    std::string auth = "none";
+    std::string service_did;
 };
 
 class ServerImpl;

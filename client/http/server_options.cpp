@@ -34,6 +34,13 @@ void AddServerOptions(CLI::App &app, ServerOptions &options)
         ->check(CLI::Range(0, 3600000))
         ->capture_default_str();
     app.add_flag("--log-requests", options.log_requests, "One line per request on stderr");
+    app.add_option("--auth", options.auth,
+                   "none, or ucan: every request needs `Authorization: Bearer` and a UCAN chain "
+                   "granting archive/read on --service-did to a space that consumes it")
+        ->check(CLI::IsMember({"none", "ucan"}))
+        ->capture_default_str();
+    app.add_option("--service-did", options.service_did,
+                   "The service's (and provider's) DID, the audience of the UCANs (--auth ucan)");
 }
 
 } // namespace permanode::http

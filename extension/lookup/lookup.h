@@ -66,6 +66,7 @@ typedef struct ArchivedReadSpec
     bool backward;
     List *bound_strategies; /* one per bound on the range column (int4 values) */
     Bitmapset *needed;      /* parent attnums the plan reads; NULL: every column */
+    Datum ranges;           /* int4[]: the only ranges to read (a remote read); 0: unknown */
 } ArchivedReadSpec;
 
 typedef struct ArchivedRead ArchivedRead;

@@ -40,6 +40,7 @@
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/guc.h"
 #include "utils/plancache.h"
 #include "utils/rel.h"
 #include "utils/tuplestore.h"
@@ -61,6 +62,7 @@ typedef struct ArchivedPlanKey
     bool key_array;
     bool backward;
     bool remote;                    /* batches as LIMIT/OFFSET queries, not a cursor */
+    bool ranges;                    /* (remote) the ranges to read are a parameter */
     int8 strategies[AR_MAX_BOUNDS]; /* bounds on the range column, 0 past the last */
     uint64 columns[AR_MASK_WORDS];  /* bit attnum - 1: the column is read */
 } ArchivedPlanKey;
@@ -79,8 +81,8 @@ struct ArchivedRead
     AttrNumber key_attnum;           /* of the parent */
     AttrNumber range_attnum;         /* of the parent */
     ArchivedPlanKey shape;           /* the statement, and which columns it returns */
-    Datum params[3 + AR_MAX_BOUNDS]; /* key, bounds, then a remote read's limit and offset */
-    char param_nulls[3 + AR_MAX_BOUNDS];
+    Datum params[4 + AR_MAX_BOUNDS]; /* key, bounds, then a remote read's ranges, limit, offset */
+    char param_nulls[4 + AR_MAX_BOUNDS];
     int nparams;
     char *server; /* a remote partition's server, for errors; NULL otherwise */
     const char *remote_sql;
@@ -151,6 +153,11 @@ static char *ArchivedQuerySql(const ArchivedPlanKey *shape, Relation parent, Rel
                          quote_identifier(NameStr(TupleDescAttr(desc, range_attnum - 1)->attname)),
                          ops[shape->strategies[b]], param++);
     }
+    /* the hinted ranges: the other node, which has no hints for them, reads only those */
+    if (shape->ranges)
+        appendStringInfo(&sql, " AND %s = ANY ($%d)",
+                         quote_identifier(NameStr(TupleDescAttr(desc, range_attnum - 1)->attname)),
+                         param++);
     if (OidIsValid(shape->parent_index))
     {
         Relation index = index_open(shape->parent_index, AccessShareLock);
@@ -172,6 +179,25 @@ static char *ArchivedQuerySql(const ArchivedPlanKey *shape, Relation parent, Rel
         appendStringInfo(&sql, " LIMIT $%d OFFSET $%d", shape->keyed ? param : 1,
                          (shape->keyed ? param : 1) + 1);
     return sql.data;
+}
+
+/*
+ * A remote read is planned (and planned again after an invalidation, which happens when it runs)
+ * with sorts off: the other node must sort and cut the rows (ORDER BY and LIMIT in the remote
+ * SQL). Left to costs, postgres_fdw's sorted path loses to a local sort whenever few rows are
+ * estimated (a key and its hinted ranges), and then every row of the key comes back. Returns the
+ * GUC nest level to end with AtEOXact_GUC(true, level), which puts the setting back, as for a
+ * function's SET clause (an error ends it with the transaction); any other statement planned
+ * meanwhile, such as a hint query, would keep a plan costed with sorts off.
+ */
+static int SortRemotely(const ArchivedPlanKey *shape)
+{
+    int level = NewGUCNestLevel();
+
+    if (shape->remote)
+        (void)set_config_option("enable_sort", "off", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+                                true, 0, false);
+    return level;
 }
 
 /* The SQL postgres_fdw sends for a prepared read: its foreign scan's first private item. */
@@ -203,8 +229,9 @@ static ArchivedPlanEntry *ArchivedPlan(const ArchivedPlanKey *shape, Relation pa
 {
     ArchivedPlanEntry *entry;
     bool found;
-    Oid types[3 + AR_MAX_BOUNDS];
+    Oid types[4 + AR_MAX_BOUNDS];
     int nparams = 0;
+    int level;
     char *sql;
     SPIPlanPtr plan;
 
@@ -241,6 +268,8 @@ static ArchivedPlanEntry *ArchivedPlan(const ArchivedPlanKey *shape, Relation pa
         types[nparams++] = shape->key_value_type;
         for (int b = 0; b < AR_MAX_BOUNDS && shape->strategies[b] != 0; b++)
             types[nparams++] = INT4OID; /* ranges are int4 */
+        if (shape->ranges)
+            types[nparams++] = INT4ARRAYOID;
     }
     if (shape->remote)
     {
@@ -249,6 +278,7 @@ static ArchivedPlanEntry *ArchivedPlan(const ArchivedPlanKey *shape, Relation pa
     }
     sql = ArchivedQuerySql(shape, parent, part, key_attnum, range_attnum);
     /* A generic plan: the wrapper keys its read on the parameters as well as on constants. */
+    level = SortRemotely(shape);
     plan = SPI_prepare_cursor(sql, nparams, types, CURSOR_OPT_GENERIC_PLAN | CURSOR_OPT_NO_SCROLL);
     if (plan == NULL)
         elog(ERROR, "cannot prepare the read of partition \"%s\": %s",
@@ -263,6 +293,7 @@ static ArchivedPlanEntry *ArchivedPlan(const ArchivedPlanKey *shape, Relation pa
     entry->plan = plan;
     entry->stale = false;
     entry->remote_sql = shape->remote ? RemoteSql(plan) : NULL;
+    AtEOXact_GUC(true, level);
     return entry;
 }
 
@@ -319,8 +350,11 @@ static void RunRemoteBatch(ArchivedRead *read)
     read->param_nulls[read->nparams] = read->param_nulls[read->nparams + 1] = ' ';
     PG_TRY();
     {
+        int level = SortRemotely(&read->shape);
+
         AS_OWNER(read,
                  ret = SPI_execute_plan(entry->plan, read->params, read->param_nulls, true, 0));
+        AtEOXact_GUC(true, level);
     }
     PG_CATCH();
     {
@@ -391,6 +425,7 @@ ArchivedRead *permanode_archived_open(Relation parent, Relation part, const Arch
     shape->backward = spec->backward;
     read->server = RemoteServer(part);
     shape->remote = read->server != NULL;
+    shape->ranges = shape->remote && spec->keyed && spec->ranges != (Datum)0;
     for (int i = 1; i <= RelationGetDescr(parent)->natts && i <= 64 * AR_MASK_WORDS; i++)
         if (spec->needed == NULL || bms_is_member(i, spec->needed))
             shape->columns[(i - 1) / 64] |= UINT64CONST(1) << ((i - 1) % 64);
@@ -406,6 +441,11 @@ ArchivedRead *permanode_archived_open(Relation parent, Relation part, const Arch
             read->params[nparams] = bounds[b];
             read->param_nulls[nparams++] = bound_nulls[b] ? 'n' : ' ';
             b++;
+        }
+        if (shape->ranges)
+        {
+            read->params[nparams] = spec->ranges;
+            read->param_nulls[nparams++] = ' ';
         }
     }
     read->parent = parent;

@@ -93,6 +93,10 @@ typedef struct RangeScanState
     Datum *bounds; /* the range column's bounds, evaluated */
     bool *bound_nulls;
     bool hints_open;  /* more hinted ranges may follow those fetched */
+    bool hints_whole; /* every range read was named by the hints (hinted holds them) */
+    int32 *hinted;    /* the hinted ranges fetched that pass the bounds, in reading order, */
+    int *hinted_part; /* with the partition of each */
+    int nhinted;
     int64 hint_after; /* the last hinted range fetched (exclusive start of the next page) */
     int hint_page;    /* ranges to fetch next */
 
@@ -300,12 +304,26 @@ static bool FetchHintedRanges(RangeScanState *state)
         /* The column is no longer hinted: every partition not read yet. */
         AddAllPartitions(state);
         state->hints_open = false;
+        state->hints_whole = false;
         MemoryContextSwitchTo(old);
         return true;
     }
     state->ranges_hinted += n;
+    state->hinted = state->hinted == NULL
+                        ? palloc(sizeof(int32) * n)
+                        : repalloc(state->hinted, sizeof(int32) * (state->nhinted + n));
+    state->hinted_part = state->hinted_part == NULL
+                             ? palloc(sizeof(int) * n)
+                             : repalloc(state->hinted_part, sizeof(int) * (state->nhinted + n));
     for (int r = 0; r < n; r++)
+    {
         AddRange(state, ranges[r]);
+        if (PassesBounds(state, ranges[r], state->bounds, state->bound_nulls))
+        {
+            state->hinted[state->nhinted] = ranges[r];
+            state->hinted_part[state->nhinted++] = PartitionOfRange(state, ranges[r]);
+        }
+    }
     if (n > 0)
         state->hint_after = ranges[n - 1];
     state->hints_open = n == state->hint_page;
@@ -374,6 +392,10 @@ static void StartScan(RangeScanState *state)
     state->hints_open = false;
     state->parts = palloc(sizeof(int) * Max(state->partdesc->nparts, 1));
     state->seen = palloc0(sizeof(bool) * Max(state->partdesc->nparts, 1));
+    state->hinted = NULL;
+    state->hinted_part = NULL;
+    state->nhinted = 0;
+    state->hints_whole = false;
     state->bounds = palloc(sizeof(Datum) * Max(nbounds, 1));
     state->bound_nulls = palloc(sizeof(bool) * Max(nbounds, 1));
     if (state->keyed)
@@ -423,6 +445,7 @@ static void StartScan(RangeScanState *state)
             i++;
         }
         state->hint_page = 16;
+        state->hints_whole = true;
         MemoryContextSwitchTo(old);
         FetchHintedRanges(state);
         return;
@@ -635,8 +658,30 @@ static Relation OpenPartitionIndex(RangeScanState *state, Relation part, AttrNum
     return found;
 }
 
+/*
+ * The hinted ranges of partition `index` as an int4[] (a partition of several ranges: a remote
+ * run), or (Datum) 0 when the hints do not name every range read. Hint pages are fetched until
+ * one names a range past the partition, so that the list is whole.
+ */
+static Datum HintedRangesOf(RangeScanState *state, int index)
+{
+    Datum *values;
+    int n = 0;
+
+    while (state->hints_open && state->nhinted > 0 &&
+           state->hinted_part[state->nhinted - 1] == index)
+        FetchHintedRanges(state);
+    if (!state->hints_whole)
+        return (Datum)0;
+    values = palloc(sizeof(Datum) * Max(state->nhinted, 1));
+    for (int i = 0; i < state->nhinted; i++)
+        if (state->hinted_part[i] == index)
+            values[n++] = Int32GetDatum(state->hinted[i]);
+    return PointerGetDatum(construct_array(values, n, INT4OID, 4, true, TYPALIGN_INT));
+}
+
 /* Starts reading a foreign (or otherwise unindexable) partition's rows for the key. */
-static void ReadArchived(RangeScanState *state, Relation part)
+static void ReadArchived(RangeScanState *state, Relation part, int index)
 {
     Relation parent = state->css.ss.ss_currentRelation;
     ArchivedReadSpec spec;
@@ -650,6 +695,7 @@ static void ReadArchived(RangeScanState *state, Relation part)
     spec.backward = state->backward;
     spec.bound_strategies = state->bound_strategies;
     spec.needed = state->needed;
+    spec.ranges = state->keyed && !state->key_array ? HintedRangesOf(state, index) : (Datum)0;
     state->archived = permanode_archived_open(parent, part, &spec, state->key_value, state->bounds,
                                               state->bound_nulls);
     state->part_slot = MakeSingleTupleTableSlot(RelationGetDescr(parent), &TTSOpsMinimalTuple);
@@ -686,7 +732,7 @@ static void OpenPartition(RangeScanState *state, int index)
     state->part_rel = part;
     if (part->rd_rel->relkind != RELKIND_RELATION && part->rd_rel->relkind != RELKIND_MATVIEW)
     {
-        ReadArchived(state, part);
+        ReadArchived(state, part, index);
         MemoryContextSwitchTo(old);
         return;
     }

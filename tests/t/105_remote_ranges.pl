@@ -93,7 +93,7 @@ my $addr = $main->safe_psql('ledger', q{SELECT address FROM permanode.basic_outp
 my $plan = $main->safe_psql('ledger', qq{SET search_path = permanode; EXPLAIN (ANALYZE, VERBOSE, COSTS OFF)
     SELECT output_id FROM basic_outputs_by_address WHERE address = '$addr'
     ORDER BY ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, output_id DESC LIMIT 100});
-like($plan, qr/Remote SQL: SELECT .* FROM permanode_remote\.basic_outputs_remote_17_18 WHERE \(\(address OPERATOR\(permanode\.=\) \$1::permanode\.address\)\) ORDER BY ms_range_id DESC .* LIMIT \$\d+::bigint OFFSET/,
+like($plan, qr/Remote SQL: SELECT .* FROM permanode_remote\.basic_outputs_remote_17_18 WHERE \(\(address OPERATOR\(permanode\.=\) \$1::permanode\.address\)\) AND \(\(ms_range_id = ANY \(\$2::integer\[\]\)\)\) ORDER BY ms_range_id DESC .* LIMIT \$\d+::bigint OFFSET/,
     'the first page sends its WHERE, ORDER BY and LIMIT to the node');
 my $out_id = $main->safe_psql('ledger', 'SELECT output_id FROM permanode.basic_outputs WHERE ms_range_id = 17 ORDER BY output_id LIMIT 1');
 $plan = $main->safe_psql('ledger', qq{SET search_path = permanode; EXPLAIN (ANALYZE, VERBOSE, COSTS OFF)

@@ -1,0 +1,141 @@
+// permanode-serve --auth ucan against UCANs issued by the packages w3infra's upload service uses:
+// @ucanto/principal's Ed25519 keys, @ucanto/core's delegate() and invoke(), each invocation sent
+// as the base64 of its CAR (Delegation.archive()) in `Authorization: Bearer`. The stores are
+// filled through the SQL functions (psql, as the admin would).
+// Usage: node ucan_auth_test.js URL SERVICE_DID ADMIN_DSN
+import { execFileSync } from 'node:child_process'
+import assert from 'node:assert/strict'
+import { ed25519 } from '@ucanto/principal'
+import { delegate, invoke } from '@ucanto/core'
+import * as UCAN from '@ipld/dag-ucan'
+
+const [url, serviceDid, dsn] = process.argv.slice(2)
+const service = { did: () => serviceDid }
+const now = () => Math.floor(Date.now() / 1000)
+const route = '/api/core/v2/milestones/by-index/17340'
+
+const sql = (text) =>
+  execFileSync('psql', [dsn, '-X', '-q', '-t', '-A', '-v', 'ON_ERROR_STOP=1', '-c', text]).toString().trim()
+const quote = (s) => `'${String(s).replaceAll("'", "''")}'`
+// Stores delegations as the service would on receiving them (access/delegate).
+const store = (...delegations) =>
+  sql(`SELECT access.delegations_put_many(${quote(JSON.stringify(delegations.map((d) => ({
+    link: d.cid.toString(), audience: d.audience.did(), issuer: d.issuer.did(),
+    expiration: d.expiration === Infinity ? null : d.expiration, cause: null }))))})`)
+const provision = (space, customer) =>
+  sql(`SELECT 1 FROM access.provisions_put(${quote(serviceDid)}, ${quote(customer)}, ${quote(space.did())})`)
+
+const bearer = async (invocation) => {
+  const archive = await (await invocation.delegate()).archive()
+  if (archive.error) throw archive.error
+  return Buffer.from(archive.ok).toString('base64')
+}
+const call = async (token, path = route) => {
+  const headers = token === undefined ? {} : { Authorization: `Bearer ${token}` }
+  const response = await fetch(url + path, { headers })
+  return { status: response.status, body: await response.text() }
+}
+const expect = async (name, token, status, text) => {
+  const { status: got, body } = await call(token)
+  assert.equal(got, status, `${name}: status ${got}, body ${body}`)
+  if (text) assert.ok(body.includes(text), `${name}: ${body} does not say ${text}`)
+  console.log(`ok ${name}: ${got}${text ? ` (${text})` : ''}`)
+}
+const read = (issuer, proofs, with_ = serviceDid, audience = service, can = 'archive/read') =>
+  invoke({ issuer, audience, capability: { can, with: with_ }, proofs })
+
+const space = await ed25519.generate()
+const agent = await ed25519.generate()
+const stranger = await ed25519.generate()
+provision(space, 'did:mailto:example.com:alice')
+
+// A good chain: space -> agent, stored; the agent invokes.
+const grant = await delegate({
+  issuer: space, audience: agent, capabilities: [{ can: 'archive/read', with: serviceDid }],
+  expiration: now() + 3600 })
+store(grant)
+const good = await bearer(read(agent, [grant]))
+await expect('good chain', good, 200, '"index":17340')
+await expect('good chain again (cached)', good, 200, '"index":17340')
+// The space itself, without proofs; a wider grant (archive/*) delegated on by the agent.
+await expect('space invoking itself', await bearer(read(space, [])), 200)
+const wide = await delegate({
+  issuer: space, audience: agent, capabilities: [{ can: 'archive/*', with: serviceDid }],
+  expiration: now() + 3600 })
+const onward = await delegate({
+  issuer: agent, audience: stranger, capabilities: [{ can: 'archive/read', with: serviceDid }],
+  proofs: [wide], expiration: now() + 3600 })
+store(wide, onward)
+await expect('two delegations', await bearer(read(stranger, [onward])), 200)
+
+// No token, or not a UCAN: 401.
+await expect('no token', undefined, 401, 'missing Authorization')
+await expect('not a UCAN', 'bm90IGEgQ0FS', 401, 'malformed UCAN')
+// A JWT-form UCAN alone (no CAR) is refused as malformed.
+const jwt = UCAN.format(await UCAN.issue({ issuer: agent, audience: service,
+  capabilities: [{ can: 'archive/read', with: serviceDid }] }))
+await expect('bare JWT', jwt, 401, 'malformed UCAN')
+
+// Wrong audience: 401 naming both.
+await expect('wrong audience', await bearer(read(agent, [grant], serviceDid, { did: () => 'did:web:elsewhere.example' })),
+  401, 'not for ' + serviceDid)
+
+// An expired link: the delegation's exp has passed (401); stored expired while its UCAN still
+// holds (403); not stored at all (403).
+const expired = await delegate({
+  issuer: space, audience: agent, capabilities: [{ can: 'archive/read', with: serviceDid }],
+  expiration: now() - 60 })
+store(expired)
+await expect('expired delegation', await bearer(read(agent, [expired])), 401, `${expired.cid} expired`)
+const short = await delegate({
+  issuer: space, audience: agent, capabilities: [{ can: 'archive/read', with: serviceDid }],
+  expiration: now() + 3600 })
+sql(`SELECT access.delegations_put_many(${quote(JSON.stringify([{ link: short.cid.toString(),
+  audience: agent.did(), issuer: space.did(), expiration: now() - 1 }]))})`)
+await expect('delegation expired in access.delegations', await bearer(read(agent, [short])), 403,
+  `delegation ${short.cid} is not stored`)
+const unstored = await delegate({
+  issuer: space, audience: agent, capabilities: [{ can: 'archive/read', with: serviceDid }] })
+await expect('delegation not stored', await bearer(read(agent, [unstored])), 403,
+  `delegation ${unstored.cid} is not stored`)
+
+// Escalation: granted another ability, or on another resource; invoking another ability.
+const list = await delegate({
+  issuer: space, audience: agent, capabilities: [{ can: 'archive/list', with: serviceDid }] })
+store(list)
+await expect('escalated ability', await bearer(read(agent, [list])), 403,
+  `delegation ${list.cid} does not grant archive/read`)
+const other = await delegate({
+  issuer: space, audience: agent, capabilities: [{ can: 'archive/read', with: 'did:web:other.example' }] })
+store(other)
+await expect('escalated resource', await bearer(read(agent, [other])), 403, 'does not grant archive/read')
+await expect('invoking another ability', await bearer(read(agent, [grant], serviceDid, service, 'archive/write')),
+  403, 'does not invoke archive/read')
+
+// A forged signature: a delegation that names the space as issuer, signed by a stranger's key.
+const forged = await delegate({
+  issuer: stranger.withDID(space.did()), audience: agent,
+  capabilities: [{ can: 'archive/read', with: serviceDid }] })
+store(forged)
+await expect('forged signature', await bearer(read(agent, [forged])), 401, 'does not verify')
+
+// A space that no subscription provisions: 403 naming it.
+const lonely = await ed25519.generate()
+const lonelyGrant = await delegate({
+  issuer: lonely, audience: agent, capabilities: [{ can: 'archive/read', with: serviceDid }] })
+store(lonelyGrant)
+await expect('missing subscription', await bearer(read(agent, [lonelyGrant])), 403,
+  `space ${lonely.did()} is not a consumer`)
+
+// Counted per consumer: in /metrics at once, in access.requests within the second.
+const metrics = await call(good, '/metrics')
+assert.equal(metrics.status, 200)
+const line = metrics.body.split('\n').find((l) => l.startsWith(
+  `permanode_http_consumer_requests_total{consumer="${space.did()}"}`))
+assert.ok(line, `no count for ${space.did()} in /metrics`)
+const counted = Number(line.split(' ').pop())
+assert.equal(counted, 5, line) // good x2, the space itself, two delegations, /metrics
+await new Promise((resolve) => setTimeout(resolve, 2500))
+const stored = Number(sql(`SELECT coalesce(sum(requests), 0) FROM access.requests WHERE consumer = ${quote(space.did())}`))
+assert.ok(stored >= 5, `access.requests holds ${stored} requests of the space`)
+console.log(`ok counted: ${counted} in /metrics, ${stored} in access.requests`)
