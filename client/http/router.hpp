@@ -97,6 +97,10 @@ void RegisterCoreRoutes(Router &router);
 void RegisterIndexerRoutes(Router &router);
 void RegisterSeedRoutes(Router &router);
 void RegisterExplorerRoutes(Router &router);
+// The overview's analytics (per milestone, per day, tiers) and an address's balance over time.
+void RegisterAnalyticsRoutes(Router &router);
+// The explorer's pages at / and /web/ (files built into the binary).
+void RegisterWebRoutes(Router &router);
 // REST API v1 (Chrysalis) under /api/v1.
 void RegisterChrysalisRoutes(Router &router);
 // The legacy node API (IRI's, ternary era): POST / and POST /api with {"command": ...}.

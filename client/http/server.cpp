@@ -58,8 +58,10 @@ class ServerImpl
         RegisterIndexerRoutes(router_);
         RegisterSeedRoutes(router_);
         RegisterExplorerRoutes(router_);
+        RegisterAnalyticsRoutes(router_);
         RegisterChrysalisRoutes(router_);
         RegisterLegacyRoutes(router_);
+        RegisterWebRoutes(router_);
         RegisterOperationRoutes(router_, metrics_, [this] { return Stats(); });
         if (options_.auth == "ucan" && !options_.service_did.empty())
         {

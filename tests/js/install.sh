@@ -11,5 +11,6 @@ marker=node_modules/.permanode-installed
 if [ -f "$marker" ] && [ "$marker" -nt package-lock.json ]; then
   exit 0
 fi
-npm ci --no-audit --no-fund
+# puppeteer-core drives Debian's chromium (tests/js/web_browser_test.js): never download one.
+PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund
 touch "$marker"

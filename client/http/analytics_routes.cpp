@@ -1,0 +1,160 @@
+// Analytics for the explorer's overview: blocks, transactions and tokens moved per milestone and
+// per day with the active addresses per day, the tiers of the ledger's ranges, and an address's
+// balance over time. Each route runs one statement over the rollup tables that ingest fills
+// (ms_analytics, date_cache, daily_analytics, metrics_cache, address_analytics) or the
+// permanode.status view, and the statement itself writes the JSON the route answers.
+#include <httplib.h>
+
+#include "params.hpp"
+#include "router.hpp"
+
+namespace permanode::http
+{
+namespace
+{
+
+const std::string kAnalytics = "/api/analytics/v2";
+
+// At most this many points per milestone series: milestones held next to each other are
+// summed into buckets.
+constexpr int kMilestonePoints = 400;
+
+client::Query<std::string> JsonQuery(const std::shared_ptr<const client::Statement> &statement)
+{
+    client::Query<std::string> query;
+    query.statement = statement;
+    query.read = [](const client::Result &result)
+    { return result.Rows() == 0 ? std::string("null") : std::string(result.Text(0, 0)); };
+    return query;
+}
+
+std::shared_ptr<const client::Statement> MakeStatement(std::string name, std::string sql)
+{
+    return std::make_shared<const client::Statement>(
+        client::Statement{std::move(name), std::move(sql), client::Plan::kCustom});
+}
+
+void SendJsonText(httplib::Response &response, const std::string &json)
+{
+    response.status = 200;
+    response.set_content(json, "application/json");
+}
+
+// Milestones held, in order, summed into at most $1 buckets of as many milestones each (eras
+// and gaps far apart take no room); days from date_cache's first
+// and last milestone of each day; active addresses from daily_analytics and, for days not
+// rolled up yet, metrics_cache (as /daily counts them). Token amounts are strings (beyond 2^53).
+const char *const kOverviewSql = R"sql(
+WITH numbered AS (
+    SELECT a.*, row_number() OVER (ORDER BY a.milestone_index) - 1 AS n,
+           greatest(1, ceil(count(*) OVER () / $1::numeric))::int AS width
+    FROM permanode.ms_analytics a),
+per_ms AS (
+    SELECT n / width AS bucket, min(milestone_index) AS first, max(milestone_index) AS last,
+           count(*) AS milestones, sum(message_count) AS blocks,
+           sum(transaction_count) AS transactions, sum(transferred_tokens) AS tokens
+    FROM numbered GROUP BY 1),
+per_day AS (
+    SELECT d.date, count(*) AS milestones, sum(a.message_count) AS blocks,
+           sum(a.transaction_count) AS transactions, sum(a.transferred_tokens) AS tokens
+    FROM permanode.date_cache d
+    JOIN permanode.ms_analytics a ON a.milestone_index BETWEEN d.start_ms AND d.end_ms
+    GROUP BY d.date),
+active AS (
+    SELECT date, total_addresses, send_addresses, recv_addresses FROM permanode.daily_analytics
+    UNION ALL
+    SELECT m.date, count(*) FILTER (WHERE m.metric = 'sent_or_received'),
+           count(*) FILTER (WHERE m.metric = 'sent'), count(*) FILTER (WHERE m.metric = 'received')
+    FROM permanode.metrics_cache m
+    WHERE m.variant = 'address'
+      AND NOT EXISTS (SELECT 1 FROM permanode.daily_analytics d WHERE d.date = m.date)
+    GROUP BY m.date)
+SELECT json_build_object(
+    'bucketWidth', coalesce((SELECT max(width) FROM numbered), 1),
+    'milestones', coalesce((SELECT json_agg(json_build_object(
+        'first', first, 'last', last, 'milestones', milestones, 'blocks', blocks,
+        'transactions', transactions, 'tokens', tokens::text) ORDER BY bucket) FROM per_ms), '[]'),
+    'days', coalesce((SELECT json_agg(json_build_object(
+        'date', coalesce(p.date, a.date)::text, 'milestones', coalesce(p.milestones, 0),
+        'blocks', coalesce(p.blocks, 0), 'transactions', coalesce(p.transactions, 0),
+        'tokens', coalesce(p.tokens, 0)::text, 'activeAddresses', coalesce(a.total_addresses, 0),
+        'sendAddresses', coalesce(a.send_addresses, 0),
+        'receiveAddresses', coalesce(a.recv_addresses, 0)) ORDER BY coalesce(p.date, a.date))
+        FROM per_day p FULL JOIN active a ON a.date = p.date), '[]'))::text
+)sql";
+
+// permanode.status summed over the tables per range and tier (an archive or a remote run may
+// span several ranges); the pending tier has from_range 2147483647 and no to_range.
+const char *const kTiersSql = R"sql(
+SELECT coalesce(json_agg(json_build_object(
+    'fromRange', from_range, 'toRange', to_range, 'tier', tier, 'server', server,
+    'tables', tables, 'rows', rows, 'bytes', bytes) ORDER BY from_range, tier), '[]')::text
+FROM (SELECT from_range, to_range, tier, max(server) AS server, count(*) AS tables,
+             sum(rows)::bigint AS rows, sum(bytes)::bigint AS bytes
+      FROM permanode.status GROUP BY from_range, to_range, tier) s
+)sql";
+
+// An address's tokens received and sent per milestone (address_analytics, found through its
+// hints), and its net flow: received less sent up to that milestone, from the first milestone
+// held (outputs of a genesis snapshot are not in address_analytics, so a page anchors the net
+// flow on the current balance); the newest $2 milestones, oldest first.
+const char *const kBalanceHistorySql = R"sql(
+SELECT coalesce(json_agg(json_build_object(
+    'milestoneIndex', milestone_index, 'received', received::text, 'sent', sent::text,
+    'netFlow', net_flow::text) ORDER BY milestone_index), '[]')::text
+FROM (SELECT milestone_index, recv_tokens AS received, sent_tokens AS sent,
+             sum(recv_tokens - sent_tokens) OVER (ORDER BY milestone_index) AS net_flow
+      FROM permanode.address_analytics WHERE address = $1
+      ORDER BY milestone_index DESC LIMIT $2) h
+)sql";
+
+Task<> Overview(const httplib::Request &, httplib::Response &response, Db &db, const PathParams &)
+{
+    static const auto statement = MakeStatement("analytics_overview", kOverviewSql);
+    auto query = JsonQuery(statement);
+    query.params.Add(std::to_string(kMilestonePoints));
+    SendJsonText(response, co_await db.Run(std::move(query)));
+}
+
+Task<> Tiers(const httplib::Request &, httplib::Response &response, Db &db, const PathParams &)
+{
+    static const auto statement = MakeStatement("analytics_tiers", kTiersSql);
+    SendJsonText(response, "{\"ranges\":" + co_await db.Run(JsonQuery(statement)) + "}");
+}
+
+Task<> BalanceHistory(const httplib::Request &request, httplib::Response &response, Db &db,
+                      const PathParams &path)
+{
+    static const auto statement = MakeStatement("analytics_balance_history", kBalanceHistorySql);
+    auto address = AddressParam(path[0], "address");
+    int count = PageSize(request);
+    auto query = JsonQuery(statement);
+    query.params.Add(address);
+    query.params.Add(std::to_string(count));
+    SendJsonText(response, "{\"address\":\"" + address +
+                               "\",\"history\":" + co_await db.Run(std::move(query)) + "}");
+}
+
+} // namespace
+
+void RegisterAnalyticsRoutes(Router &router)
+{
+    router.Get({kAnalytics + "/overview", "explorer",
+                "Blocks, transactions and tokens moved per milestone (the milestones held summed "
+                "in order into at most 400 buckets) and per day, with the active addresses per "
+                "day"},
+               Overview);
+    router.Get({kAnalytics + "/tiers", "explorer",
+                "Rows and bytes of the ledger's ranges per tier (hot, cold or remote), summed "
+                "over the tables (permanode.status)"},
+               Tiers);
+    router.Get({kAnalytics + "/addresses/{address}/balance-history",
+                "explorer",
+                "An address's tokens received and sent per milestone and its net flow (received "
+                "less sent since the first milestone held), the newest milestones (pageSize, "
+                "default 100, at most 1000), oldest first",
+                {{"pageSize", "integer", "how many milestones: 1 to 1000, default 100"}}},
+               BalanceHistory);
+}
+
+} // namespace permanode::http

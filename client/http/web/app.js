@@ -1,0 +1,477 @@
+// The explorer's pages: one document whose views follow the URL fragment (#/block/0x…), each
+// view reading the server's own REST API. No framework: a view is a function that fills <main>.
+'use strict';
+
+const view = document.getElementById('view');
+const charts = [];
+
+// --- helpers ---
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') node.className = v;
+    else node.setAttribute(k, v);
+  }
+  for (const c of children.flat()) {
+    if (c != null) node.append(c instanceof Node ? c : String(c));
+  }
+  return node;
+}
+
+function link(hash, text) {
+  return el('a', { href: '#' + hash }, text ?? hash.split('/').pop());
+}
+
+// GET a JSON route; rejects with the API's error message (and the status) when not 2xx.
+async function api(path, init) {
+  const response = await fetch(path, init);
+  const body = await response.json().catch(() => null);
+  if (!response.ok) {
+    const message = body?.error?.message ?? body?.error ?? response.statusText;
+    const error = new Error(message);
+    error.status = response.status;
+    throw error;
+  }
+  return body;
+}
+
+// IRI's node API of the legacy era.
+function iri(command) {
+  return api('/', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-IOTA-API-Version': '1' },
+    body: JSON.stringify(command),
+  });
+}
+
+async function found(promise) {
+  try {
+    return await promise;
+  } catch (e) {
+    if (e.status === 404 || e.status === 400) return null;
+    throw e;
+  }
+}
+
+function showError(message) {
+  view.replaceChildren(el('div', { class: 'error', role: 'alert' }, message));
+}
+
+function card(title, ...children) {
+  return el('section', { class: 'card' }, title ? el('h2', {}, title) : null, ...children);
+}
+
+function stats(pairs) {
+  return el('dl', { class: 'stats' },
+    pairs.map(([k, v]) => el('div', {}, el('dt', {}, k), el('dd', {}, v))));
+}
+
+function fmt(n) {
+  return Number(n).toLocaleString('en-US');
+}
+
+// Token amounts come as strings (they may pass 2^53); charts take them as numbers.
+function tokens(s) {
+  return Number(s);
+}
+
+function chartBox(id) {
+  return el('div', { class: 'chart' }, el('canvas', { id, 'data-chart': id }));
+}
+
+function draw(id, config) {
+  const canvas = document.getElementById(id);
+  config.options = Object.assign({
+    responsive: true,
+    maintainAspectRatio: false,
+    animation: false,
+    interaction: { mode: 'index', intersect: false },
+    plugins: { tooltip: { enabled: true } },
+  }, config.options || {});
+  const chart = new Chart(canvas, config);
+  charts.push(chart);
+  canvas.dataset.points = String(config.data.datasets.reduce((n, d) => n + d.data.length, 0));
+  return chart;
+}
+
+function axis(title, extra = {}) {
+  return Object.assign({ title: { display: true, text: title }, beginAtZero: true }, extra);
+}
+
+// A value axis, its ticks in compact notation (45T rather than 45,000,000,000,000).
+const compact = new Intl.NumberFormat('en-US', { notation: 'compact' });
+function valueAxis(title, extra = {}) {
+  return axis(title, Object.assign({ ticks: { callback: (v) => compact.format(v) } }, extra));
+}
+
+// A list of IDs with a page size and keyset cursors: Newer goes back through the cursors seen.
+function pagedList(title, fetchPage, row) {
+  const body = el('tbody');
+  const info = el('span', { class: 'muted' });
+  const prev = el('button', { type: 'button', 'data-page': 'prev' }, '← Newer');
+  const next = el('button', { type: 'button', 'data-page': 'next' }, 'Older →');
+  const cursors = [null];
+  let page = 0;
+  async function load() {
+    prev.disabled = next.disabled = true;
+    const { items, cursor } = await fetchPage(cursors[page]);
+    body.replaceChildren(...(items.length ? items.map(row)
+      : [el('tr', {}, el('td', { class: 'muted' }, 'none'))]));
+    cursors[page + 1] = cursor ?? null;
+    info.textContent = `page ${page + 1}`;
+    prev.disabled = page === 0;
+    next.disabled = !cursor;
+    body.closest('section')?.setAttribute('data-page-loaded', String(page + 1));
+  }
+  prev.onclick = () => { page--; load().catch((e) => showError(e.message)); };
+  next.onclick = () => { page++; load().catch((e) => showError(e.message)); };
+  const section = card(title, el('table', {}, body), el('div', { class: 'pager' }, prev, next, info));
+  return { section, load };
+}
+
+// --- what a search term is ---
+
+const HEX64 = /^(0x)?[0-9a-fA-F]{64}$/;
+const HEX68 = /^(0x)?[0-9a-fA-F]{68}$/;
+const BECH32 = /^[a-z]{1,83}1[02-9ac-hj-np-z]{6,}$/;
+const TRYTES = /^[A-Z9]{81}([A-Z9]{9})?$/;
+
+function hex0x(s) {
+  return s.startsWith('0x') ? s.toLowerCase() : '0x' + s.toLowerCase();
+}
+
+// Where a search term leads: a view's hash, or null with nothing found.
+async function resolve(term) {
+  const q = term.trim();
+  if (/^\d+$/.test(q)) return `/milestone/${q}`;
+  if (HEX68.test(q)) {
+    return (await found(api(`/outputs/${hex0x(q)}`))) ? `/output/${hex0x(q)}` : null;
+  }
+  if (HEX64.test(q)) {
+    const id = hex0x(q);
+    if (await found(api(`/messages/${id}/metadata`))) return `/block/${id}`;
+    // A transaction's block: the one that created its first output (either era).
+    const first = await found(api(`/outputs/${id}0000`));
+    if (first) return `/block/${first.metadata?.blockId ?? '0x' + first.messageId}`;
+    const milestone = await found(api(`/api/core/v2/milestones/${id}`));
+    if (milestone) return `/milestone/${milestone.index}`;
+    return null;
+  }
+  if (BECH32.test(q)) return `/address/${q}`;
+  if (TRYTES.test(q)) return `/legacy-address/${q}`;
+  if (q) return `/tag/${encodeURIComponent(q)}`;
+  return null;
+}
+
+// --- views ---
+
+async function overview() {
+  view.replaceChildren(el('h1', {}, 'The archive'), el('p', { class: 'muted' }, 'Loading…'));
+  const [data, tiers] = await Promise.all([
+    api('/api/analytics/v2/overview'), api('/api/analytics/v2/tiers')]);
+  const ms = data.milestones;
+  const days = data.days;
+  const sum = (xs, f) => xs.reduce((n, x) => n + f(x), 0);
+  const held = tiers.ranges.filter((r) => r.tier !== 'pending');
+  view.replaceChildren(
+    el('h1', {}, 'The archive'),
+    card(null, stats([
+      ['milestones', fmt(sum(ms, (m) => m.milestones))],
+      ['blocks / messages', fmt(sum(ms, (m) => m.blocks))],
+      ['transactions', fmt(sum(ms, (m) => m.transactions))],
+      ['days', fmt(days.length)],
+      ['ranges', fmt(held.length)],
+      ['on disk', fmt(Math.round(sum(held, (r) => r.bytes ?? 0) / 1048576)) + ' MiB'],
+    ])),
+    el('div', { class: 'grid' },
+      card(`Blocks and transactions per milestone${data.bucketWidth > 1 ? ` (sums of ${data.bucketWidth})` : ''}`,
+        chartBox('chart-milestones')),
+      card('Blocks and transactions per day', chartBox('chart-days')),
+      card('Active addresses per day', chartBox('chart-addresses')),
+      card('Tokens moved per day', chartBox('chart-tokens')),
+      card('Tiers: rows per range (hot, cold, remote)', chartBox('chart-tiers')),
+      card('Tokens moved per milestone', chartBox('chart-ms-tokens'))));
+
+  // Milestone buckets evenly spaced (eras far apart take no room), labelled by first index.
+  const msLabels = ms.map((m) => String(m.first));
+  const msTitle = (items) => {
+    const m = ms[items[0].dataIndex];
+    return m.first === m.last ? `milestone ${m.first}` : `milestones ${m.first}–${m.last} (${fmt(m.milestones)})`;
+  };
+  draw('chart-milestones', {
+    type: 'line',
+    data: {
+      labels: msLabels,
+      datasets: [
+        { label: 'blocks', data: ms.map((m) => m.blocks), borderColor: '#1b5fc1', backgroundColor: '#1b5fc1', pointRadius: 1 },
+        { label: 'transactions', data: ms.map((m) => m.transactions), borderColor: '#fca311', backgroundColor: '#fca311', pointRadius: 1 },
+      ],
+    },
+    options: {
+      scales: { x: axis('milestone index'), y: valueAxis('count') },
+      plugins: { tooltip: { callbacks: { title: msTitle } } },
+    },
+  });
+  const dayLabels = days.map((d) => d.date);
+  draw('chart-days', {
+    type: 'bar',
+    data: {
+      labels: dayLabels,
+      datasets: [
+        { label: 'blocks', data: days.map((d) => d.blocks), backgroundColor: '#1b5fc1' },
+        { label: 'transactions', data: days.map((d) => d.transactions), backgroundColor: '#fca311' },
+      ],
+    },
+    options: { scales: { x: axis('day (UTC)'), y: valueAxis('count') } },
+  });
+  draw('chart-addresses', {
+    type: 'bar',
+    data: {
+      labels: dayLabels,
+      datasets: [
+        { label: 'active', data: days.map((d) => d.activeAddresses), backgroundColor: '#2a9d8f' },
+        { label: 'sending', data: days.map((d) => d.sendAddresses), backgroundColor: '#e76f51' },
+        { label: 'receiving', data: days.map((d) => d.receiveAddresses), backgroundColor: '#8ab17d' },
+      ],
+    },
+    options: { scales: { x: axis('day (UTC)'), y: valueAxis('addresses') } },
+  });
+  draw('chart-tokens', {
+    type: 'bar',
+    data: { labels: dayLabels, datasets: [{ label: 'tokens moved', data: days.map((d) => tokens(d.tokens)), backgroundColor: '#6a4c93' }] },
+    options: { scales: { x: axis('day (UTC)'), y: valueAxis('tokens (base units)') } },
+  });
+  draw('chart-ms-tokens', {
+    type: 'line',
+    data: { labels: msLabels, datasets: [{ label: 'tokens moved', data: ms.map((m) => tokens(m.tokens)), borderColor: '#6a4c93', backgroundColor: '#6a4c93', pointRadius: 1 }] },
+    options: {
+      scales: { x: axis('milestone index'), y: valueAxis('tokens (base units)') },
+      plugins: { tooltip: { callbacks: { title: msTitle } } },
+    },
+  });
+  // One bar per range (an archive or remote run spans several), stacked by tier.
+  const rangeLabel = (r) => (r.toRange == null ? 'pending'
+    : r.toRange - r.fromRange > 1 ? `${r.fromRange}–${r.toRange - 1}` : String(r.fromRange));
+  const labels = [...new Set(tiers.ranges.map(rangeLabel))];
+  const tierColors = { hot: '#e63946', cold: '#457b9d', remote: '#8d99ae' };
+  const byTier = (tier) => labels.map((label) => {
+    const r = tiers.ranges.find((x) => x.tier === tier && rangeLabel(x) === label);
+    return r ? r.rows : null;
+  });
+  const bytesOf = (tier, label) => tiers.ranges.find((x) => x.tier === tier && rangeLabel(x) === label)?.bytes;
+  draw('chart-tiers', {
+    type: 'bar',
+    data: {
+      labels,
+      datasets: Object.keys(tierColors)
+        .filter((t) => tiers.ranges.some((r) => r.tier === t))
+        .map((t) => ({ label: t, data: byTier(t), backgroundColor: tierColors[t] })),
+    },
+    options: {
+      scales: { x: axis('range (ms_range_id)', { stacked: true }), y: valueAxis('rows', { stacked: true }) },
+      plugins: { tooltip: { callbacks: { label: (item) => {
+        const bytes = bytesOf(item.dataset.label, item.label);
+        return `${item.dataset.label}: ${fmt(item.raw)} rows` + (bytes != null ? `, ${fmt(bytes)} bytes` : '');
+      } } } },
+    },
+  });
+}
+
+async function blockView(id) {
+  const meta = await found(api(`/messages/${id}/metadata`));
+  if (!meta) return showError(`No block or message ${id} in the archive.`);
+  const { message, protocolVersion } = await api(`/messages/${id}`);
+  const parents = message.parents ?? message.parentMessageIds ?? [];
+  const payload = message.payload ?? null;
+  const milestone = meta.referencedByMilestoneIndex;
+  const children = pagedList('Children', async (cursor) => {
+    const page = await api(`/messages/${id}/children?pageSize=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    return { items: page.childrenMessageIds, cursor: page.cursor };
+  }, (child) => el('tr', {}, el('td', { class: 'id' }, link(`/block/${child}`))));
+  view.replaceChildren(
+    el('h1', {}, protocolVersion === 1 ? 'Message ' : 'Block ', el('span', { class: 'mono' }, id)),
+    card(null, stats([
+      ['protocol', protocolVersion === 1 ? 'Chrysalis' : 'Stardust'],
+      ['payload', payload ? payloadName(payload.type) : 'none'],
+      ['referenced by milestone', milestone != null ? link(`/milestone/${milestone}`, String(milestone)) : '—'],
+      ['ledger inclusion', meta.ledgerInclusionState ?? '—'],
+    ])),
+    card('Parents', el('table', {}, el('tbody', {},
+      parents.map((p) => el('tr', {}, el('td', { class: 'id' }, link(`/block/${p}`))))))),
+    children.section,
+    card('Payload', el('pre', {}, JSON.stringify(payload, null, 2))));
+  await children.load();
+}
+
+function payloadName(type) {
+  return { 0: 'transaction (Chrysalis)', 1: 'milestone (Chrysalis)', 2: 'indexation', 3: 'receipt',
+    4: 'treasury transaction', 5: 'tagged data', 6: 'transaction', 7: 'milestone' }[type] ?? `type ${type}`;
+}
+
+async function outputView(id) {
+  const output = await found(api(`/outputs/${id}`));
+  if (!output) return showError(`No output ${id} in the archive.`);
+  // Stardust: {metadata, output}; Chrysalis (REST API v1's shape): the fields at the top.
+  const m = output.metadata ?? output;
+  const block = m.blockId ?? '0x' + m.messageId;
+  const milestoneLink = (i) => (i != null ? link(`/milestone/${i}`, String(i)) : '—');
+  view.replaceChildren(
+    el('h1', {}, 'Output ', el('span', { class: 'mono' }, id)),
+    card(null, stats([
+      ['created in block', link(`/block/${block}`)],
+      ['booked at milestone', milestoneLink(m.milestoneIndexBooked)],
+      ['amount', fmt(output.output.amount)],
+      ['spent', m.isSpent ? 'yes' : 'no'],
+      ['spent at milestone', m.isSpent ? milestoneLink(m.milestoneIndexSpent) : '—'],
+      ['spent by transaction', m.isSpent && m.transactionIdSpent
+        ? link(`/search/${m.transactionIdSpent}`, m.transactionIdSpent) : '—'],
+    ])),
+    card('Output', el('pre', {}, JSON.stringify(output.output, null, 2))));
+}
+
+async function addressView(address) {
+  const balance = await found(api(`/api/explorer/v2/balance/${address}`));
+  if (!balance) return showError(`${address} is not an address of this network.`);
+  const outputs = pagedList('Outputs, newest first', async (cursor) => {
+    const page = await api(`/addresses/${address}/outputs?pageSize=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    return { items: page.outputIds, cursor: page.cursor };
+  }, (id) => el('tr', {}, el('td', { class: 'id' }, link(`/output/${id}`))));
+  view.replaceChildren(
+    el('h1', {}, 'Address ', el('span', { class: 'mono' }, address)),
+    card(null, stats([
+      ['balance', fmt(balance.totalBalance)],
+      ['as of milestone', link(`/milestone/${balance.ledgerIndex}`, String(balance.ledgerIndex))],
+      ...Object.entries(balance.balanceByKind).map(([k, v]) => [k, fmt(v)]),
+    ])),
+    card('Balance over time', chartBox('chart-balance')),
+    outputs.section);
+  // address_analytics gives the net flow per milestone (no genesis snapshot in it): anchored on
+  // the current balance, the balance after each milestone is the current one less what came after.
+  const { history } = await api(`/api/analytics/v2/addresses/${address}/balance-history?pageSize=1000`);
+  const lastFlow = history.length ? tokens(history[history.length - 1].netFlow) : 0;
+  const current = tokens(balance.totalBalance);
+  draw('chart-balance', {
+    type: 'line',
+    data: {
+      labels: history.map((h) => String(h.milestoneIndex)),
+      datasets: [{ label: 'balance', data: history.map((h) => current - (lastFlow - tokens(h.netFlow))), borderColor: '#1b5fc1', backgroundColor: '#1b5fc1', stepped: true, pointRadius: 2 }],
+    },
+    options: {
+      scales: { x: axis('milestone index'), y: valueAxis('tokens (base units)', { beginAtZero: false }) },
+      plugins: { tooltip: { callbacks: { title: (items) => `after milestone ${items[0].label}` } } },
+    },
+  });
+  await outputs.load();
+}
+
+async function legacyAddressView(address) {
+  const [balances, found_] = await Promise.all([
+    iri({ command: 'getBalances', addresses: [address], threshold: 100 }),
+    iri({ command: 'findTransactions', addresses: [address] }),
+  ]);
+  const hashes = found_.hashes;
+  const pageSize = 10;
+  const list = pagedList('Transactions', async (cursor) => {
+    const start = cursor ? Number(cursor) : 0;
+    const more = start + pageSize < hashes.length;
+    return { items: hashes.slice(start, start + pageSize), cursor: more ? String(start + pageSize) : null };
+  }, (h) => el('tr', {}, el('td', { class: 'id' }, h)));
+  view.replaceChildren(
+    el('h1', {}, 'Legacy address ', el('span', { class: 'mono' }, address)),
+    card(null, stats([
+      ['balance', fmt(balances.balances[0])],
+      ['at milestone', String(balances.milestoneIndex)],
+      ['transactions', fmt(hashes.length)],
+    ])),
+    list.section);
+  await list.load();
+}
+
+async function milestoneView(index) {
+  const analytics = await found(api(`/api/analytics/v2/milestones/${index}`));
+  const stardust = await found(api(`/api/core/v2/milestones/by-index/${index}`));
+  const chrysalis = stardust ? null : await found(api(`/api/v1/milestones/${index}`));
+  if (!analytics && !stardust && !chrysalis) return showError(`No milestone ${index} in the archive.`);
+  const messages = pagedList('Its cone: blocks in white-flag order', async (cursor) => {
+    const page = await api(`/milestones/${index}?pageSize=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    return { items: page.messageIds, cursor: page.cursor };
+  }, (id) => el('tr', {}, el('td', { class: 'id' }, link(`/block/${id}`))));
+  const timestamp = stardust?.timestamp ?? chrysalis?.data?.timestamp;
+  view.replaceChildren(
+    el('h1', {}, `Milestone ${index}`),
+    card('Cone summary', stats([
+      ['time (UTC)', timestamp ? new Date(timestamp * 1000).toISOString().replace('T', ' ').slice(0, 19) : '—'],
+      ['blocks / messages', analytics ? fmt(analytics.blockCount) : '—'],
+      ['transactions', analytics ? fmt(analytics.transactionCount) : '—'],
+      ['tokens moved', analytics ? fmt(analytics.transferredTokens) : '—'],
+      ['protocol', stardust ? 'Stardust' : chrysalis ? 'Chrysalis' : '—'],
+    ])),
+    el('div', { class: 'pager' },
+      link(`/milestone/${Number(index) - 1}`, '← previous'), link(`/milestone/${Number(index) + 1}`, 'next →')),
+    messages.section);
+  await messages.load();
+}
+
+async function tagView(tag) {
+  // The API takes a tag as 0x-hex: a text tag is its UTF-8 bytes.
+  const hex = /^0x([0-9a-fA-F]{2})*$/.test(tag) ? tag
+    : '0x' + [...new TextEncoder().encode(tag)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  const list = pagedList('Blocks with this tag, newest first', async (cursor) => {
+    const page = await api(`/messages?index=${hex}&pageSize=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    return { items: page.messageIds, cursor: page.cursor };
+  }, (id) => el('tr', {}, el('td', { class: 'id' }, link(`/block/${id}`))));
+  view.replaceChildren(el('h1', {}, 'Tag ', el('span', { class: 'mono' }, tag),
+    hex !== tag ? el('span', { class: 'muted mono' }, ` (${hex})`) : null), list.section);
+  await list.load();
+}
+
+async function searchView(term) {
+  const target = await resolve(term);
+  if (!target) {
+    return showError(`Nothing in the archive matches “${term}”. Search takes a block or message ID, ` +
+      'a transaction or milestone ID (0x and 64 hex digits), an output ID (68 hex digits), an ' +
+      'address (bech32, or 81 or 90 trytes), a milestone index or a tag.');
+  }
+  location.replace('#' + target);
+}
+
+// --- routing ---
+
+const routes = [
+  [/^\/?$/, overview],
+  [/^\/block\/(.+)$/, blockView],
+  [/^\/output\/(.+)$/, outputView],
+  [/^\/address\/(.+)$/, addressView],
+  [/^\/legacy-address\/(.+)$/, legacyAddressView],
+  [/^\/milestone\/(\d+)$/, milestoneView],
+  [/^\/tag\/(.+)$/, tagView],
+  [/^\/search\/(.+)$/, searchView],
+];
+
+async function render() {
+  while (charts.length) charts.pop().destroy();
+  const rendering = location.hash;
+  const hash = decodeURIComponent(rendering.slice(1) || '/');
+  document.body.dataset.state = 'loading';
+  try {
+    const route = routes.find(([re]) => re.test(hash));
+    if (!route) showError(`No page ${hash}.`);
+    else await route[1](...hash.match(route[0]).slice(1));
+  } catch (e) {
+    showError(`Could not load this page: ${e.message}`);
+  }
+  // A search that found its page has moved on to it: only the page shown says it is ready.
+  if (location.hash === rendering) {
+    document.body.dataset.state = 'ready';
+    document.body.dataset.ready = rendering;
+  }
+}
+
+document.getElementById('search').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const term = document.getElementById('q').value.trim();
+  if (term) location.hash = '#/search/' + encodeURIComponent(term);
+});
+window.addEventListener('hashchange', render);
+render();

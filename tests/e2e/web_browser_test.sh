@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The explorer's pages in a real browser: a fresh database of the test cluster gets the real
+# Shimmer fixtures (tests/e2e/http_load_fixtures.sh) and a generated Stardust ledger in three
+# pieces on three days (permanode generate, ingest); the fixtures' range is archived (so the
+# tiers chart shows hot and cold); permanode-serve serves it as the read-only login, and
+# tests/js/web_browser_test.js drives Debian's chromium headless through puppeteer-core.
+# Screenshots go to $PERMANODE_WEB_ARTEFACTS (default: the build's Testing/web/).
+# Usage: web_browser_test.sh PERMANODE_CLI PERMANODE_SERVE NODE CHROMIUM ARTEFACTS_DIR
+#        (PERMANODE_TEST_DSN: the test cluster)
+set -euo pipefail
+cli=$1
+serve=$2
+node=$3
+chromium=$4
+artefacts=$5
+root=$(cd "$(dirname "$0")/../.." && pwd)
+: "${PERMANODE_TEST_DSN:?run the tests through tests/run}"
+db=permanode_web
+dsn="$PERMANODE_TEST_DSN dbname=$db"
+"$root/tests/e2e/http_load_fixtures.sh" "$PERMANODE_TEST_DSN" "$db"
+"$root/tests/js/install.sh" >/dev/null
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/permanode-web.XXXXXX")
+. "$root/tests/e2e/serve.sh"
+cleanup() {
+  stop_serve
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# Three pieces of 40 milestones, a day apart (2023-03-01..03), between the fixtures' 17341 and
+# 2418187; few genesis addresses, so that some address has pages of outputs.
+day=86400
+for piece in 0 1 2; do
+  "$cli" generate --milestones 40 --start-index $((20000 + piece * 40)) \
+    --start-timestamp $((1677628800 + piece * day)) --genesis-addresses 5 \
+    --blocks-per-milestone 20-40 --tx-share 0.3 --seed $((7 + piece)) \
+    -o "$work/piece$piece.ndjson" >/dev/null
+  "$cli" ingest --dsn "$dsn" "$work/piece$piece.ndjson" >/dev/null
+done
+# The fixtures' range 1 (milestones 17339-17341) goes cold.
+"$cli" archive --from-range 1 --to-range 2 --dsn "$dsn" >/dev/null
+
+# What the pages should lead to: the address with the most outputs, and a milestone of it.
+busy=$(psql "$dsn" -X -At -c "SELECT address FROM permanode.basic_outputs
+  WHERE milestone_index >= 20000 GROUP BY address ORDER BY count(*) DESC, address LIMIT 1")
+
+mkdir -p "$artefacts"
+start_serve "$serve" "$dsn user=permanode_http_test" --threads 2
+PERMANODE_CHROMIUM="$chromium" "$node" "$root/tests/js/web_browser_test.js" \
+  "http://127.0.0.1:$port" "$artefacts" "$busy"

@@ -1,0 +1,254 @@
+// The explorer's pages in Debian's chromium (headless, through puppeteer-core): the overview's
+// charts draw their data, search leads each kind of term to its page, an address's outputs
+// page, and a term that matches nothing says so. Screenshots (desktop and phone) go to the
+// artefacts directory. Expected values come from the server's REST API itself.
+// Usage: node web_browser_test.js BASE_URL ARTEFACTS_DIR BUSY_ADDRESS   (PERMANODE_CHROMIUM)
+'use strict';
+
+const assert = require('assert/strict');
+const path = require('path');
+const puppeteer = require('puppeteer-core');
+
+const [base, artefacts, busyAddress] = process.argv.slice(2);
+const desktop = { width: 1280, height: 900 };
+const phone = { width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+
+async function api(route) {
+  const response = await fetch(base + route);
+  assert.equal(response.status, 200, `${route}: ${response.status}`);
+  return response.json();
+}
+
+let failures = 0;
+async function check(name, fn) {
+  try {
+    await fn();
+    console.log(`ok ${name}`);
+  } catch (e) {
+    failures++;
+    console.log(`not ok ${name}: ${e.stack}`);
+  }
+}
+
+// Waits for the view the URL names to have finished loading (a search: the page it led to).
+async function ready(page) {
+  await page.waitForFunction(() => document.body.dataset.ready === location.hash &&
+    (!location.hash.startsWith('#/search/') || document.querySelector('.error')), { timeout: 15000 });
+}
+
+async function open(page, hash) {
+  await page.goto(`${base}/${hash}`, { waitUntil: 'load' });
+  await ready(page);
+}
+
+async function search(page, term) {
+  await page.$eval('#q', (input) => { input.value = ''; });
+  await page.type('#q', term);
+  const before = await page.evaluate(() => location.hash);
+  await page.click('#search button');
+  await page.waitForFunction((b) => location.hash !== b, {}, before);
+  await ready(page);
+  return page.evaluate(() => location.hash);
+}
+
+async function shot(page, name) {
+  await page.screenshot({ path: path.join(artefacts, `${name}.png`), fullPage: true });
+}
+
+// Per chart: its canvas, how many data points Chart.js laid out inside the chart area, and how
+// many pixels carry one of its datasets' colours (an empty chart draws axes only).
+function chartsDrawn(page) {
+  return page.$$eval('canvas[data-chart]', (canvases) => canvases.map((canvas) => {
+    const chart = Chart.getChart(canvas);
+    const rgb = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+    const colours = chart.data.datasets.map((d) => rgb(d.borderColor ?? d.backgroundColor));
+    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    let coloured = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i + 3] > 200 && colours.some(([r, g, b]) =>
+        Math.abs(data[i] - r) < 24 && Math.abs(data[i + 1] - g) < 24 && Math.abs(data[i + 2] - b) < 24)) {
+        coloured++;
+      }
+    }
+    const points = chart.data.datasets.reduce((n, _, i) =>
+      n + chart.getDatasetMeta(i).data.filter((e) => Number.isFinite(e.x) && Number.isFinite(e.y)).length, 0);
+    const nonZero = chart.data.datasets.some((d) => d.data.some((v) => (v?.y ?? v) > 0));
+    return { id: canvas.id, points, coloured, nonZero, xTitle: chart.options.scales.x.title.text };
+  }));
+}
+
+async function main() {
+  const browser = await puppeteer.launch({
+    executablePath: process.env.PERMANODE_CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: process.getuid() === 0 ? ['--no-sandbox'] : [],
+  });
+  const page = await browser.newPage();
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.setViewport(desktop);
+
+  // What the pages must show, from the API.
+  const fixtureBlocks = await api('/milestones/17340?pageSize=5');
+  const blockId = fixtureBlocks.messageIds[0];
+  const changes = await api('/api/core/v2/milestones/by-index/20050/utxo-changes');
+  const outputId = changes.createdOutputs[0];
+  const transactionId = outputId.slice(0, 66);
+  const included = (await api(`/outputs/${outputId}`)).metadata;
+  // The block the core API names as including the transaction is that one.
+  const includedBlock = await api(`/api/core/v2/transactions/${transactionId}/included-block`);
+  const createdBlock = await api(`/api/core/v2/blocks/${included.blockId}`);
+  assert.deepEqual(includedBlock, createdBlock);
+  const analytics = await api('/api/analytics/v2/milestones/20010');
+  const overview = await api('/api/analytics/v2/overview');
+  const tiers = await api('/api/analytics/v2/tiers');
+
+  await check('overview: six charts with data, axes titled', async () => {
+    await open(page, '#/');
+    const drawn = await chartsDrawn(page);
+    assert.equal(drawn.length, 6, JSON.stringify(drawn));
+    for (const c of drawn) {
+      assert.ok(c.points > 0, `${c.id}: no points laid out`);
+      assert.ok(c.nonZero, `${c.id}: only zeros`);
+      assert.ok(c.coloured > 50, `${c.id}: ${c.coloured} pixels in its datasets' colours`);
+      assert.ok(c.xTitle, `${c.id}: x axis without a title`);
+    }
+    // Three generated days and the fixtures' days; a hot and a cold tier.
+    assert.ok(overview.days.length >= 3, JSON.stringify(overview.days));
+    assert.deepEqual([...new Set(tiers.ranges.map((r) => r.tier))].sort().filter((t) => t !== 'pending'),
+      ['cold', 'hot']);
+    await shot(page, 'overview-desktop');
+  });
+
+  await check('overview: a tooltip shows on hover', async () => {
+    const box = await (await page.$('#chart-days')).boundingBox();
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.5);
+    const tooltip = await page.$eval('#chart-days', (c) => {
+      const t = Chart.getChart(c).tooltip;
+      return { opacity: t.opacity, title: t.title, body: t.body.map((b) => b.lines).flat() };
+    });
+    assert.ok(tooltip.opacity > 0, JSON.stringify(tooltip));
+    assert.match(tooltip.title[0], /^\d{4}-\d\d-\d\d$/);
+    assert.ok(tooltip.body.some((line) => /^blocks: /.test(line)), JSON.stringify(tooltip));
+    await shot(page, 'overview-tooltip');
+  });
+
+  await check('overview fits a phone screen', async () => {
+    const mobile = await browser.newPage();
+    await mobile.setViewport(phone);
+    await open(mobile, '#/');
+    const overflow = await mobile.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `${overflow}px wider than the screen`);
+    const drawn = await chartsDrawn(mobile);
+    assert.equal(drawn.filter((c) => c.points > 0 && c.coloured > 50).length, 6);
+    const widths = await mobile.$$eval('canvas[data-chart]', (cs) => cs.map((c) => c.getBoundingClientRect().width));
+    assert.ok(widths.every((w) => w > 300 && w <= 390), JSON.stringify(widths));
+    await shot(mobile, 'overview-phone');
+    await open(mobile, `#/address/${busyAddress}`);
+    await shot(mobile, 'address-phone');
+    await mobile.close();
+  });
+
+  await check('search: a block ID leads to its block, with parents and payload', async () => {
+    await open(page, '#/');
+    assert.equal(await search(page, blockId), `#/block/${blockId}`);
+    const text = await page.$eval('main', (m) => m.innerText);
+    assert.match(text, new RegExp(blockId));
+    assert.match(text, /Parents/);
+    assert.match(text, /referenced by milestone\s+17340/);
+    await shot(page, 'block');
+  });
+
+  await check('search: a transaction ID leads to the block that included it', async () => {
+    assert.equal(await search(page, transactionId), `#/block/${included.blockId}`);
+  });
+
+  await check('search: an output ID leads to the output and its spend', async () => {
+    assert.equal(await search(page, outputId), `#/output/${outputId}`);
+    const text = await page.$eval('main', (m) => m.innerText);
+    assert.match(text, /booked at milestone\s+20050/);
+    assert.match(text, new RegExp(`spent\\s+${included.isSpent ? 'yes' : 'no'}`));
+    if (included.isSpent) {
+      assert.match(text, new RegExp(`spent at milestone\\s+${included.milestoneIndexSpent}`));
+      assert.match(text, new RegExp(included.transactionIdSpent));
+    }
+    await shot(page, 'output');
+  });
+
+  await check('search: a milestone index leads to its cone summary', async () => {
+    assert.equal(await search(page, '20010'), '#/milestone/20010');
+    const text = await page.$eval('main', (m) => m.innerText);
+    assert.match(text, new RegExp(`blocks / messages\\s+${analytics.blockCount}`));
+    assert.match(text, new RegExp(`transactions\\s+${analytics.transactionCount}`));
+    await shot(page, 'milestone');
+  });
+
+  await check('search: an address leads to its balance, history and outputs, which page', async () => {
+    assert.equal(await search(page, busyAddress), `#/address/${busyAddress}`);
+    const all = await api(`/addresses/${busyAddress}/outputs?pageSize=20`);
+    assert.equal(all.outputIds.length, 20, 'the busy address has at least 20 outputs');
+    const rows = () => page.$$eval('main table tbody tr td', (tds) => tds.map((td) => td.innerText));
+    assert.deepEqual(await rows(), all.outputIds.slice(0, 10));
+    const [chart] = await chartsDrawn(page);
+    assert.ok(chart.points > 0 && chart.coloured > 20, JSON.stringify(chart));
+    await shot(page, 'address');
+    await page.click('button[data-page=next]');
+    await page.waitForSelector('section[data-page-loaded="2"]');
+    assert.deepEqual(await rows(), all.outputIds.slice(10, 20));
+    await shot(page, 'address-page2');
+    await page.click('button[data-page=prev]');
+    await page.waitForSelector('section[data-page-loaded="1"]');
+    assert.deepEqual(await rows(), all.outputIds.slice(0, 10));
+  });
+
+  await check('search: a tag, as hex or as text, leads to its blocks, newest first', async () => {
+    // The tag of a tagged-data block of the generated ledger.
+    let tag = null;
+    for (const id of (await api('/milestones/20005?pageSize=100')).messageIds) {
+      const { message } = await api(`/messages/${id}`);
+      if (message.payload?.type === 5 && message.payload.tag) {
+        tag = message.payload.tag;
+        break;
+      }
+    }
+    assert.ok(tag, 'a tagged-data block in milestone 20005');
+    const expected = (await api(`/messages?index=${tag}&pageSize=20`)).messageIds;
+    assert.ok(expected.length > 0);
+    const rows = () => page.$$eval('main table tbody tr td', (tds) => tds.map((td) => td.innerText));
+    assert.equal(await search(page, tag), `#/tag/${tag}`);
+    assert.deepEqual(await rows(), expected);
+    const text = Buffer.from(tag.slice(2), 'hex').toString('utf8');
+    assert.equal(await search(page, text), `#/tag/${encodeURIComponent(text)}`);
+    assert.deepEqual(await rows(), expected);
+    await shot(page, 'tag');
+  });
+
+  await check('search: an ID the archive does not hold says so', async () => {
+    const unknown = '0x' + '00'.repeat(32);
+    await search(page, unknown);
+    const message = await page.$eval('.error', (e) => e.innerText);
+    assert.match(message, /Nothing in the archive matches/);
+    assert.match(message, new RegExp(unknown));
+    await shot(page, 'not-found');
+    await open(page, '#/output/0x' + '00'.repeat(34));
+    assert.match(await page.$eval('.error', (e) => e.innerText), /No output 0x0{68} in the archive/);
+    await open(page, '#/block/0x12');
+    assert.match(await page.$eval('.error', (e) => e.innerText), /No block or message 0x12/);
+  });
+
+  await check('no script errors', async () => {
+    assert.deepEqual(pageErrors, []);
+  });
+
+  await browser.close();
+  if (failures) {
+    console.log(`${failures} failed`);
+    process.exit(1);
+  }
+  console.log(`screenshots in ${artefacts}`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
