@@ -496,6 +496,7 @@ std::string Ed25519DidKey(const unsigned char *public_key)
 Verdict Verify(std::string_view token, const std::string &service_did, const Capability &wanted,
                std::int64_t now)
 {
+    [[maybe_unused]] static const int sodium = sodium_init(); // once, thread-safe
     try
     {
         std::vector<std::string> roots;

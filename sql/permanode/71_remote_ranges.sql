@@ -273,9 +273,9 @@ $$;
 
 -- Moves the hot ranges [from_range, to_range) of one ledger table (or 'all' but sync) to the
 -- node of `server` (a postgres_fdw server) and attaches each run of adjacent ranges as one
--- foreign partition. Empty ranges stay. A run holds at most run_ranges ranges: the other node has
--- no hints for what it holds, so a lookup there plans and probes every range of the run it reads.
--- Re-runnable: ranges already moved are left alone, a move cut short is finished.
+-- foreign partition. Empty ranges stay. A run holds at most run_ranges ranges (a keyed read
+-- names the hinted ones to the other node, which has no hints; a read without a key reads them
+-- all). Re-runnable: ranges already moved are left alone, a move cut short is finished.
 CREATE OR REPLACE PROCEDURE @extschema@.attach_remote(table_or_all text, from_range int, to_range int,
                                                       server name, run_ranges int DEFAULT 16)
 LANGUAGE plpgsql AS $$
