@@ -43,7 +43,9 @@ void SendJsonText(httplib::Response &response, const std::string &json)
 // Milestones held, in order, summed into at most $1 buckets of as many milestones each (eras
 // and gaps far apart take no room); days from date_cache's first
 // and last milestone of each day; active addresses from daily_analytics and, for days not
-// rolled up yet, metrics_cache (as /daily counts them). Token amounts are strings (beyond 2^53).
+// rolled up yet (rollup_daily_analytics), from that day's rows of metrics_cache (as /daily
+// counts them), each day an index range of its own, so rolled-up days cost no scan. Token amounts
+// are strings (beyond 2^53).
 const char *const kOverviewSql = R"sql(
 WITH numbered AS (
     SELECT a.*, row_number() OVER (ORDER BY a.milestone_index) - 1 AS n,
@@ -63,12 +65,12 @@ per_day AS (
 active AS (
     SELECT date, total_addresses, send_addresses, recv_addresses FROM permanode.daily_analytics
     UNION ALL
-    SELECT m.date, count(*) FILTER (WHERE m.metric = 'sent_or_received'),
-           count(*) FILTER (WHERE m.metric = 'sent'), count(*) FILTER (WHERE m.metric = 'received')
-    FROM permanode.metrics_cache m
-    WHERE m.variant = 'address'
-      AND NOT EXISTS (SELECT 1 FROM permanode.daily_analytics d WHERE d.date = m.date)
-    GROUP BY m.date)
+    SELECT c.date, x.* FROM permanode.date_cache c
+    CROSS JOIN LATERAL (
+        SELECT count(*) FILTER (WHERE m.metric = 'sent_or_received'),
+               count(*) FILTER (WHERE m.metric = 'sent'), count(*) FILTER (WHERE m.metric = 'received')
+        FROM permanode.metrics_cache m WHERE m.date = c.date AND m.variant = 'address') x
+    WHERE NOT EXISTS (SELECT 1 FROM permanode.daily_analytics d WHERE d.date = c.date))
 SELECT json_build_object(
     'bucketWidth', coalesce((SELECT max(width) FROM numbered), 1),
     'milestones', coalesce((SELECT json_agg(json_build_object(
