@@ -173,7 +173,8 @@ async function overview() {
   const ms = data.milestones;
   const days = data.days;
   const sum = (xs, f) => xs.reduce((n, x) => n + f(x), 0);
-  const held = tiers.ranges.filter((r) => r.tier !== 'pending');
+  const held = tiers.ranges.filter((r) => r.toRange != null); // not the pending tier
+  const sums = data.bucketWidth > 1 ? ` (sums of ${data.bucketWidth})` : '';
   view.replaceChildren(
     el('h1', {}, 'The archive'),
     card(null, stats([
@@ -181,17 +182,16 @@ async function overview() {
       ['blocks / messages', fmt(sum(ms, (m) => m.blocks))],
       ['transactions', fmt(sum(ms, (m) => m.transactions))],
       ['days', fmt(days.length)],
-      ['ranges', fmt(held.length)],
+      ['ranges', fmt(new Set(held.map((r) => `${r.fromRange}-${r.toRange}`)).size)],
       ['on disk', fmt(Math.round(sum(held, (r) => r.bytes ?? 0) / 1048576)) + ' MiB'],
     ])),
     el('div', { class: 'grid' },
-      card(`Blocks and transactions per milestone${data.bucketWidth > 1 ? ` (sums of ${data.bucketWidth})` : ''}`,
-        chartBox('chart-milestones')),
+      card(`Blocks and transactions per milestone${sums}`, chartBox('chart-milestones')),
       card('Blocks and transactions per day', chartBox('chart-days')),
       card('Active addresses per day', chartBox('chart-addresses')),
       card('Tokens moved per day', chartBox('chart-tokens')),
       card('Tiers: rows per range (hot, cold, remote)', chartBox('chart-tiers')),
-      card('Tokens moved per milestone', chartBox('chart-ms-tokens'))));
+      card(`Tokens moved per milestone${sums}`, chartBox('chart-ms-tokens'))));
 
   // Milestone buckets evenly spaced (eras far apart take no room), labelled by first index.
   const msLabels = ms.map((m) => String(m.first));
