@@ -17,7 +17,7 @@ node=$(command -v node || command -v nodejs) || { echo "http_ucan_bench: node is
 db=permanode_http_ucan_bench
 service_did=did:web:permanode.bench
 "$root/tests/e2e/http_load_fixtures.sh" "$PERMANODE_BENCH_DSN" "$db" >&2
-"$root/tests/js/ucan/install.sh" >/dev/null
+"$root/tests/js/install.sh" "$root/tests/js/ucan" >/dev/null
 dsn="$PERMANODE_BENCH_DSN dbname=$db user=permanode_http_test"
 token=$("$node" "$root/tests/js/ucan/issue_token.js" "$service_did" "$PERMANODE_BENCH_DSN dbname=$db")
 

@@ -11,7 +11,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 db=permanode_http_ucan
 service_did=did:web:permanode.test
 "$root/tests/e2e/http_load_fixtures.sh" "$PERMANODE_TEST_DSN" "$db"
-"$root/tests/js/ucan/install.sh" >/dev/null
+"$root/tests/js/install.sh" "$root/tests/js/ucan" >/dev/null
 
 . "$root/tests/e2e/serve.sh"
 trap stop_serve EXIT
