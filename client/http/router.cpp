@@ -56,7 +56,8 @@ Task<> Router::Serve(const httplib::Request &request, httplib::Response &respons
         response = httplib::Response();
         try
         {
-            if (!authorizer_ || co_await authorizer_->Admit(request, response, db))
+            if (!authorizer_ || routes_[index].open ||
+                co_await authorizer_->Admit(request, response, db))
             {
                 co_await handlers_[index](request, response, db, params);
             }

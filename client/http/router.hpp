@@ -52,6 +52,7 @@ struct RouteInfo
     std::string method = "get";                  // get (and head), or post
     std::vector<QueryParam> body;                // a POST route's JSON body fields
     std::string error_schema = "Error";          // the OpenAPI schema of its error answers
+    bool open = false; // served without authorisation (serve --auth ucan): holds no ledger data
 };
 
 // What a handler gets: the request, the response, the database and the values of the route's
@@ -69,7 +70,8 @@ class Router
     // Registers POST `info.path`.
     void Post(RouteInfo info, Handler handler);
     const std::vector<RouteInfo> &Routes() const { return routes_; }
-    // Every request must then be admitted by `authorizer` (serve --auth ucan) before its route.
+    // Every request must then be admitted by `authorizer` (serve --auth ucan) before its route,
+    // except those of an open route (RouteInfo::open).
     void SetAuthorizer(Authorizer *authorizer) { authorizer_ = authorizer; }
 
     // Serves a request: the first route that matches a GET or HEAD (a GET route) or a POST (a
@@ -105,6 +107,8 @@ void RegisterWebRoutes(Router &router);
 void RegisterChrysalisRoutes(Router &router);
 // The legacy node API (IRI's, ternary era): POST / and POST /api with {"command": ...}.
 void RegisterLegacyRoutes(Router &router);
+// The explorer's legacy reads: a legacy transaction's fields (/api/explorer/v2/legacy/...).
+void RegisterLegacyExplorerRoutes(Router &router);
 // /metrics (with the database connections' figures from `stats`) and /api/openapi.json.
 // The headers every routed response carries, for the OpenAPI document.
 constexpr const char *kNodeHeader = "X-Permanode-Node";

@@ -61,6 +61,7 @@ class ServerImpl
         RegisterAnalyticsRoutes(router_);
         RegisterChrysalisRoutes(router_);
         RegisterLegacyRoutes(router_);
+        RegisterLegacyExplorerRoutes(router_);
         RegisterWebRoutes(router_);
         RegisterOperationRoutes(router_, metrics_, [this] { return Stats(); });
         if (options_.auth == "ucan" && !options_.service_did.empty())

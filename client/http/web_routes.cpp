@@ -37,6 +37,9 @@ void RegisterWebRoutes(Router &router)
 {
     RouteInfo page("/", "web", "The explorer's pages (HTML)");
     page.media_type = "text/html";
+    // The pages hold no ledger data (their views read the API, which asks for a token), so a
+    // browser loads them without one and can then ask its user for it.
+    page.open = true;
     router.Get(page,
                [](const httplib::Request &, httplib::Response &response, Db &,
                   const PathParams &) -> Task<>
@@ -48,6 +51,7 @@ void RegisterWebRoutes(Router &router)
                    "The pages' script, style sheet and charting library (Chart.js, with its "
                    "license at /web/chart.js.LICENSE.txt)");
     file.media_type = "text/javascript";
+    file.open = true;
     router.Get(file,
                [](const httplib::Request &, httplib::Response &response, Db &,
                   const PathParams &path) -> Task<>

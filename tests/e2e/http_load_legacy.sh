@@ -3,18 +3,27 @@
 # transactions of every fixture file, confirmed as tests/e2e/http_legacy_ledger.json says: the
 # Coordinator, the bundles each milestone confirmed (a transaction whose bundle is not listed is
 # unconfirmed) and the snapshot balances; and the read-only login permanode_http_test.
-# Usage: http_load_legacy.sh DSN DB   (PERMANODE_LEGACY_FIXTURES: the legacy fixtures directory;
-#                                      else the sibling legacy/ of PERMANODE_FIXTURES)
+# With --existing, DB is kept and must hold the extension already (another era's fixtures, say:
+# tests/e2e/web_browser_test.sh); the legacy transactions are added to it.
+# Usage: http_load_legacy.sh DSN DB [--existing]
+#        (PERMANODE_LEGACY_FIXTURES: the legacy fixtures directory; else the sibling legacy/ of
+#         PERMANODE_FIXTURES)
 set -euo pipefail
 dsn=$1
 db=$2
+existing=${3:-}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 fixtures=${PERMANODE_FIXTURES:-$root/../shared/fixtures/shimmer}
 legacy=${PERMANODE_LEGACY_FIXTURES:-$(dirname "$fixtures")/legacy}
 ledger=$root/tests/e2e/http_legacy_ledger.json
-psql "$dsn" -X -q -v ON_ERROR_STOP=1 \
-  -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" \
-  -c "CREATE DATABASE $db" >/dev/null
+create_extension="CREATE EXTENSION permanode CASCADE;"
+if [ "$existing" = --existing ]; then
+  create_extension=""
+else
+  psql "$dsn" -X -q -v ON_ERROR_STOP=1 \
+    -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" \
+    -c "CREATE DATABASE $db" >/dev/null
+fi
 # The files travel as psql variables read on the client (\set with backquotes): the server need
 # not read them.
 script=$(mktemp "${TMPDIR:-/tmp}/permanode-load-legacy.XXXXXX")
@@ -29,7 +38,7 @@ trap 'rm -f "$script"' EXIT
 } >"$script"
 psql "$dsn dbname=$db" -X -q -v ON_ERROR_STOP=1 -f - >/dev/null <<SQL
 SET client_min_messages = warning;
-CREATE EXTENSION permanode CASCADE;
+$create_extension
 CREATE TEMP TABLE fixture (hash text, trytes text);
 \i $script
 SELECT legacy.configure(coordinator => ((:'ledger')::jsonb->>'coordinator')::permanode.trytes81);

@@ -2,7 +2,9 @@
 # The explorer's pages in a real browser: a fresh database of the test cluster gets the real
 # Shimmer fixtures (tests/e2e/http_load_fixtures.sh) and a generated Stardust ledger in three
 # pieces on three days (permanode generate, ingest); the fixtures' range is archived (so the
-# tiers chart shows hot and cold); permanode-serve serves it as the read-only login, and
+# tiers chart shows hot and cold); the real legacy (ternary) transactions join them
+# (http_load_legacy.sh --existing). permanode-serve serves it as the read-only login, a second
+# one with --auth ucan (a token issued with @ucanto, tests/js/ucan/issue_token.js), and
 # tests/js/web_browser_test.js drives Debian's chromium headless through puppeteer-core.
 # Screenshots go to $PERMANODE_WEB_ARTEFACTS (default: the build's Testing/web/).
 # Usage: web_browser_test.sh PERMANODE_CLI PERMANODE_SERVE NODE CHROMIUM ARTEFACTS_DIR
@@ -18,12 +20,17 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 db=permanode_web
 dsn="$PERMANODE_TEST_DSN dbname=$db"
 "$root/tests/e2e/http_load_fixtures.sh" "$PERMANODE_TEST_DSN" "$db"
+"$root/tests/e2e/http_load_legacy.sh" "$PERMANODE_TEST_DSN" "$db" --existing
 "$root/tests/js/install.sh" >/dev/null
+"$root/tests/js/install.sh" "$root/tests/js/ucan" >/dev/null
+service_did=did:web:permanode.test
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/permanode-web.XXXXXX")
 . "$root/tests/e2e/serve.sh"
 cleanup() {
   stop_serve
+  # the first server (open), when the second was started
+  if [ -n "${open_server:-}" ]; then server=$open_server serve_log=$open_log stop_serve; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -45,7 +52,22 @@ done
 busy=$(psql "$dsn" -X -At -c "SELECT address FROM permanode.basic_outputs
   WHERE milestone_index >= 20000 GROUP BY address ORDER BY count(*) DESC, address LIMIT 1")
 
+# The legacy address with the largest balance and a transaction of it that moves value; the
+# address with the most transactions (its page has pages).
+read -r legacy_tx legacy_address < <(psql "$dsn" -X -At -F ' ' -c "
+  WITH richest AS (SELECT address FROM legacy.transactions GROUP BY address
+                   ORDER BY legacy.balance(address) DESC, address LIMIT 1)
+  SELECT t.hash, t.address FROM legacy.transactions t JOIN richest USING (address)
+  WHERE t.value <> 0 ORDER BY t.hash LIMIT 1")
+legacy_busy=$(psql "$dsn" -X -At -c "SELECT address FROM legacy.transactions
+  GROUP BY address ORDER BY count(*) DESC, address LIMIT 1")
+
 mkdir -p "$artefacts"
 start_serve "$serve" "$dsn user=permanode_http_test" --threads 2
+open_server=$server open_port=$port open_log=$serve_log
+start_serve "$serve" "$dsn user=permanode_http_test" --threads 2 \
+  --auth ucan --service-did "$service_did"
+token=$("$node" "$root/tests/js/ucan/issue_token.js" "$service_did" "$dsn")
 PERMANODE_CHROMIUM="$chromium" "$node" "$root/tests/js/web_browser_test.js" \
-  "http://127.0.0.1:$port" "$artefacts" "$busy"
+  "http://127.0.0.1:$open_port" "$artefacts" "$busy" "$legacy_tx" "$legacy_address" "$legacy_busy" \
+  "http://127.0.0.1:$port" "$token"

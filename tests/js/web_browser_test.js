@@ -1,21 +1,38 @@
 // The explorer's pages in Debian's chromium (headless, through puppeteer-core): the overview's
 // charts draw their data, search leads each kind of term to its page, an address's outputs
-// page, and a term that matches nothing says so. Screenshots (desktop and phone) go to the
-// artefacts directory. Expected values come from the server's REST API itself.
-// Usage: node web_browser_test.js BASE_URL ARTEFACTS_DIR BUSY_ADDRESS   (PERMANODE_CHROMIUM)
+// page, and a term that matches nothing says so; legacy (ternary) transaction hashes and
+// addresses lead to their pages; against a server with --auth ucan, the pages load without a
+// token, ask for one with the server's refusal, and show the overview once a good one is given.
+// Screenshots (desktop and phone) go to the artefacts directory. Expected values come from the
+// server's REST API itself (and IRI's node API for the legacy era).
+// Usage: node web_browser_test.js BASE_URL ARTEFACTS_DIR BUSY_ADDRESS LEGACY_TX LEGACY_ADDRESS
+//        LEGACY_BUSY_ADDRESS AUTH_BASE_URL TOKEN   (PERMANODE_CHROMIUM)
+// LEGACY_TX moves value on LEGACY_ADDRESS, which has a balance; LEGACY_BUSY_ADDRESS has more
+// than a page of transactions.
 'use strict';
 
 const assert = require('assert/strict');
 const path = require('path');
 const puppeteer = require('puppeteer-core');
+const { addChecksum } = require('@iota/checksum');
 
-const [base, artefacts, busyAddress] = process.argv.slice(2);
+const [base, artefacts, busyAddress, legacyTx, legacyAddress, legacyBusy, authBase, goodToken] =
+  process.argv.slice(2);
 const desktop = { width: 1280, height: 900 };
 const phone = { width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
 async function api(route) {
   const response = await fetch(base + route);
   assert.equal(response.status, 200, `${route}: ${response.status}`);
+  return response.json();
+}
+
+// IRI's node API (POST /) of the legacy era.
+async function iri(command) {
+  const response = await fetch(base + '/', {
+    method: 'POST', body: JSON.stringify(command),
+    headers: { 'Content-Type': 'application/json', 'X-IOTA-API-Version': '1' } });
+  assert.equal(response.status, 200, `${command.command}: ${response.status}`);
   return response.json();
 }
 
@@ -36,8 +53,15 @@ async function ready(page) {
     (!location.hash.startsWith('#/search/') || document.querySelector('.error')), { timeout: 15000 });
 }
 
-async function open(page, hash) {
-  await page.goto(`${base}/${hash}`, { waitUntil: 'load' });
+async function open(page, hash, at = base) {
+  await page.goto(`${at}/${hash}`, { waitUntil: 'load' });
+  await ready(page);
+}
+
+// The view rendered again in place (a token set or forgotten): waits for it to finish.
+async function rerendered(page, action) {
+  await page.evaluate(() => { document.body.dataset.ready = ''; });
+  await action();
   await ready(page);
 }
 
@@ -241,6 +265,141 @@ async function main() {
     assert.match(await page.$eval('.error', (e) => e.innerText), /No output 0x0{68} in the archive/);
     await open(page, '#/block/0x12');
     assert.match(await page.$eval('.error', (e) => e.innerText), /No block or message 0x12/);
+  });
+
+  const rows = () => page.$$eval('main table:not(.fields) tbody tr td.id', (tds) => tds.map((td) => td.innerText));
+  const figures = () => page.$$eval('.stats div', (ds) => Object.fromEntries(ds.map((d) =>
+    [d.querySelector('dt').innerText, d.querySelector('dd').innerText])));
+  const field = (name) => page.$eval(`td[data-field=${name}]`, (td) => td.innerText);
+
+  await check('legacy: a transaction hash leads to its transaction, bundle and address', async () => {
+    const tx = await api(`/api/explorer/v2/legacy/transactions/${legacyTx}`);
+    assert.equal(tx.hash, legacyTx);
+    assert.notEqual(tx.value, 0, 'a transaction that moves value');
+    assert.equal(await search(page, legacyTx), `#/legacy-transaction/${legacyTx}`);
+    const shown = await figures();
+    assert.equal(shown.value, tx.value.toLocaleString('en-US'));
+    assert.equal(shown['index in bundle'], `${tx.currentIndex} of 0–${tx.lastIndex}`);
+    assert.equal(shown.month, tx.month);
+    assert.equal(shown['issued (UTC)'], tx.issuedAt.replace('T', ' ').slice(0, 19));
+    assert.equal(shown['confirmed by milestone'], tx.milestoneIndex == null ? 'not known' : String(tx.milestoneIndex));
+    for (const name of ['address', 'bundle', 'tag', 'obsoleteTag']) {
+      assert.equal(await field(name), tx[name], name);
+    }
+    assert.equal(await field('timestamp'), String(tx.timestamp));
+    assert.equal(await field('attachmentTimestamp'), String(tx.attachmentTimestamp));
+    // Trunk and branch: links when held, else marked.
+    for (const name of ['trunk', 'branch']) {
+      const held = (await fetch(`${base}/api/explorer/v2/legacy/transactions/${tx[name]}`)).status === 200;
+      const href = await page.$eval(`td[data-field=${name}]`, (td) => td.querySelector('a')?.getAttribute('href') ?? null);
+      assert.equal(href, held ? `#/legacy-transaction/${tx[name]}` : null, name);
+      assert.match(await field(name), new RegExp(tx[name] + (held ? '$' : ' \\(not held\\)')));
+    }
+    // Its bundle's transactions as IRI finds them, this one among them.
+    const bundle = (await iri({ command: 'findTransactions', bundles: [tx.bundle] })).hashes;
+    const listed = await rows();
+    assert.ok(listed.includes(legacyTx), JSON.stringify(listed));
+    assert.equal(listed.length, Math.min(10, bundle.length));
+    assert.ok(listed.every((h) => bundle.includes(h)), JSON.stringify({ listed, bundle }));
+    if (bundle.length <= 10) assert.deepEqual([...listed].sort(), [...bundle].sort());
+    await shot(page, 'legacy-transaction');
+    // Its address is a link to the address's page.
+    await Promise.all([page.waitForFunction((a) => location.hash === `#/legacy-address/${a}`, {}, tx.address),
+      page.click('td[data-field=address] a')]);
+    await ready(page);
+    assert.match(await page.$eval('h1', (h) => h.innerText), new RegExp(tx.address));
+  });
+
+  await check('legacy: an address leads to its balance and transactions', async () => {
+    for (const address of [legacyAddress, addChecksum(legacyAddress)]) {
+      assert.equal(await search(page, address), `#/legacy-address/${address}`);
+      const { balances, milestoneIndex } = await iri({ command: 'getBalances', addresses: [address], threshold: 100 });
+      const { hashes } = await iri({ command: 'findTransactions', addresses: [address] });
+      assert.ok(Number(balances[0]) > 0, `${address} has a balance`);
+      const shown = await figures();
+      assert.equal(shown.balance, Number(balances[0]).toLocaleString('en-US'));
+      assert.equal(shown['at milestone'], String(milestoneIndex));
+      assert.equal(shown.transactions, hashes.length.toLocaleString('en-US'));
+      assert.ok(hashes.includes(legacyTx));
+      assert.deepEqual((await rows()).sort(), [...hashes].sort());
+    }
+    await shot(page, 'legacy-address');
+  });
+
+  await check('legacy: the null address (81 nines) pages its transactions, each a link', async () => {
+    assert.ok(legacyBusy.length === 81);
+    assert.equal(await search(page, legacyBusy), `#/legacy-address/${legacyBusy}`);
+    const { hashes } = await iri({ command: 'findTransactions', addresses: [legacyBusy] });
+    assert.ok(hashes.length > 10, `${hashes.length} transactions: not more than a page`);
+    assert.equal((await figures()).transactions, hashes.length.toLocaleString('en-US'));
+    const seen = await rows();
+    assert.equal(seen.length, 10);
+    await page.click('button[data-page=next]');
+    await page.waitForSelector('section[data-page-loaded="2"]');
+    const second = await rows();
+    assert.equal(second.length, Math.min(10, hashes.length - 10));
+    seen.push(...second);
+    assert.equal(new Set(seen).size, seen.length);
+    assert.ok(seen.every((h) => hashes.includes(h)), JSON.stringify({ seen, hashes }));
+    if (hashes.length <= 20) assert.deepEqual([...seen].sort(), [...hashes].sort());
+    await shot(page, 'legacy-address-page2');
+    // A transaction of the list opens its page.
+    const target = await page.$eval('main table tbody tr td.id a', (a) => a.innerText);
+    await Promise.all([page.waitForFunction((h) => location.hash === `#/legacy-transaction/${h}`, {}, target),
+      page.click('main table tbody tr td.id a')]);
+    await ready(page);
+    assert.match(await page.$eval('h1', (h) => h.innerText), new RegExp(`Legacy transaction ${target}`));
+    assert.equal(await field('address'), legacyBusy);
+  });
+
+  await check('auth: the pages load without a token and ask for one; a good one shows the overview', async () => {
+    const authPage = await browser.newPage();
+    authPage.on('pageerror', (e) => pageErrors.push(e.message));
+    await authPage.setViewport(desktop);
+    await open(authPage, '#/', authBase);
+    const refusal = () => authPage.$eval('main .error', (e) => ({ status: e.dataset.status, text: e.innerText }));
+    let shown = await refusal();
+    assert.equal(shown.status, '401');
+    assert.match(shown.text, /missing Authorization: Bearer/);
+    assert.ok(await authPage.$('#token-form textarea'), 'a box to paste the token into');
+    assert.equal(await authPage.$eval('#token', (b) => b.dataset.set), 'no');
+    assert.equal((await chartsDrawn(authPage)).length, 0);
+    await shot(authPage, 'auth-prompt');
+    // A bad token: the server's 401 says why.
+    await authPage.type('#token-input', 'bm90IGEgQ0FS');
+    await rerendered(authPage, () => authPage.click('#token-form button[type=submit]'));
+    shown = await refusal();
+    assert.equal(shown.status, '401');
+    assert.match(shown.text, /malformed UCAN/);
+    assert.equal(await authPage.$eval('#token', (b) => b.dataset.set), 'yes');
+    // The good one, through the header's token control: the overview with its data.
+    await authPage.click('#token');
+    assert.ok(await authPage.$('#token-forget'), 'a way to forget the token set');
+    await authPage.$eval('#token-input', (t, v) => { t.value = v; }, `Bearer ${goodToken}`);
+    await rerendered(authPage, () => authPage.click('#token-form button[type=submit]'));
+    assert.equal(await authPage.$('#token-form'), null);
+    assert.equal(await authPage.evaluate(() => sessionStorage.getItem('permanode.token')), goodToken);
+    const drawn = await chartsDrawn(authPage);
+    assert.equal(drawn.length, 6, JSON.stringify(drawn));
+    for (const c of drawn) {
+      assert.ok(c.points > 0 && c.nonZero && c.coloured > 50, JSON.stringify(c));
+    }
+    const overview = await api('/api/analytics/v2/overview');
+    const figuresShown = await authPage.$$eval('.stats div', (ds) => Object.fromEntries(ds.map((d) =>
+      [d.querySelector('dt').innerText, d.querySelector('dd').innerText])));
+    assert.equal(figuresShown.milestones, overview.milestones.reduce((n, m) => n + m.milestones, 0).toLocaleString('en-US'));
+    await shot(authPage, 'auth-overview');
+    // Kept for the tab: a reload still shows the overview; the legacy pages work with it too.
+    await open(authPage, `#/legacy-transaction/${legacyTx}`, authBase);
+    assert.equal(await authPage.$eval('td[data-field=address]', (td) => td.innerText), legacyAddress);
+    // Forgotten: asked again.
+    await open(authPage, '#/', authBase);
+    await authPage.click('#token');
+    await rerendered(authPage, () => authPage.click('#token-forget'));
+    shown = await refusal();
+    assert.equal(shown.status, '401');
+    assert.equal(await authPage.$eval('#token', (b) => b.dataset.set), 'no');
+    await authPage.close();
   });
 
   await check('no script errors', async () => {

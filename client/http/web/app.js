@@ -23,9 +23,33 @@ function link(hash, text) {
   return el('a', { href: '#' + hash }, text ?? hash.split('/').pop());
 }
 
+// The bearer token a person gave for a server that asks for one (serve --auth ucan): kept for
+// this tab only, sent with every API call.
+const TOKEN_KEY = 'permanode.token';
+
+function token() {
+  return sessionStorage.getItem(TOKEN_KEY);
+}
+
+// Sets (or, given nothing, forgets) the token, and renders the current view again with it.
+function setToken(value) {
+  if (value) sessionStorage.setItem(TOKEN_KEY, value);
+  else sessionStorage.removeItem(TOKEN_KEY);
+  showTokenState();
+  render();
+}
+
+function showTokenState() {
+  const button = document.getElementById('token');
+  button.textContent = token() ? 'token ✓' : 'token';
+  button.dataset.set = token() ? 'yes' : 'no';
+}
+
 // GET a JSON route; rejects with the API's error message (and the status) when not 2xx.
-async function api(path, init) {
-  const response = await fetch(path, init);
+async function api(path, init = {}) {
+  const headers = new Headers(init.headers);
+  if (token()) headers.set('Authorization', `Bearer ${token()}`);
+  const response = await fetch(path, { ...init, headers });
   const body = await response.json().catch(() => null);
   if (!response.ok) {
     const message = body?.error?.message ?? body?.error ?? response.statusText;
@@ -56,6 +80,32 @@ async function found(promise) {
 
 function showError(message) {
   view.replaceChildren(el('div', { class: 'error', role: 'alert' }, message));
+}
+
+// Asks for a bearer token: after the server refused a call (401 or 403, with its message), or
+// when the header's token control is clicked (refusal null). Setting or forgetting the token
+// renders the current view again.
+function showTokenPrompt(refusal) {
+  const input = el('textarea', { id: 'token-input', rows: '4', spellcheck: 'false',
+    autocomplete: 'off', 'aria-label': 'Bearer token', placeholder: 'Paste the token here' });
+  const form = el('form', { id: 'token-form', class: 'token-form' }, input,
+    el('div', { class: 'pager' },
+      el('button', { type: 'submit' }, 'Use token'),
+      token() ? el('button', { type: 'button', id: 'token-forget' }, 'Forget token') : null));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const value = input.value.replace(/^\s*(Bearer\s+)?/i, '').trim();
+    if (value) setToken(value);
+  });
+  form.querySelector('#token-forget')?.addEventListener('click', () => setToken(null));
+  view.replaceChildren(card('This archive asks for a token',
+    refusal ? el('div', { class: 'error', role: 'alert', 'data-status': String(refusal.status) },
+      `${refusal.status}: ${refusal.message}`) : null,
+    el('p', { class: 'muted' }, 'Its API answers only requests that carry a bearer token (the ',
+      'base64 of a UCAN invocation of archive/read). The token is kept in this tab only.',
+      token() ? ' A token is set.' : ''),
+    form));
+  input.focus();
 }
 
 function card(title, ...children) {
@@ -144,7 +194,8 @@ function hex0x(s) {
 // Where a search term leads: a view's hash, or null with nothing found.
 async function resolve(term) {
   const q = term.trim();
-  if (/^\d+$/.test(q)) return `/milestone/${q}`;
+  // (81 nines are an address: the null address of zero-value transactions)
+  if (/^\d{1,10}$/.test(q)) return `/milestone/${q}`;
   if (HEX68.test(q)) {
     return (await found(api(`/outputs/${hex0x(q)}`))) ? `/output/${hex0x(q)}` : null;
   }
@@ -159,7 +210,13 @@ async function resolve(term) {
     return null;
   }
   if (BECH32.test(q)) return `/address/${q}`;
-  if (TRYTES.test(q)) return `/legacy-address/${q}`;
+  if (TRYTES.test(q)) {
+    // 81 trytes are a transaction hash or an address; 90 an address with its checksum.
+    if (q.length === 81 && await found(api(`/api/explorer/v2/legacy/transactions/${q}`))) {
+      return `/legacy-transaction/${q}`;
+    }
+    return `/legacy-address/${q}`;
+  }
   if (q) return `/tag/${encodeURIComponent(q)}`;
   return null;
 }
@@ -376,13 +433,69 @@ async function legacyAddressView(address) {
     const start = cursor ? Number(cursor) : 0;
     const more = start + pageSize < hashes.length;
     return { items: hashes.slice(start, start + pageSize), cursor: more ? String(start + pageSize) : null };
-  }, (h) => el('tr', {}, el('td', { class: 'id' }, h)));
+  }, (h) => el('tr', {}, el('td', { class: 'id' }, link(`/legacy-transaction/${h}`))));
   view.replaceChildren(
     el('h1', {}, 'Legacy address ', el('span', { class: 'mono' }, address)),
     card(null, stats([
       ['balance', fmt(balances.balances[0])],
       ['at milestone', String(balances.milestoneIndex)],
       ['transactions', fmt(hashes.length)],
+    ])),
+    list.section);
+  await list.load();
+}
+
+// A table of a record's fields, each cell named by data-field.
+function fields(rows) {
+  return el('table', { class: 'fields' }, el('tbody', {}, rows.map(([key, label, value]) =>
+    el('tr', {}, el('th', {}, label), el('td', { class: 'id', 'data-field': key }, value)))));
+}
+
+// A legacy transaction: its fields (the explorer's route), its bundle's transactions (IRI's
+// findTransactions, each read by the route) and the transactions it approves, linked when held.
+async function legacyTransactionView(hash) {
+  const route = (h) => `/api/explorer/v2/legacy/transactions/${h}`;
+  const tx = await found(api(route(hash)));
+  if (!tx) return showError(`No legacy transaction ${hash} in the archive.`);
+  const [bundle, trunk, branch] = await Promise.all([
+    iri({ command: 'findTransactions', bundles: [tx.bundle] }),
+    found(api(route(tx.trunk))), found(api(route(tx.branch)))]);
+  const approved = (h, held) => (held ? link(`/legacy-transaction/${h}`, h)
+    : el('span', {}, h, el('span', { class: 'muted' }, ' (not held)')));
+  // A bundle's transactions in index order (reattachments share an index), read one by one:
+  // the first 100 of a bundle with more.
+  const members = (await Promise.all(bundle.hashes.slice(0, 100).map((h) => found(api(route(h))))))
+    .filter((m) => m).sort((a, b) => a.currentIndex - b.currentIndex || a.hash.localeCompare(b.hash));
+  const pageSize = 10;
+  const held = bundle.hashes.length;
+  const list = pagedList(`Its bundle: ${fmt(held)} transaction${held === 1 ? '' : 's'} held, indexes 0–${tx.lastIndex}` +
+    (held > members.length ? ` (the first ${members.length} shown)` : ''),
+    async (cursor) => {
+      const start = cursor ? Number(cursor) : 0;
+      const more = start + pageSize < members.length;
+      return { items: members.slice(start, start + pageSize), cursor: more ? String(start + pageSize) : null };
+    }, (m) => el('tr', m.hash === hash ? { class: 'current' } : {},
+      el('td', {}, `${m.currentIndex} / ${m.lastIndex}`),
+      el('td', { class: 'id' }, m.hash === hash ? m.hash : link(`/legacy-transaction/${m.hash}`, m.hash)),
+      el('td', { class: 'num' }, fmt(m.value))));
+  view.replaceChildren(
+    el('h1', {}, 'Legacy transaction ', el('span', { class: 'mono' }, hash)),
+    card(null, stats([
+      ['value', fmt(tx.value)],
+      ['index in bundle', `${tx.currentIndex} of 0–${tx.lastIndex}`],
+      ['issued (UTC)', tx.issuedAt.replace('T', ' ').replace(/\.\d+Z$/, '')],
+      ['month', tx.month],
+      ['confirmed by milestone', tx.milestoneIndex != null ? String(tx.milestoneIndex) : 'not known'],
+    ])),
+    card('Fields', fields([
+      ['address', 'address', link(`/legacy-address/${tx.address}`, tx.address)],
+      ['bundle', 'bundle', tx.bundle],
+      ['trunk', 'trunk', approved(tx.trunk, trunk)],
+      ['branch', 'branch', approved(tx.branch, branch)],
+      ['tag', 'tag', tx.tag],
+      ['obsoleteTag', 'obsolete tag', tx.obsoleteTag],
+      ['timestamp', 'timestamp', String(tx.timestamp)],
+      ['attachmentTimestamp', 'attachment timestamp', String(tx.attachmentTimestamp)],
     ])),
     list.section);
   await list.load();
@@ -431,7 +544,8 @@ async function searchView(term) {
   if (!target) {
     return showError(`Nothing in the archive matches “${term}”. Search takes a block or message ID, ` +
       'a transaction or milestone ID (0x and 64 hex digits), an output ID (68 hex digits), an ' +
-      'address (bech32, or 81 or 90 trytes), a milestone index or a tag.');
+      'address (bech32, or 81 or 90 trytes), a legacy transaction hash (81 trytes), a milestone ' +
+      'index or a tag.');
   }
   location.replace('#' + target);
 }
@@ -444,6 +558,7 @@ const routes = [
   [/^\/output\/(.+)$/, outputView],
   [/^\/address\/(.+)$/, addressView],
   [/^\/legacy-address\/(.+)$/, legacyAddressView],
+  [/^\/legacy-transaction\/([A-Z9]{81})$/, legacyTransactionView],
   [/^\/milestone\/(\d+)$/, milestoneView],
   [/^\/tag\/(.+)$/, tagView],
   [/^\/search\/(.+)$/, searchView],
@@ -459,7 +574,8 @@ async function render() {
     if (!route) showError(`No page ${hash}.`);
     else await route[1](...hash.match(route[0]).slice(1));
   } catch (e) {
-    showError(`Could not load this page: ${e.message}`);
+    if (e.status === 401 || e.status === 403) showTokenPrompt(e);
+    else showError(`Could not load this page: ${e.message}`);
   }
   // A search that found its page has moved on to it: only the page shown says it is ready.
   if (location.hash === rendering) {
@@ -473,5 +589,7 @@ document.getElementById('search').addEventListener('submit', (event) => {
   const term = document.getElementById('q').value.trim();
   if (term) location.hash = '#/search/' + encodeURIComponent(term);
 });
+document.getElementById('token').addEventListener('click', () => showTokenPrompt(null));
 window.addEventListener('hashchange', render);
+showTokenState();
 render();

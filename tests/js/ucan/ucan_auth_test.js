@@ -128,6 +128,30 @@ store(lonelyGrant)
 await expect('missing subscription', await bearer(read(agent, [lonelyGrant])), 403,
   `space ${lonely.did()} is not a consumer`)
 
+// The explorer's pages hold no ledger data: served without a token (the browser then asks its
+// user for one), while the API they read, and POST / (IRI's API), still ask for one.
+for (const [path, type] of [['/', 'text/html'], ['/web/app.js', 'text/javascript'],
+  ['/web/style.css', 'text/css'], ['/web/chart.min.js', 'text/javascript']]) {
+  const response = await fetch(url + path)
+  assert.equal(response.status, 200, `${path} without a token: ${response.status}`)
+  assert.ok(response.headers.get('content-type').startsWith(type), `${path}: ${response.headers.get('content-type')}`)
+  assert.ok((await response.text()).length > 100, `${path}: body too short`)
+}
+assert.equal((await call(undefined, '/web/nothing.js')).status, 404)
+assert.equal((await call(good, '/')).status, 200)
+for (const path of ['/api/analytics/v2/overview', `/api/explorer/v2/legacy/transactions/${'9'.repeat(81)}`]) {
+  const { status, body } = await call(undefined, path)
+  assert.equal(status, 401, `${path} without a token: ${status} ${body}`)
+  assert.ok(body.includes('missing Authorization'), body)
+}
+const iri = await fetch(url + '/', { method: 'POST', body: '{"command":"getNodeInfo"}',
+  headers: { 'Content-Type': 'application/json', 'X-IOTA-API-Version': '1' } })
+assert.equal(iri.status, 401, `POST / without a token: ${iri.status}`)
+const iriGood = await fetch(url + '/', { method: 'POST', body: '{"command":"getNodeInfo"}',
+  headers: { 'Content-Type': 'application/json', 'X-IOTA-API-Version': '1', Authorization: `Bearer ${good}` } })
+assert.equal(iriGood.status, 200, `POST / with a token: ${iriGood.status}`)
+console.log('ok the pages are served without a token; the API and POST / ask for one')
+
 // Counted per consumer: in /metrics at once, in access.requests within the second.
 const metrics = await call(good, '/metrics')
 assert.equal(metrics.status, 200)
@@ -135,8 +159,9 @@ const line = metrics.body.split('\n').find((l) => l.startsWith(
   `permanode_http_consumer_requests_total{consumer="${space.did()}"}`))
 assert.ok(line, `no count for ${space.did()} in /metrics`)
 const counted = Number(line.split(' ').pop())
-assert.equal(counted, 5, line) // good x2, the space itself, two delegations, /metrics
+// good x2, the space itself, two delegations, POST / and /metrics (not the pages: open routes)
+assert.equal(counted, 6, line)
 await new Promise((resolve) => setTimeout(resolve, 2500))
 const stored = Number(sql(`SELECT coalesce(sum(requests), 0) FROM access.requests WHERE consumer = ${quote(space.did())}`))
-assert.ok(stored >= 5, `access.requests holds ${stored} requests of the space`)
+assert.ok(stored >= 6, `access.requests holds ${stored} requests of the space`)
 console.log(`ok counted: ${counted} in /metrics, ${stored} in access.requests`)
