@@ -6,7 +6,7 @@
 #ifndef PERMANODE_VERSION_H
 #define PERMANODE_VERSION_H
 
-#define PERMANODE_VERSION "0.10.0"
+#define PERMANODE_VERSION "0.11.0"
 
 #if defined(__clang__)
 #define PERMANODE_COMPILER "clang " __clang_version__

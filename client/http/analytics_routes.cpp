@@ -1,8 +1,10 @@
 // Analytics for the explorer's overview: blocks, transactions and tokens moved per milestone and
-// per day with the active addresses per day, the tiers of the ledger's ranges, and an address's
-// balance over time. Each route runs one statement over the rollup tables that ingest fills
-// (ms_analytics, date_cache, daily_analytics, metrics_cache, address_analytics) or the
-// permanode.status view, and the statement itself writes the JSON the route answers.
+// per day with the active addresses per day, of every era held, the tiers of the ledger's ranges
+// and the legacy era's months, and an address's balance over time. Each route runs one statement
+// over the rollup tables that ingest fills (ms_analytics, date_cache, daily_analytics,
+// metrics_cache, address_analytics, and legacy's milestone_analytics, daily_analytics and
+// daily_addresses) or the views permanode.status and legacy.status, and the statement itself
+// writes the JSON the route answers.
 #include <httplib.h>
 
 #include "params.hpp"
@@ -40,22 +42,35 @@ void SendJsonText(httplib::Response &response, const std::string &json)
     response.set_content(json, "application/json");
 }
 
-// Milestones held, in order, summed into at most $1 buckets of as many milestones each (eras
-// and gaps far apart take no room); days from date_cache's first
-// and last milestone of each day; active addresses from daily_analytics and, for days not
-// rolled up yet (rollup_daily_analytics), from that day's rows of metrics_cache (as /daily
-// counts them), each day an index range of its own, so rolled-up days cost no scan. Token amounts
-// are strings (beyond 2^53).
+// Milestones held, per era in order (legacy, Chrysalis, Stardust), summed into buckets of as many
+// milestones each, at most $1 in all (eras and gaps far apart take no room; a bucket never spans
+// two eras). Per day: the ledger's days from date_cache's first and last milestone of each day
+// (the day's era that of its last milestone), with the active addresses from daily_analytics or,
+// for days not rolled up yet (rollup_daily_analytics), from that day's rows of metrics_cache (as
+// /daily counts them), each day an index range of its own, so rolled-up days cost no scan; the
+// legacy era's days from legacy.daily_analytics, its addresses counted from daily_addresses for
+// the days not rolled up. In the legacy era, blocks are its transactions and transactions those
+// that move value. Token amounts are strings (beyond 2^53).
 const char *const kOverviewSql = R"sql(
-WITH numbered AS (
-    SELECT a.*, row_number() OVER (ORDER BY a.milestone_index) - 1 AS n,
+WITH eras AS (
+    SELECT CASE p.protocol_version WHEN 1 THEN 'chrysalis' ELSE 'stardust' END AS era,
+           coalesce(p.protocol_version, 2) AS era_order, a.milestone_index,
+           a.message_count AS blocks, a.transaction_count AS transactions,
+           a.transferred_tokens::numeric AS tokens
+    FROM permanode.ms_analytics a
+    LEFT JOIN permanode.milestone_protocols p ON p.milestone_index = a.milestone_index
+    UNION ALL
+    SELECT 'legacy', 0, m.milestone_index, m.transactions, m.value_transactions, m.tokens
+    FROM legacy.milestone_analytics m),
+numbered AS (
+    SELECT e.*, row_number() OVER (PARTITION BY era_order ORDER BY milestone_index) - 1 AS n,
            greatest(1, ceil(count(*) OVER () / $1::numeric))::int AS width
-    FROM permanode.ms_analytics a),
+    FROM eras e),
 per_ms AS (
-    SELECT n / width AS bucket, min(milestone_index) AS first, max(milestone_index) AS last,
-           count(*) AS milestones, sum(message_count) AS blocks,
-           sum(transaction_count) AS transactions, sum(transferred_tokens) AS tokens
-    FROM numbered GROUP BY 1),
+    SELECT era, era_order, n / width AS bucket, min(milestone_index) AS first,
+           max(milestone_index) AS last, count(*) AS milestones, sum(blocks) AS blocks,
+           sum(transactions) AS transactions, sum(tokens) AS tokens
+    FROM numbered GROUP BY era, era_order, n / width),
 per_day AS (
     SELECT d.date, count(*) AS milestones, sum(a.message_count) AS blocks,
            sum(a.transaction_count) AS transactions, sum(a.transferred_tokens) AS tokens
@@ -70,30 +85,63 @@ active AS (
         SELECT count(*) FILTER (WHERE m.metric = 'sent_or_received'),
                count(*) FILTER (WHERE m.metric = 'sent'), count(*) FILTER (WHERE m.metric = 'received')
         FROM permanode.metrics_cache m WHERE m.date = c.date AND m.variant = 'address') x
-    WHERE NOT EXISTS (SELECT 1 FROM permanode.daily_analytics d WHERE d.date = c.date))
+    WHERE NOT EXISTS (SELECT 1 FROM permanode.daily_analytics d WHERE d.date = c.date)),
+days AS (
+    SELECT coalesce(p.date, a.date) AS date,
+           CASE e.protocol_version WHEN 1 THEN 'chrysalis' ELSE 'stardust' END AS era,
+           coalesce(e.protocol_version, 2) AS era_order, coalesce(p.milestones, 0) AS milestones,
+           coalesce(p.blocks, 0) AS blocks, coalesce(p.transactions, 0) AS transactions,
+           coalesce(p.tokens, 0) AS tokens, coalesce(a.total_addresses, 0) AS active,
+           coalesce(a.send_addresses, 0) AS sending, coalesce(a.recv_addresses, 0) AS receiving
+    FROM per_day p FULL JOIN active a ON a.date = p.date
+    LEFT JOIN permanode.date_cache c ON c.date = coalesce(p.date, a.date)
+    LEFT JOIN permanode.milestone_protocols e ON e.milestone_index = c.end_ms
+    UNION ALL
+    SELECT l.date, 'legacy', 0, l.milestones, l.transactions, l.value_transactions, l.tokens,
+           coalesce(x.total, l.total_addresses), coalesce(x.sent, l.send_addresses),
+           coalesce(x.received, l.recv_addresses)
+    FROM legacy.daily_analytics l
+    LEFT JOIN LATERAL (
+        SELECT count(*) AS total, count(*) FILTER (WHERE d.sent) AS sent,
+               count(*) FILTER (WHERE d.received) AS received
+        FROM legacy.daily_addresses d WHERE d.date = l.date AND NOT l.rolled_up) x ON NOT l.rolled_up)
 SELECT json_build_object(
     'bucketWidth', coalesce((SELECT max(width) FROM numbered), 1),
     'milestones', coalesce((SELECT json_agg(json_build_object(
-        'first', first, 'last', last, 'milestones', milestones, 'blocks', blocks,
-        'transactions', transactions, 'tokens', tokens::text) ORDER BY bucket) FROM per_ms), '[]'),
+        'era', era, 'first', first, 'last', last, 'milestones', milestones, 'blocks', blocks,
+        'transactions', transactions, 'tokens', tokens::text) ORDER BY era_order, bucket)
+        FROM per_ms), '[]'),
     'days', coalesce((SELECT json_agg(json_build_object(
-        'date', coalesce(p.date, a.date)::text, 'milestones', coalesce(p.milestones, 0),
-        'blocks', coalesce(p.blocks, 0), 'transactions', coalesce(p.transactions, 0),
-        'tokens', coalesce(p.tokens, 0)::text, 'activeAddresses', coalesce(a.total_addresses, 0),
-        'sendAddresses', coalesce(a.send_addresses, 0),
-        'receiveAddresses', coalesce(a.recv_addresses, 0)) ORDER BY coalesce(p.date, a.date))
-        FROM per_day p FULL JOIN active a ON a.date = p.date), '[]'))::text
+        'date', date::text, 'era', era, 'milestones', milestones, 'blocks', blocks,
+        'transactions', transactions, 'tokens', tokens::text, 'activeAddresses', active,
+        'sendAddresses', sending, 'receiveAddresses', receiving) ORDER BY date, era_order)
+        FROM days), '[]'))::text
 )sql";
 
 // permanode.status summed over the tables per range and tier (an archive or a remote run may
-// span several ranges); the pending tier has from_range 2147483647 and no to_range.
+// span several ranges), after legacy.status's months per tier (era legacy: fromRange and toRange
+// are month ids); the pending tier has from_range 2147483647 and no to_range. A label names the
+// range as people read it: 17, 17-18, 2017-11, pending.
 const char *const kTiersSql = R"sql(
+WITH ranges AS (
+    SELECT 'ledger' AS era, 1 AS era_order, from_range, to_range, tier, max(server) AS server,
+           count(*) AS tables, sum(rows)::bigint AS rows, sum(bytes)::bigint AS bytes,
+           CASE WHEN to_range IS NULL THEN 'pending'
+                WHEN to_range - from_range > 1 THEN format('%s–%s', from_range, to_range - 1)
+                ELSE from_range::text END AS label
+    FROM permanode.status GROUP BY from_range, to_range, tier
+    UNION ALL
+    SELECT 'legacy', 0, from_month, to_month, tier, NULL, count(*), sum(rows)::bigint,
+           sum(bytes)::bigint,
+           CASE WHEN to_month - from_month > 1
+                THEN format('%s–%s', legacy.month_name(from_month), legacy.month_name(to_month - 1))
+                ELSE legacy.month_name(from_month) END
+    FROM legacy.status GROUP BY from_month, to_month, tier)
 SELECT coalesce(json_agg(json_build_object(
-    'fromRange', from_range, 'toRange', to_range, 'tier', tier, 'server', server,
-    'tables', tables, 'rows', rows, 'bytes', bytes) ORDER BY from_range, tier), '[]')::text
-FROM (SELECT from_range, to_range, tier, max(server) AS server, count(*) AS tables,
-             sum(rows)::bigint AS rows, sum(bytes)::bigint AS bytes
-      FROM permanode.status GROUP BY from_range, to_range, tier) s
+    'era', era, 'label', label, 'fromRange', from_range, 'toRange', to_range, 'tier', tier,
+    'server', server, 'tables', tables, 'rows', rows, 'bytes', bytes)
+    ORDER BY era_order, from_range, tier), '[]')::text
+FROM ranges
 )sql";
 
 // An address's tokens received and sent per milestone (address_analytics, found through its
@@ -143,12 +191,16 @@ void RegisterAnalyticsRoutes(Router &router)
 {
     router.Get({kAnalytics + "/overview", "explorer",
                 "Blocks, transactions and tokens moved per milestone (the milestones held summed "
-                "in order into at most 400 buckets) and per day, with the active addresses per "
-                "day"},
+                "in order, per era, into about 400 buckets) and per day, with the active "
+                "addresses per day, of every era held (era: legacy, chrysalis or stardust; in "
+                "the legacy era, blocks are its transactions and transactions those moving "
+                "value)"},
                Overview);
     router.Get({kAnalytics + "/tiers", "explorer",
                 "Rows and bytes of the ledger's ranges per tier (hot, cold or remote), summed "
-                "over the tables (permanode.status)"},
+                "over the tables (permanode.status), and of the legacy era's months "
+                "(legacy.status; era legacy, fromRange and toRange month ids), each with a "
+                "label"},
                Tiers);
     router.Get({kAnalytics + "/addresses/{address}/balance-history",
                 "explorer",

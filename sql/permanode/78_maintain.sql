@@ -2,8 +2,9 @@
 -------------------------------------------------------------------------------------------------
 -- The maintenance job: applies the archiving policies (settings keys archive_older_than, in
 -- milestones, and legacy_archive_older_than, in months; no row, no archiving), expires pending
--- rows, the legacy tags' months past their TTL (legacy_tag_ttl) and expired delegations, and makes the partitions of
--- the next range ahead of ingest. `permanode ingest` calls it after each file it finishes.
+-- rows, the legacy tags' months past their TTL (legacy_tag_ttl) and expired delegations, rolls up
+-- the daily analytics of both eras, and makes the partitions of the next range ahead of ingest.
+-- `permanode ingest` calls it after each file it finishes.
 -- SECURITY DEFINER: it runs as the extension owner for permanode_admin (80_init_roles.sql).
 CREATE OR REPLACE FUNCTION @extschema@.maintain()
 RETURNS TABLE (task text, done bigint)
@@ -36,6 +37,16 @@ BEGIN
     task := 'expired delegations';
     done := access.expire_delegations();
     RETURN NEXT;
+    -- Complete days (a later day has milestones: ingest goes in milestone order) not rolled up.
+    task := 'rolled up days';
+    SELECT coalesce(sum(@extschema@.rollup_daily_analytics(c.date, c.date)), 0) INTO done
+    FROM @extschema@.date_cache c
+    WHERE c.date < (SELECT max(l.date) FROM @extschema@.date_cache l)
+      AND NOT EXISTS (SELECT 1 FROM @extschema@.daily_analytics d WHERE d.date = c.date);
+    RETURN NEXT;
+    task := 'rolled up legacy days';
+    done := legacy.rollup_daily_analytics();
+    RETURN NEXT;
     IF newest IS NOT NULL THEN
         task := 'partitions made';
         done := @extschema@.premake(newest, newest, 1);
@@ -44,4 +55,4 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION @extschema@.maintain() IS
-    'archives by the policies in settings (archive_older_than, legacy_archive_older_than), expires pending rows, legacy tag months and delegations, premakes the next range';
+    'archives by the policies in settings (archive_older_than, legacy_archive_older_than), expires pending rows, legacy tag months and delegations, rolls up daily analytics, premakes the next range';

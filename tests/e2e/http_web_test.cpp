@@ -1,6 +1,10 @@
 // The explorer's routes against the real fixtures: its pages and Chart.js served from the
 // binary, the overview's analytics per milestone and per day, the tiers, and an address's
 // balance over time, each held to what SQL over the same rollup tables says.
+#include <cstdlib>
+#include <map>
+#include <vector>
+
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
@@ -159,4 +163,151 @@ TEST_F(HttpWebTest, OpenApiListsTheNewRoutes)
     }
     EXPECT_TRUE(doc["paths"]["/"].contains("get"));
     EXPECT_TRUE(doc["paths"]["/"].contains("post"));
+}
+
+namespace
+{
+
+// Every era in one database: the Chrysalis messages and the Shimmer fixtures of one network
+// (http_load_chrysalis.sh), and the legacy transactions added (http_load_legacy.sh --existing).
+class HttpWebErasTest : public HttpWebTest
+{
+  protected:
+    static void SetUpTestSuite()
+    {
+        const std::string db = "permanode_http_web_eras";
+        for (const char *load : {"http_load_chrysalis.sh' '", "http_load_legacy.sh' '"})
+        {
+            std::string command =
+                std::string("'") + PERMANODE_SOURCE_DIR + "/tests/e2e/" + load +
+                permanode::test::TestDsn() + "' " + db +
+                (std::string(load).find("legacy") != std::string::npos ? " --existing" : "");
+            if (std::system(command.c_str()) != 0)
+            {
+                ADD_FAILURE() << "loading the fixtures failed: " << command;
+            }
+        }
+        admin_dsn_ = permanode::test::TestDsn() + " dbname=" + db;
+        server_ = new RunningServer(admin_dsn_ + " user=" + permanode::test::kReaderRole);
+    }
+    static std::string Sql(const std::string &sql)
+    {
+        pqxx::connection connection(admin_dsn_);
+        pqxx::work work(connection);
+        auto value = work.exec1(sql)[0];
+        std::string text = value.is_null() ? "" : value.c_str();
+        work.commit();
+        return text;
+    }
+    // The overview's per-day figures of one era, summed: {days, blocks, active addresses}.
+    static std::vector<long long> DaySums(const json &overview, const std::string &era)
+    {
+        std::vector<long long> sums(3, 0);
+        for (const auto &day : overview["days"])
+        {
+            if (day["era"] == era)
+            {
+                sums[0]++;
+                sums[1] += day["blocks"].get<long long>();
+                sums[2] += day["activeAddresses"].get<long long>();
+            }
+        }
+        return sums;
+    }
+    static std::string admin_dsn_;
+};
+std::string HttpWebErasTest::admin_dsn_;
+
+} // namespace
+
+TEST_F(HttpWebErasTest, OverviewShowsEveryEraHeldInOrder)
+{
+    auto overview = GetJson("/api/analytics/v2/overview");
+    // Milestones per era, in era order, a bucket never spanning two eras.
+    std::map<std::string, long long> milestones, blocks, transactions;
+    std::vector<std::string> order;
+    for (const auto &bucket : overview["milestones"])
+    {
+        std::string era = bucket["era"];
+        if (order.empty() || order.back() != era)
+        {
+            order.push_back(era);
+        }
+        milestones[era] += bucket["milestones"].get<long long>();
+        blocks[era] += bucket["blocks"].get<long long>();
+        transactions[era] += bucket["transactions"].get<long long>();
+    }
+    EXPECT_EQ(order, (std::vector<std::string>{"legacy", "chrysalis", "stardust"}));
+    // The test network's three legacy milestones; Chrysalis 16241-16242; Stardust's four.
+    EXPECT_EQ(milestones["legacy"], 3);
+    EXPECT_EQ(milestones["chrysalis"], 2);
+    EXPECT_EQ(milestones["stardust"], 4);
+    EXPECT_EQ(std::to_string(blocks["legacy"]),
+              Sql("SELECT count(*) FROM legacy.transactions WHERE milestone_index IS NOT NULL"));
+    EXPECT_EQ(std::to_string(transactions["legacy"]),
+              Sql("SELECT count(*) FROM legacy.transactions "
+                  "WHERE milestone_index IS NOT NULL AND value <> 0"));
+    EXPECT_EQ(std::to_string(blocks["chrysalis"]),
+              Sql("SELECT sum(message_count) FROM permanode.ms_analytics "
+                  "WHERE milestone_index IN (16241, 16242)"));
+
+    // Per day: the legacy era's days hold all its transactions, Chrysalis's day its messages.
+    auto legacy = DaySums(overview, "legacy");
+    EXPECT_EQ(std::to_string(legacy[0]),
+              Sql("SELECT count(DISTINCT (issued_at AT TIME ZONE 'UTC')::date) "
+                  "FROM legacy.transactions"));
+    EXPECT_EQ(std::to_string(legacy[1]), Sql("SELECT count(*) FROM legacy.transactions"));
+    const std::string legacy_active =
+        Sql("SELECT sum(n) FROM (SELECT count(DISTINCT address) AS n FROM legacy.transactions "
+            "WHERE value <> 0 GROUP BY (issued_at AT TIME ZONE 'UTC')::date) s");
+    EXPECT_EQ(std::to_string(legacy[2]), legacy_active);
+    EXPECT_GT(legacy[2], 0);
+    auto chrysalis = DaySums(overview, "chrysalis");
+    EXPECT_EQ(chrysalis[0], 1);
+    EXPECT_EQ(std::to_string(chrysalis[1]), std::to_string(blocks["chrysalis"]));
+    EXPECT_EQ(DaySums(overview, "stardust")[1], blocks["stardust"]);
+    // Days in order.
+    for (std::size_t i = 1; i < overview["days"].size(); i++)
+    {
+        EXPECT_LE(overview["days"][i - 1]["date"].get<std::string>(),
+                  overview["days"][i]["date"].get<std::string>());
+    }
+
+    // Rolled up (as maintain() does), the legacy days count the same addresses.
+    EXPECT_NE(Sql("SELECT count(*) FROM legacy.daily_analytics WHERE NOT rolled_up"), "0");
+    EXPECT_NE(Sql("SELECT legacy.rollup_daily_analytics()"), "0");
+    EXPECT_EQ(Sql("SELECT count(*) FROM legacy.daily_analytics WHERE NOT rolled_up"), "0");
+    auto rolled = GetJson("/api/analytics/v2/overview");
+    EXPECT_EQ(DaySums(rolled, "legacy"), legacy);
+}
+
+TEST_F(HttpWebErasTest, TiersListTheLegacyMonthsBeforeTheLedgersRanges)
+{
+    auto tiers = GetJson("/api/analytics/v2/tiers");
+    long long legacy_rows = 0, ledger_rows = 0;
+    bool ledger_seen = false;
+    for (const auto &range : tiers["ranges"])
+    {
+        if (range["era"] == "legacy")
+        {
+            EXPECT_FALSE(ledger_seen) << "legacy months come first";
+            legacy_rows += range["rows"].get<long long>();
+            EXPECT_EQ(range["label"],
+                      Sql("SELECT legacy.month_name(" + range["fromRange"].dump() + ")"));
+        }
+        else
+        {
+            EXPECT_EQ(range["era"], "ledger");
+            ledger_seen = true;
+            ledger_rows += range["rows"].get<long long>();
+            EXPECT_EQ(range["label"], range["toRange"].is_null()
+                                          ? std::string("pending")
+                                          : std::to_string(range["fromRange"].get<int>()));
+        }
+    }
+    EXPECT_TRUE(ledger_seen);
+    EXPECT_EQ(std::to_string(legacy_rows), Sql("SELECT sum(rows) FROM legacy.status"));
+    EXPECT_EQ(std::to_string(ledger_rows), Sql("SELECT sum(rows) FROM permanode.status"));
+    // 2018-03 (the iota.js sample bundle's month) is one of them.
+    EXPECT_NE(tiers.dump().find("\"label\":\"2018-03\""), std::string::npos);
 }

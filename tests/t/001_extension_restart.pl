@@ -19,7 +19,7 @@ is($node->safe_psql('postgres', "SELECT permanode.build_info()->>'extension'"),
 $node->stop('immediate');
 $node->start;
 is($node->safe_psql('postgres', "SELECT extversion FROM pg_extension WHERE extname = 'permanode'"),
-    '0.10.0', 'extension survives an immediate shutdown');
+    '0.11.0', 'extension survives an immediate shutdown');
 
 # SIGKILL a server process: the postmaster restarts every process and reinitializes memory.
 my $victim = $node->safe_psql('postgres',

@@ -56,7 +56,17 @@ SELECT set_config('upgrade_test.addr', :'addr', false) IS NOT NULL AS addr_set;
 SELECT upgrade_test.answer('0.1.0') AS answered;
 
 ALTER EXTENSION permanode_fdw UPDATE;
+-- At 0.10.0, legacy transactions (the iota.js sample bundle's, of March 2018) are ingested
+-- before the era's analytics were kept: 0.11.0 counts them when it makes its tables.
+ALTER EXTENSION permanode UPDATE TO '0.10.0';
+SELECT legacy.ingest(array_agg(legacy.t5b1(t->>'trytes')), array_agg((t->>'hash')::trytes81), array_agg(0)) AS legacy_ingested
+FROM jsonb_array_elements(pg_read_file(:'fixtures' || '/../legacy/iotajs-samples-bundle.json')::jsonb->'transactions') t;
 ALTER EXTENSION permanode UPDATE;
+SELECT a.date, a.transactions, a.value_transactions, a.tokens, a.total_addresses, a.rolled_up,
+       (a.transactions, a.value_transactions, a.tokens) = (
+           SELECT count(*), count(*) FILTER (WHERE value <> 0), coalesce(sum(value) FILTER (WHERE value > 0), 0)
+           FROM legacy.transactions t WHERE (t.issued_at AT TIME ZONE 'UTC')::date = a.date) AS as_held
+FROM legacy.daily_analytics a ORDER BY 1;
 SELECT extname, extversion FROM pg_extension WHERE extname LIKE 'permanode%' ORDER BY 1;
 SELECT upgrade_test.answer('updated') AS answered;
 SELECT count(*) AS different_answers

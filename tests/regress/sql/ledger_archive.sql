@@ -164,6 +164,11 @@ INSERT INTO settings VALUES ('archive_older_than', '10');
 SET client_min_messages = warning;
 SELECT * FROM maintain();
 RESET client_min_messages;
+-- It also rolled up the complete days (all but the newest) as /api/analytics/v2/daily counts them.
+SELECT (SELECT count(*) FROM date_cache) AS days_held, count(*) AS days_rolled_up,
+       count(*) FILTER (WHERE d.total_addresses <> (SELECT count(*) FROM metrics_cache m
+                        WHERE m.date = d.date AND m.variant = 'address' AND m.metric = 'sent_or_received')) AS differing
+FROM daily_analytics d;
 SELECT tier, count(*) FROM status GROUP BY tier ORDER BY 1;
 SELECT archive_test.run('policy') > 0 AS policy_run_has_rows;
 SELECT archive_test.differences('hot', 'policy') AS differences_hot_policy;

@@ -175,6 +175,40 @@ SELECT tier, count(*) FROM legacy.status GROUP BY 1 ORDER BY 1;
 SELECT legacy.ingest(array_agg(legacy.t5b1(trytes)), array_agg(hash::trytes81), array_agg(0)) AS late_after_restore
 FROM legacy_test.txs;
 
+-- The era's analytics, kept by ingest (each new transaction counted once, through the batches,
+-- the ones sent again and the late one): per day and per milestone they equal the aggregates
+-- over the transactions held; the address counts are rolled up for the days that moved value.
+CREATE VIEW legacy_test.days AS
+SELECT (issued_at AT TIME ZONE 'UTC')::date AS date, count(*) AS transactions,
+       count(*) FILTER (WHERE value <> 0) AS value_transactions,
+       coalesce(sum(value) FILTER (WHERE value > 0), 0) AS tokens,
+       count(DISTINCT address) FILTER (WHERE value <> 0) AS total_addresses,
+       count(DISTINCT address) FILTER (WHERE value < 0) AS send_addresses,
+       count(DISTINCT address) FILTER (WHERE value > 0) AS recv_addresses
+FROM legacy.transactions GROUP BY 1;
+SELECT count(*) AS days, count(*) FILTER (WHERE NOT rolled_up) AS to_roll_up,
+       count(*) FILTER (WHERE (a.transactions, a.value_transactions, a.tokens)
+                              IS DISTINCT FROM (d.transactions, d.value_transactions, d.tokens)) AS differing,
+       sum(a.milestones) AS milestones,
+       count(*) FILTER (WHERE a.milestones <> (SELECT count(*) FROM legacy.milestones m
+                                              WHERE (m.issued_at AT TIME ZONE 'UTC')::date = a.date)) AS differing_milestones
+FROM legacy.daily_analytics a FULL JOIN legacy_test.days d USING (date);
+SELECT legacy.rollup_daily_analytics() AS days_rolled_up, legacy.rollup_daily_analytics() AS again;
+SELECT count(*) FILTER (WHERE (a.total_addresses, a.send_addresses, a.recv_addresses)
+                              IS DISTINCT FROM (d.total_addresses, d.send_addresses, d.recv_addresses)) AS differing,
+       sum(a.total_addresses) AS active_addresses, sum(a.send_addresses) AS sending
+FROM legacy.daily_analytics a FULL JOIN legacy_test.days d USING (date);
+SELECT date, milestones, transactions, value_transactions, tokens, total_addresses, send_addresses, recv_addresses
+FROM legacy.daily_analytics WHERE value_transactions > 0 OR milestones > 0 ORDER BY date;
+SELECT count(*) AS milestones,
+       count(*) FILTER (WHERE (a.transactions, a.value_transactions, a.tokens)
+                              IS DISTINCT FROM (m.transactions, m.value_transactions, m.tokens)) AS differing
+FROM legacy.milestone_analytics a FULL JOIN (
+    SELECT milestone_index, count(*) AS transactions, count(*) FILTER (WHERE value <> 0) AS value_transactions,
+           coalesce(sum(value) FILTER (WHERE value > 0), 0) AS tokens
+    FROM legacy.transactions WHERE milestone_index IS NOT NULL GROUP BY 1) m USING (milestone_index);
+SELECT * FROM legacy.milestone_analytics ORDER BY milestone_index;
+
 -- Tags expire by month (ledger time): with a TTL of 12 months, counted back from the newest
 -- month held (2021-02), the tags' months before 2020-03 go, partitions and hints.
 SELECT legacy.configure(tag_ttl => interval '12 months');
