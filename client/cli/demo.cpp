@@ -130,14 +130,16 @@ void LoadLegacy(const std::string &dsn, const fs::path &work, const fs::path &le
     DmpImporter fixtures(dsn, "auto", 1000);
     fixtures.SetCoordinator(kFixtureCoordinator);
     ImportLines(fixtures, LegacyFixtureLines(legacy_fixtures.string()), "legacy fixtures");
-    fmt::print("{} lines, {} new transactions\n", fixtures.Lines(), fixtures.Imported());
+    fmt::print("{} lines, {} new transactions, {} days rolled up\n", fixtures.Lines(),
+               fixtures.Imported(), fixtures.DaysRolledUp());
     fmt::print("$ permanode import-dmp {} --snapshot (its genesis) --coordinator {}\n",
                dmp.filename().string(), generator.Coordinator());
     DmpImporter generated(dsn, "auto", 1000, 2);
     generated.SetCoordinator(generator.Coordinator());
     generated.LoadSnapshot(snapshot);
     ImportLines(generated, lines, dmp.string());
-    fmt::print("{} lines, {} new transactions\n", generated.Lines(), generated.Imported());
+    fmt::print("{} lines, {} new transactions, {} days rolled up\n", generated.Lines(),
+               generated.Imported(), generated.DaysRolledUp());
 }
 
 // Archives the legacy months before July 2019: the older fixtures and the generated ledger's

@@ -177,6 +177,8 @@ void DmpImporter::Finish()
         Flush();
     for (std::size_t i = 0; i < slots_.size(); i++)
         Await(*slots_[(next_slot_ + i) % slots_.size()]);
+    days_rolled_up_ =
+        std::stoul(slots_.front()->connection.Exec("SELECT legacy.rollup_daily_analytics()", {}));
 }
 
 // Sends the queued lines on the next connection, once its batch before has committed. The
@@ -294,8 +296,8 @@ int ImportDmpFiles(const std::string &dsn, const DmpImportOptions &options)
             }
         }
         importer.Finish();
-        fmt::print(stderr, "{} lines, {} new transactions\n", importer.Lines(),
-                   importer.Imported());
+        fmt::print(stderr, "{} lines, {} new transactions, {} days rolled up\n", importer.Lines(),
+                   importer.Imported(), importer.DaysRolledUp());
         return Interrupted() ? kInterrupted : kOk;
     }
     catch (const DmpInputError &e)

@@ -50,11 +50,14 @@ class DmpImporter
 
     // Queues one line (source names it in errors); a full batch is sent.
     void Add(DmpLine line, const std::string &file, std::size_t line_number);
-    // Sends what is queued and waits for every batch.
+    // Sends what is queued, waits for every batch, then rolls up the address counts of the
+    // days the import added to (legacy.rollup_daily_analytics), so the explorer's overview
+    // reads them from the rollup.
     void Finish();
 
     std::size_t Lines() const { return lines_; }
     std::size_t Imported() const { return imported_; }
+    std::size_t DaysRolledUp() const { return days_rolled_up_; }
 
   private:
     struct Pending;
@@ -67,6 +70,7 @@ class DmpImporter
 
     std::string layout_;
     std::size_t batch_size_;
+    std::size_t days_rolled_up_ = 0;
     std::unique_ptr<Pending> pending_;
     std::vector<std::unique_ptr<Slot>> slots_;
     std::size_t next_slot_ = 0;

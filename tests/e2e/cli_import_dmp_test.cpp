@@ -127,6 +127,18 @@ TEST_F(ImportDmpTest, LedgerInMilestonesAndBalancesOutAgainAddsNothing)
         std::string::npos)
         << r.output;
     EXPECT_EQ(Query("SELECT count(*) FROM legacy.transactions"), std::to_string(lines_.size()));
+    // The days that moved value are rolled up at the end: the overview reads their addresses.
+    EXPECT_NE(
+        r.output.find(fmt::format(
+            "{} days rolled up",
+            Query("SELECT count(*) FROM legacy.daily_analytics WHERE value_transactions > 0"))),
+        std::string::npos)
+        << r.output;
+    EXPECT_EQ(Query("SELECT count(*) FROM legacy.daily_analytics WHERE NOT rolled_up"), "0");
+    EXPECT_EQ(Query("SELECT sum(total_addresses) FROM legacy.daily_analytics"),
+              Query("SELECT sum(n) FROM (SELECT count(DISTINCT address) AS n FROM "
+                    "legacy.transactions WHERE value <> 0 "
+                    "GROUP BY (issued_at AT TIME ZONE 'UTC')::date) s"));
     std::size_t zero = 0;
     for (const Line &line : lines_)
         zero += line.tx.value == 0;
@@ -163,7 +175,8 @@ TEST_F(ImportDmpTest, LedgerInMilestonesAndBalancesOutAgainAddsNothing)
 
     auto again = Import(args);
     ASSERT_EQ(again.exit_code, 0) << again.output;
-    EXPECT_NE(again.output.find(fmt::format("{} lines, 0 new transactions", lines_.size())),
+    EXPECT_NE(again.output.find(
+                  fmt::format("{} lines, 0 new transactions, 0 days rolled up", lines_.size())),
               std::string::npos)
         << again.output;
     EXPECT_EQ(Query("SELECT count(*) FROM legacy.transactions"), std::to_string(lines_.size()));
