@@ -229,7 +229,8 @@ void FlushCommits(const std::string &dsn)
 }
 
 // After a successful ingest: the maintenance job (permanode.maintain(): the archiving policy,
-// pending expiry, partitions ahead). It needs permanode_admin; other logins skip it.
+// pending expiry, the finished days' analytics rolled up, partitions ahead). It needs
+// permanode_admin; other logins skip it.
 int Maintain(const std::string &dsn)
 {
     pqxx::connection conn(dsn);
@@ -247,9 +248,15 @@ int Maintain(const std::string &dsn)
     }
     tx.exec0("SET LOCAL client_min_messages = warning");
     for (const auto &row : tx.exec("SELECT task, done FROM permanode.maintain()"))
-        if (row[0].as<std::string>() == "archived rows" && row[1].as<long>() > 0)
-            fmt::print("maintenance: archived {} rows (policy archive_older_than)\n",
-                       row[1].as<long>());
+    {
+        std::string task = row[0].as<std::string>();
+        long done = row[1].as<long>();
+        if (task == "archived rows" && done > 0)
+            fmt::print("maintenance: archived {} rows (policy archive_older_than)\n", done);
+        if (task == "rolled up days" && done > 0)
+            fmt::print("maintenance: rolled up the analytics of {} finished day{}\n", done,
+                       done == 1 ? "" : "s");
+    }
     tx.commit();
     return kOk;
 }

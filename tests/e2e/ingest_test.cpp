@@ -491,6 +491,12 @@ TEST_F(IngestTest, IngestAppliesTheArchivePolicy)
     auto b = Ingest(Bundles("blocks_ms_2418187"));
     ASSERT_EQ(b.exit_code, 0) << b.output;
     EXPECT_NE(b.output.find("maintenance: archived 973 rows"), std::string::npos) << b.output;
+    // The fixtures' day (2022-09-28) is finished once 2418187 (2023-02-14) is in: rolled up.
+    EXPECT_NE(b.output.find("maintenance: rolled up the analytics of 1 finished day\n"),
+              std::string::npos)
+        << b.output;
+    EXPECT_EQ(Query("SELECT string_agg(date::text, ',') FROM permanode.daily_analytics"),
+              "2022-09-28");
     EXPECT_EQ(Query("SELECT string_agg(DISTINCT from_range::text, ',') FROM permanode.status "
                     "WHERE tier = 'cold'"),
               "1");
