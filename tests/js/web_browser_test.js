@@ -164,6 +164,64 @@ async function main() {
     await shot(page, 'overview-tooltip');
   });
 
+  // Hovers item `index` of dataset 0 of chart `id` and returns the tooltip shown.
+  async function hover(id, index) {
+    const box = await (await page.$(`#${id}`)).boundingBox();
+    const at = await page.$eval(`#${id}`, (c, i) => {
+      // (the charts' tooltips pick by x alone: mode index, not intersecting)
+      const chart = Chart.getChart(c);
+      const e = chart.getDatasetMeta(0).data[i];
+      return { x: e.x, y: (chart.chartArea.top + chart.chartArea.bottom) / 2 };
+    }, index);
+    await page.mouse.move(box.x + at.x, box.y + at.y);
+    // Chart.js handles the move on its next frame: wait for the tooltip of that item.
+    await page.waitForFunction((i, x) => {
+      const t = Chart.getChart(document.getElementById(i)).tooltip;
+      return t.opacity > 0 && t.dataPoints?.[0]?.dataIndex === x;
+    }, { timeout: 5000 }, id, index);
+    return page.$eval(`#${id}`, (c) => {
+      const t = Chart.getChart(c).tooltip;
+      return { opacity: t.opacity, title: t.title, footer: t.footer, body: t.body.map((b) => b.lines).flat() };
+    });
+  }
+
+  await check('overview: the legacy era, per milestone, per day and in the tiers', async () => {
+    await open(page, '#/');
+    const chart = (id) => page.$eval(`#${id}`, (c) => {
+      const ch = Chart.getChart(c);
+      return { labels: ch.data.labels, data: ch.data.datasets.map((d) => ({ label: d.label, data: d.data })),
+        xTitle: ch.options.scales.x.title.text };
+    });
+    const figures = await page.$$eval('.stats div', (ds) => Object.fromEntries(ds.map((d) =>
+      [d.querySelector('dt').innerText, d.querySelector('dd').innerText])));
+    assert.match(figures.eras, /^legacy, .*Stardust$/);
+    // A legacy day: its bar, and the tooltip naming the era.
+    const day = overview.days.findIndex((d) => d.era === 'legacy' && d.blocks > 0);
+    assert.ok(day >= 0, JSON.stringify(overview.days));
+    const days = await chart('chart-days');
+    assert.equal(days.labels[day], overview.days[day].date);
+    assert.equal(days.data[0].data[day], overview.days[day].blocks);
+    let tooltip = await hover('chart-days', day);
+    assert.ok(tooltip.opacity > 0, JSON.stringify(tooltip));
+    assert.deepEqual(tooltip.title, [overview.days[day].date]);
+    assert.match(tooltip.footer.join(' '), /^legacy era/);
+    await shot(page, 'overview-legacy-day');
+    // A legacy milestone bucket: first on the axis, its tooltip naming the era.
+    assert.equal(overview.milestones[0].era, 'legacy');
+    assert.match((await chart('chart-milestones')).xTitle, /^milestone index \(legacy, then /);
+    tooltip = await hover('chart-milestones', 0);
+    assert.match(tooltip.title[0], new RegExp(`^legacy milestones? ${overview.milestones[0].first}`));
+    // The legacy months in the tiers: labelled as the API labels them, with their rows.
+    const legacyRange = tiers.ranges.find((r) => r.era === 'legacy' && r.rows > 0);
+    assert.ok(legacyRange, JSON.stringify(tiers.ranges));
+    assert.match(legacyRange.label, /^\d{4}-\d\d(–\d{4}-\d\d)?$/);
+    const tierChart = await chart('chart-tiers');
+    const at = tierChart.labels.indexOf(legacyRange.label);
+    assert.ok(at >= 0, JSON.stringify(tierChart.labels));
+    assert.equal(tierChart.data.find((d) => d.label === legacyRange.tier).data[at], legacyRange.rows);
+    assert.deepEqual(tierChart.labels, [...new Set(tiers.ranges.map((r) => r.label))]);
+  });
+
   await check('overview fits a phone screen', async () => {
     const mobile = await browser.newPage();
     await mobile.setViewport(phone);
@@ -311,6 +369,7 @@ async function main() {
   });
 
   await check('legacy: an address leads to its balance and transactions', async () => {
+    await open(page, '#/'); // (search() waits for the page to change: it is on this one)
     for (const address of [legacyAddress, addChecksum(legacyAddress)]) {
       assert.equal(await search(page, address), `#/legacy-address/${address}`);
       const { balances, milestoneIndex } = await iri({ command: 'getBalances', addresses: [address], threshold: 100 });

@@ -223,6 +223,8 @@ async function resolve(term) {
 
 // --- views ---
 
+const ERAS = { legacy: 'legacy', chrysalis: 'Chrysalis', stardust: 'Stardust' };
+
 async function overview() {
   view.replaceChildren(el('h1', {}, 'The archive'), el('p', { class: 'muted' }, 'Loading…'));
   const [data, tiers] = await Promise.all([
@@ -232,6 +234,8 @@ async function overview() {
   const sum = (xs, f) => xs.reduce((n, x) => n + f(x), 0);
   const held = tiers.ranges.filter((r) => r.toRange != null); // not the pending tier
   const sums = data.bucketWidth > 1 ? ` (sums of ${data.bucketWidth})` : '';
+  // The eras held, oldest first (the API lists milestone buckets era by era).
+  const eras = [...new Set(ms.map((m) => m.era))];
   view.replaceChildren(
     el('h1', {}, 'The archive'),
     card(null, stats([
@@ -239,7 +243,8 @@ async function overview() {
       ['blocks / messages', fmt(sum(ms, (m) => m.blocks))],
       ['transactions', fmt(sum(ms, (m) => m.transactions))],
       ['days', fmt(days.length)],
-      ['ranges', fmt(new Set(held.map((r) => `${r.fromRange}-${r.toRange}`)).size)],
+      ['eras', eras.map((e) => ERAS[e] ?? e).join(', ') || '—'],
+      ['ranges', fmt(new Set(held.map((r) => `${r.era}:${r.fromRange}-${r.toRange}`)).size)],
       ['on disk', fmt(Math.round(sum(held, (r) => r.bytes ?? 0) / 1048576)) + ' MiB'],
     ])),
     el('div', { class: 'grid' },
@@ -250,11 +255,22 @@ async function overview() {
       card('Tiers: rows per range (hot, cold, remote)', chartBox('chart-tiers')),
       card(`Tokens moved per milestone${sums}`, chartBox('chart-ms-tokens'))));
 
-  // Milestone buckets evenly spaced (eras far apart take no room), labelled by first index.
+  // Milestone buckets evenly spaced (eras far apart take no room), era by era, labelled by first
+  // index; the tooltip names the era (each era counts its milestones from its own start).
   const msLabels = ms.map((m) => String(m.first));
   const msTitle = (items) => {
     const m = ms[items[0].dataIndex];
-    return m.first === m.last ? `milestone ${m.first}` : `milestones ${m.first}–${m.last} (${fmt(m.milestones)})`;
+    const era = ERAS[m.era] ?? m.era;
+    return m.first === m.last ? `${era} milestone ${m.first}`
+      : `${era} milestones ${m.first}–${m.last} (${fmt(m.milestones)})`;
+  };
+  const msAxis = `milestone index (${eras.map((e) => ERAS[e] ?? e).join(', then ')})`;
+  // A day's era in its tooltip's footer (in the legacy era, blocks are its transactions and
+  // transactions those that move value).
+  const dayFooter = (items) => {
+    const era = days[items[0].dataIndex].era;
+    return era === 'legacy' ? 'legacy era: blocks are transactions, transactions move value'
+      : `${ERAS[era] ?? era} era`;
   };
   draw('chart-milestones', {
     type: 'line',
@@ -266,7 +282,7 @@ async function overview() {
       ],
     },
     options: {
-      scales: { x: axis('milestone index'), y: valueAxis('count') },
+      scales: { x: axis(msAxis), y: valueAxis('count') },
       plugins: { tooltip: { callbacks: { title: msTitle } } },
     },
   });
@@ -280,7 +296,10 @@ async function overview() {
         { label: 'transactions', data: days.map((d) => d.transactions), backgroundColor: '#fca311' },
       ],
     },
-    options: { scales: { x: axis('day (UTC)'), y: valueAxis('count') } },
+    options: {
+      scales: { x: axis('day (UTC)'), y: valueAxis('count') },
+      plugins: { tooltip: { callbacks: { footer: dayFooter } } },
+    },
   });
   draw('chart-addresses', {
     type: 'bar',
@@ -292,25 +311,33 @@ async function overview() {
         { label: 'receiving', data: days.map((d) => d.receiveAddresses), backgroundColor: '#8ab17d' },
       ],
     },
-    options: { scales: { x: axis('day (UTC)'), y: valueAxis('addresses') } },
+    options: {
+      scales: { x: axis('day (UTC)'), y: valueAxis('addresses') },
+      plugins: { tooltip: { callbacks: { footer: dayFooter } } },
+    },
   });
   draw('chart-tokens', {
     type: 'bar',
     data: { labels: dayLabels, datasets: [{ label: 'tokens moved', data: days.map((d) => tokens(d.tokens)), backgroundColor: '#6a4c93' }] },
-    options: { scales: { x: axis('day (UTC)'), y: valueAxis('tokens (base units)') } },
+    options: {
+      scales: { x: axis('day (UTC)'), y: valueAxis('tokens (base units)') },
+      plugins: { tooltip: { callbacks: { footer: dayFooter } } },
+    },
   });
   draw('chart-ms-tokens', {
     type: 'line',
     data: { labels: msLabels, datasets: [{ label: 'tokens moved', data: ms.map((m) => tokens(m.tokens)), borderColor: '#6a4c93', backgroundColor: '#6a4c93', pointRadius: 1 }] },
     options: {
-      scales: { x: axis('milestone index'), y: valueAxis('tokens (base units)') },
+      scales: { x: axis(msAxis), y: valueAxis('tokens (base units)') },
       plugins: { tooltip: { callbacks: { title: msTitle } } },
     },
   });
-  // One bar per range (an archive or remote run spans several), stacked by tier.
-  const rangeLabel = (r) => (r.toRange == null ? 'pending'
-    : r.toRange - r.fromRange > 1 ? `${r.fromRange}–${r.toRange - 1}` : String(r.fromRange));
+  // One bar per range (an archive or remote run spans several), stacked by tier: the legacy
+  // era's months first (labelled 2017-11), then the ledger's ranges (17, 17–18), as the API
+  // labels them.
+  const rangeLabel = (r) => r.label;
   const labels = [...new Set(tiers.ranges.map(rangeLabel))];
+  const eraOfRange = (label) => tiers.ranges.find((x) => rangeLabel(x) === label)?.era;
   const tierColors = { hot: '#e63946', cold: '#457b9d', remote: '#8d99ae' };
   const byTier = (tier) => labels.map((label) => {
     const r = tiers.ranges.find((x) => x.tier === tier && rangeLabel(x) === label);
@@ -326,8 +353,13 @@ async function overview() {
         .map((t) => ({ label: t, data: byTier(t), backgroundColor: tierColors[t] })),
     },
     options: {
-      scales: { x: axis('range (ms_range_id)', { stacked: true }), y: valueAxis('rows', { stacked: true }) },
-      plugins: { tooltip: { callbacks: { label: (item) => {
+      scales: {
+        x: axis(tiers.ranges.some((r) => r.era === 'legacy') ? 'legacy month, then range (ms_range_id)'
+          : 'range (ms_range_id)', { stacked: true }),
+        y: valueAxis('rows', { stacked: true }),
+      },
+      plugins: { tooltip: { callbacks: { title: (items) => (eraOfRange(items[0].label) === 'legacy'
+        ? `legacy month ${items[0].label}` : `range ${items[0].label}`), label: (item) => {
         const bytes = bytesOf(item.dataset.label, item.label);
         return `${item.dataset.label}: ${fmt(item.raw)} rows` + (bytes != null ? `, ${fmt(bytes)} bytes` : '');
       } } } },
