@@ -220,6 +220,21 @@ async function main() {
     assert.ok(at >= 0, JSON.stringify(tierChart.labels));
     assert.equal(tierChart.data.find((d) => d.label === legacyRange.tier).data[at], legacyRange.rows);
     assert.deepEqual(tierChart.labels, [...new Set(tiers.ranges.map((r) => r.label))]);
+    // Next to the ledger's ranges a legacy month is a sliver; the log toggle makes it a bar.
+    const barHeight = () => page.$eval('#chart-tiers', (c, label, tier) => {
+      const ch = Chart.getChart(c);
+      const bar = ch.getDatasetMeta(ch.data.datasets.findIndex((d) => d.label === tier))
+        .data[ch.data.labels.indexOf(label)];
+      return Math.abs(bar.base - bar.y);
+    }, legacyRange.label, legacyRange.tier);
+    const linear = await barHeight();
+    await page.click('button[data-log-for=chart-tiers]');
+    assert.equal(await page.$eval('#chart-tiers', (c) => Chart.getChart(c).options.scales.y.type), 'logarithmic');
+    const log = await barHeight();
+    assert.ok(log > 20 && log > 3 * linear, `the legacy month's bar: ${linear}px linear, ${log}px log`);
+    await shot(page, 'overview-tiers-log');
+    await page.click('button[data-log-for=chart-tiers]');
+    assert.equal(await barHeight(), linear);
   });
 
   await check('overview fits a phone screen', async () => {

@@ -142,7 +142,23 @@ function draw(id, config) {
   const chart = new Chart(canvas, config);
   charts.push(chart);
   canvas.dataset.points = String(config.data.datasets.reduce((n, d) => n + d.data.length, 0));
+  logToggle(chart, canvas.closest('.card')?.querySelector('h2'));
   return chart;
+}
+
+// A button beside a chart's title that puts its value axis on a log scale and back: eras and
+// ranges differ by orders of magnitude, and on a linear axis the small ones vanish.
+function logToggle(chart, title) {
+  if (!title || !chart.options.scales?.y) return;
+  const button = el('button', { type: 'button', class: 'log-toggle', 'aria-pressed': 'false',
+    'data-log-for': chart.canvas.id, title: 'value axis on a log scale' }, 'log');
+  button.onclick = () => {
+    const log = button.getAttribute('aria-pressed') !== 'true';
+    button.setAttribute('aria-pressed', String(log));
+    chart.options.scales.y.type = log ? 'logarithmic' : 'linear';
+    chart.update();
+  };
+  title.append(button);
 }
 
 function axis(title, extra = {}) {
