@@ -202,14 +202,9 @@ const Synthetic &Made()
 
 std::string LoadDatabase()
 {
-    std::string command = std::string("'") + PERMANODE_SOURCE_DIR +
-                          "/tests/e2e/http_load_chrysalis.sh' '" + TestDsn() + "' " + kDatabase;
-    if (std::system(command.c_str()) != 0)
-    {
-        ADD_FAILURE() << "loading the fixtures failed: " << command;
-    }
+    std::string dsn = permanode::test::LoadDatabase("http_load_chrysalis.sh", kDatabase);
     Made();
-    return TestDsn() + " dbname=" + kDatabase;
+    return dsn;
 }
 
 class HttpChrysalis : public ::testing::Test
@@ -752,10 +747,9 @@ TEST(HttpChrysalisEmpty, AStardustOnlyDatabaseHasNoChrysalisEra)
 {
     // The Stardust fixtures' database of the other HTTP tests: no Chrysalis milestone.
     std::string db = "permanode_http_chrysalis_none";
-    std::string load = std::string("'") + PERMANODE_SOURCE_DIR +
-                       "/tests/e2e/http_load_fixtures.sh' '" + TestDsn() + "' " + db;
-    ASSERT_EQ(std::system(load.c_str()), 0);
-    RunningServer server(TestDsn() + " dbname=" + db + " user=permanode_http_test");
+    std::string dsn = permanode::test::LoadDatabase("http_load_fixtures.sh", db);
+    ASSERT_FALSE(HasFailure());
+    RunningServer server(dsn + " user=permanode_http_test");
     auto info = server.Get("/api/v1/info");
     ASSERT_TRUE(info);
     EXPECT_EQ(info->status, 200);

@@ -12,20 +12,25 @@ namespace permanode::test
 
 constexpr const char *kReaderRole = "permanode_http_test";
 
+// Runs tests/e2e/`script` (one of the http_load_*.sh) for database `db` of the test cluster,
+// with `extra` arguments; a failure is the calling test's. Returns the database's DSN as the
+// superuser the cluster gives tests.
+inline std::string LoadDatabase(const std::string &script, const std::string &db,
+                                const std::string &extra = "")
+{
+    std::string command = std::string("'") + PERMANODE_SOURCE_DIR + "/tests/e2e/" + script + "' '" +
+                          TestDsn() + "' " + db + (extra.empty() ? "" : " " + extra);
+    if (std::system(command.c_str()) != 0)
+    {
+        ADD_FAILURE() << "loading the fixtures failed: " << command;
+    }
+    return TestDsn() + " dbname=" + db;
+}
+
 // The DSN of the loaded database as the superuser the cluster gives tests.
 inline std::string FixtureAdminDsn()
 {
-    static const std::string dsn = []
-    {
-        std::string db = "permanode_http_e2e";
-        std::string command = std::string("'") + PERMANODE_SOURCE_DIR +
-                              "/tests/e2e/http_load_fixtures.sh' '" + TestDsn() + "' " + db;
-        if (std::system(command.c_str()) != 0)
-        {
-            ADD_FAILURE() << "loading the fixtures failed: " << command;
-        }
-        return TestDsn() + " dbname=" + db;
-    }();
+    static const std::string dsn = LoadDatabase("http_load_fixtures.sh", "permanode_http_e2e");
     return dsn;
 }
 

@@ -42,13 +42,7 @@ class HttpLegacyExplorer : public ::testing::Test
   protected:
     static void SetUpTestSuite()
     {
-        std::string command = std::string("'") + PERMANODE_SOURCE_DIR +
-                              "/tests/e2e/http_load_legacy.sh' '" + TestDsn() + "' " + kDatabase;
-        if (std::system(command.c_str()) != 0)
-        {
-            ADD_FAILURE() << "loading the legacy fixtures failed: " << command;
-        }
-        admin_dsn_ = TestDsn() + " dbname=" + kDatabase;
+        admin_dsn_ = permanode::test::LoadDatabase("http_load_legacy.sh", kDatabase);
         server_ = new RunningServer(admin_dsn_ + " user=" + permanode::test::kReaderRole);
     }
     static void TearDownTestSuite()

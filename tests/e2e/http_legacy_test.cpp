@@ -176,13 +176,7 @@ class HttpLegacy : public ::testing::Test
   protected:
     static void SetUpTestSuite()
     {
-        std::string command = std::string("'") + PERMANODE_SOURCE_DIR +
-                              "/tests/e2e/http_load_legacy.sh' '" + TestDsn() + "' " + kDatabase;
-        if (std::system(command.c_str()) != 0)
-        {
-            ADD_FAILURE() << "loading the legacy fixtures failed: " << command;
-        }
-        admin_dsn_ = TestDsn() + " dbname=" + kDatabase;
+        admin_dsn_ = permanode::test::LoadDatabase("http_load_legacy.sh", kDatabase);
         server_ = new RunningServer(ReaderDsn());
     }
     static void TearDownTestSuite()

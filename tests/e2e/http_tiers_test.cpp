@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <pqxx/pqxx>
 
+#include "http_fixture.hpp"
 #include "running_server.hpp"
 #include "test_env.hpp"
 
@@ -34,10 +35,9 @@ std::string One(pqxx::connection &connection, const std::string &sql)
 TEST(HttpTiers, EveryRouteAnswersTheSameOverArchivedRanges)
 {
     const std::string db = "permanode_http_tiers";
-    std::string load = std::string("'") + PERMANODE_SOURCE_DIR +
-                       "/tests/e2e/http_load_fixtures.sh' '" + TestDsn() + "' " + db;
-    ASSERT_EQ(std::system(load.c_str()), 0) << load;
-    pqxx::connection admin(TestDsn() + " dbname=" + db);
+    std::string dsn = permanode::test::LoadDatabase("http_load_fixtures.sh", db);
+    ASSERT_FALSE(HasFailure());
+    pqxx::connection admin(dsn);
 
     // Keys of the older range (1: milestones 17339-17341; 241 holds milestone 2418187).
     std::string block = One(admin, "SELECT message_id FROM permanode.messages WHERE ms_range_id = "

@@ -176,18 +176,8 @@ class HttpWebErasTest : public HttpWebTest
     static void SetUpTestSuite()
     {
         const std::string db = "permanode_http_web_eras";
-        for (const char *load : {"http_load_chrysalis.sh' '", "http_load_legacy.sh' '"})
-        {
-            std::string command =
-                std::string("'") + PERMANODE_SOURCE_DIR + "/tests/e2e/" + load +
-                permanode::test::TestDsn() + "' " + db +
-                (std::string(load).find("legacy") != std::string::npos ? " --existing" : "");
-            if (std::system(command.c_str()) != 0)
-            {
-                ADD_FAILURE() << "loading the fixtures failed: " << command;
-            }
-        }
-        admin_dsn_ = permanode::test::TestDsn() + " dbname=" + db;
+        permanode::test::LoadDatabase("http_load_chrysalis.sh", db);
+        admin_dsn_ = permanode::test::LoadDatabase("http_load_legacy.sh", db, "--existing");
         server_ = new RunningServer(admin_dsn_ + " user=" + permanode::test::kReaderRole);
     }
     static std::string Sql(const std::string &sql)
