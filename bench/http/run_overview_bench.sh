@@ -3,8 +3,8 @@
 # /tiers through permanode-serve against pgbench running the very statements those routes run
 # (taken from client/http/analytics_routes.cpp), at one client, in 2 s slices taken in turn (5
 # each, the order alternating; see run_http_bench.sh). The ledger: a generated legacy era
-# (import-dmp), a Chrysalis era and a Stardust era of 10,800 milestones (ingest), about 5M
-# outputs, its complete days rolled up by maintain() (the newest day is counted from
+# (import-dmp), a Chrysalis era and a Stardust era of 10,800 milestones (ingest) over two days,
+# over 5M outputs, its finished days rolled up by maintain() (the newest day is counted from
 # metrics_cache, as between two maintain runs). Building it takes minutes:
 # PERMANODE_BENCH_KEEP_LEDGER=1 keeps the database and uses it again when it is there.
 # Prints bench rows: metric <TAB> this <TAB> baseline <TAB> ratio <TAB> target
@@ -36,10 +36,11 @@ build_ledger() {
     "$work/legacy.dmp" >&2
   "$cli" generate --protocol chrysalis --milestones 300 --start-index 1 -o "$work/chrysalis.ndjson"
   "$cli" ingest --dsn "$admin" "$work/chrysalis.ndjson" >&2
-  # Stardust, right after: 10,800 milestones every 5 s from a day's 09:00 (two days), three
-  # quarters of the blocks transactions of 4-8 outputs.
-  "$cli" generate --milestones 10800 --start-index 301 --start-timestamp 1672563600 \
-    --blocks-per-milestone 60-120 --outputs-per-transaction 4-8 --tx-share 0.75 --seed 5 \
+  # Stardust, right after: 10,800 milestones every 5 s from noon (2023-01-01 12:00 to 01-02
+  # 03:00: a finished day, rolled up, and the newest), three quarters of the blocks
+  # transactions of 8-14 outputs.
+  "$cli" generate --milestones 10800 --start-index 301 --start-timestamp 1672574400 \
+    --blocks-per-milestone 90-150 --outputs-per-transaction 8-14 --tx-share 0.75 --seed 5 \
     -o "$work/stardust.ndjson"
   "$cli" ingest --dsn "$admin" "$work/stardust.ndjson" >&2
   rm -f "$work"/*.ndjson "$work"/*.dmp
