@@ -31,16 +31,9 @@ db=permanode_http_bench
 "$root/tests/e2e/http_load_fixtures.sh" "$PERMANODE_BENCH_DSN" "$db" >&2
 dsn="$PERMANODE_BENCH_DSN dbname=$db user=permanode_http_test"
 work=$(mktemp -d)
-"$serve" --dsn "$dsn" --port 0 2>"$work/serve.log" &
-server=$!
-trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; rm -rf "$work"' EXIT
-port=""
-for _ in $(seq 1 100); do
-  port=$(sed -nE 's|.*listening on http://127\.0\.0\.1:([0-9]+).*|\1|p' "$work/serve.log")
-  [ -n "$port" ] && break
-  sleep 0.1
-done
-[ -n "$port" ] || { echo "http_bench: permanode-serve did not start" >&2; cat "$work/serve.log" >&2; exit 1; }
+. "$root/tests/e2e/serve.sh"
+trap 'stop_serve; rm -rf "$work"' EXIT
+start_serve "$serve" "$dsn" >&2
 
 block=0xf2174f3af8c862ba7b099c9ce56ecb5146c200521a8dbba9b0389ae645b10f1d
 address=smr1qr4602uf226wm0gz6zaceut585emfyvxd2s3ta7uajfmcp60usk9uqtllx7

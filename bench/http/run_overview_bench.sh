@@ -21,8 +21,8 @@ command -v wrk >/dev/null || { echo "http_overview_bench: wrk is missing (apt-ge
 db=permanode_overview_bench
 admin="$PERMANODE_BENCH_DSN dbname=$db"
 work=$(mktemp -d)
-server=""
-trap '[ -n "$server" ] && { kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; }; rm -rf "$work"' EXIT
+. "$root/tests/e2e/serve.sh"
+trap 'stop_serve; rm -rf "$work"' EXIT
 
 build_ledger() {
   psql "$PERMANODE_BENCH_DSN" -X -q -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" \
@@ -57,15 +57,7 @@ legacy_transactions=$(psql "$admin" -X -At -c "SELECT count(*) FROM legacy.trans
 dsn="$admin user=permanode_http_test"
 psql "$admin" -X -q -c "DO \$\$ BEGIN CREATE ROLE permanode_http_test LOGIN IN ROLE permanode_reader;
   EXCEPTION WHEN duplicate_object THEN NULL; END \$\$" >/dev/null
-"$serve" --dsn "$dsn" --port 0 2>"$work/serve.log" &
-server=$!
-port=""
-for _ in $(seq 1 100); do
-  port=$(sed -nE 's|.*listening on http://127\.0\.0\.1:([0-9]+).*|\1|p' "$work/serve.log")
-  [ -n "$port" ] && break
-  sleep 0.1
-done
-[ -n "$port" ] || { echo "http_overview_bench: permanode-serve did not start" >&2; cat "$work/serve.log" >&2; exit 1; }
+start_serve "$serve" "$dsn" >&2
 
 # The routes' statements, as the server runs them (the overview's $1: its 400 points).
 statement() { # NAME: the raw string kNAME = R"sql(...)sql" of analytics_routes.cpp
