@@ -148,6 +148,8 @@ async function main() {
     assert.equal(figures.milestones, overview.milestones.reduce((n, m) => n + m.milestones, 0).toLocaleString('en-US'));
     const held = tiers.ranges.filter((r) => r.toRange != null);
     assert.equal(figures.ranges, String(new Set(held.map((r) => r.fromRange)).size));
+    // A date is one day, whichever eras it holds.
+    assert.equal(figures.days, String(new Set(overview.days.map((d) => d.date)).size));
     await shot(page, 'overview-desktop');
   });
 

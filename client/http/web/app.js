@@ -258,7 +258,7 @@ async function overview() {
       ['milestones', fmt(sum(ms, (m) => m.milestones))],
       ['blocks / messages', fmt(sum(ms, (m) => m.blocks))],
       ['transactions', fmt(sum(ms, (m) => m.transactions))],
-      ['days', fmt(days.length)],
+      ['days', fmt(new Set(days.map((d) => d.date)).size)],
       ['eras', eras.map((e) => ERAS[e] ?? e).join(', ') || '—'],
       ['ranges', fmt(new Set(held.map((r) => `${r.era}:${r.fromRange}-${r.toRange}`)).size)],
       ['on disk', fmt(Math.round(sum(held, (r) => r.bytes ?? 0) / 1048576)) + ' MiB'],
