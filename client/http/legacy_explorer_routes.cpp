@@ -4,15 +4,15 @@
 // partition of legacy.transactions is read, and writes the JSON the route answers.
 #include <httplib.h>
 
+#include "codec/legacy/trinary.hpp"
 #include "json_errors.hpp"
+#include "legacy_request.hpp"
 #include "router.hpp"
 
 namespace permanode::http
 {
 namespace
 {
-
-constexpr std::size_t kHashTrytes = 81;
 
 // The month holding $1 (the locator: one row per transaction held) keys the partition: the
 // executor prunes every other month once the locator's row is read (so a generic plan serves,
@@ -32,21 +32,12 @@ WHERE t.month_id = (SELECT l.month_id FROM legacy.transaction_locator l
   AND t.hash = $1::permanode.trytes81
 )sql";
 
-// A transaction hash: 81 trytes (A-Z and 9); a hash carries no checksum.
+// A transaction hash: 81 trytes (a hash carries no checksum).
 std::string TransactionHashParam(const std::string &text, const std::string &name)
 {
-    if (text.size() != kHashTrytes)
+    if (std::string why = iri::NotTrytes(text, codec::legacy::kHashTrytes); !why.empty())
     {
-        throw BadParameter(name,
-                           "a transaction hash has 81 trytes, not " + std::to_string(text.size()));
-    }
-    for (char c : text)
-    {
-        if (!(c == '9' || (c >= 'A' && c <= 'Z')))
-        {
-            throw BadParameter(name, "a transaction hash is trytes (A-Z and 9), not '" +
-                                         std::string(1, c) + "'");
-        }
+        throw BadParameter(name, "not a transaction hash: " + why);
     }
     return text;
 }

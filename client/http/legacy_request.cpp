@@ -32,23 +32,6 @@ std::string Quoted(const std::string &value)
            " characters)";
 }
 
-// Why `text` is not `size` trytes, or "" when it is.
-std::string NotTrytes(const std::string &text, std::size_t size)
-{
-    for (std::size_t i = 0; i < text.size(); i++)
-    {
-        if (!legacy::IsTryte(text[i]))
-        {
-            return "character " + std::to_string(i) + " is not a tryte (A-Z or 9)";
-        }
-    }
-    if (text.size() != size)
-    {
-        return "it has " + std::to_string(text.size()) + " trytes, not " + std::to_string(size);
-    }
-    return "";
-}
-
 // "Invalid hashes input: element 3, "ABC": why".
 HttpError InvalidElement(const char *name, std::size_t index, const std::string &value,
                          const std::string &why)
@@ -77,6 +60,23 @@ std::vector<std::string> EachElement(const nlohmann::json &list, const char *nam
 }
 
 } // namespace
+
+// Why `text` is not `size` trytes, or "" when it is.
+std::string NotTrytes(const std::string &text, std::size_t size)
+{
+    for (std::size_t i = 0; i < text.size(); i++)
+    {
+        if (!legacy::IsTryte(text[i]))
+        {
+            return "character " + std::to_string(i) + " is not a tryte (A-Z or 9)";
+        }
+    }
+    if (text.size() != size)
+    {
+        return "it has " + std::to_string(text.size()) + " trytes, not " + std::to_string(size);
+    }
+    return "";
+}
 
 nlohmann::json ParseBody(const std::string &body)
 {

@@ -29,6 +29,9 @@ std::string Command(const nlohmann::json &request);
 const nlohmann::json *OptionalList(const nlohmann::json &request, const char *name);
 const nlohmann::json &RequiredList(const nlohmann::json &request, const char *name);
 
+// Why `text` is not `size` trytes (A-Z and 9), or "" when it is.
+std::string NotTrytes(const std::string &text, std::size_t size);
+
 // The strings of a list field, each checked: transaction or bundle hashes of 81 trytes; addresses
 // of 81 trytes or 90 with their checksum (checked, then dropped); tags of 1 to 27 trytes, padded
 // to 27 with 9s as IRI padded them (a tag of nines only is refused, as IRI did).
