@@ -196,6 +196,15 @@ function pagedList(title, fetchPage, row) {
   return { section, load };
 }
 
+// pagedList's fetchPage over a list held whole: the cursor is the next page's first position.
+function pagesOf(items, pageSize) {
+  return async (cursor) => {
+    const start = cursor ? Number(cursor) : 0;
+    const more = start + pageSize < items.length;
+    return { items: items.slice(start, start + pageSize), cursor: more ? String(start + pageSize) : null };
+  };
+}
+
 // --- what a search term is ---
 
 const HEX64 = /^(0x)?[0-9a-fA-F]{64}$/;
@@ -476,12 +485,8 @@ async function legacyAddressView(address) {
     iri({ command: 'findTransactions', addresses: [address] }),
   ]);
   const hashes = found_.hashes;
-  const pageSize = 10;
-  const list = pagedList('Transactions', async (cursor) => {
-    const start = cursor ? Number(cursor) : 0;
-    const more = start + pageSize < hashes.length;
-    return { items: hashes.slice(start, start + pageSize), cursor: more ? String(start + pageSize) : null };
-  }, (h) => el('tr', {}, el('td', { class: 'id' }, link(`/legacy-transaction/${h}`))));
+  const list = pagedList('Transactions', pagesOf(hashes, 10),
+    (h) => el('tr', {}, el('td', { class: 'id' }, link(`/legacy-transaction/${h}`))));
   view.replaceChildren(
     el('h1', {}, 'Legacy address ', el('span', { class: 'mono' }, address)),
     card(null, stats([
@@ -514,15 +519,10 @@ async function legacyTransactionView(hash) {
   // the first 100 of a bundle with more.
   const members = (await Promise.all(bundle.hashes.slice(0, 100).map((h) => found(api(route(h))))))
     .filter((m) => m).sort((a, b) => a.currentIndex - b.currentIndex || a.hash.localeCompare(b.hash));
-  const pageSize = 10;
   const held = bundle.hashes.length;
   const list = pagedList(`Its bundle: ${fmt(held)} transaction${held === 1 ? '' : 's'} held, indexes 0–${tx.lastIndex}` +
     (held > members.length ? ` (the first ${members.length} shown)` : ''),
-    async (cursor) => {
-      const start = cursor ? Number(cursor) : 0;
-      const more = start + pageSize < members.length;
-      return { items: members.slice(start, start + pageSize), cursor: more ? String(start + pageSize) : null };
-    }, (m) => el('tr', m.hash === hash ? { class: 'current' } : {},
+    pagesOf(members, 10), (m) => el('tr', m.hash === hash ? { class: 'current' } : {},
       el('td', {}, `${m.currentIndex} / ${m.lastIndex}`),
       el('td', { class: 'id' }, m.hash === hash ? m.hash : link(`/legacy-transaction/${m.hash}`, m.hash)),
       el('td', { class: 'num' }, fmt(m.value))));
