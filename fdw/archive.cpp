@@ -663,6 +663,8 @@ Oid ArchivePartitions(Oid parent, int64 from, int64 to)
                           fmt::format("The heap gave {} rows (checksum {:x}), the archive {} "
                                       "(checksum {:x}).",
                                       heap.rows, heap.checksum, archived.rows, archived.checksum));
+    /* its files are closed before the next archive of the same call opens its own */
+    ForgetArchive(dir);
     phase("verifying");
 
     /* 5. into the WAL, for standbys and backups: before the swap's commit, which names it */

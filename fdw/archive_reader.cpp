@@ -73,7 +73,7 @@ void AdoptColumnTypes(Manifest *m, TupleDesc reldesc, std::vector<Retyped> *arra
 
 } // namespace
 
-ArchiveCursor::ArchiveCursor(const std::string &dir) : handle_(OpenArchive(dir)) {}
+ArchiveCursor::ArchiveCursor(const std::string &dir) : dir_(dir), manifest_(ArchiveManifest(dir)) {}
 
 ArchiveCursor::~ArchiveCursor()
 {
@@ -83,20 +83,21 @@ ArchiveCursor::~ArchiveCursor()
 void ArchiveCursor::Bind(TupleDesc reldesc, List *needed)
 {
     retyped_arrays_.clear();
-    AdoptColumnTypes(&handle_->manifest, reldesc, &retyped_arrays_);
-    const Manifest &m = handle_->manifest;
+    AdoptColumnTypes(manifest_.get(), reldesc, &retyped_arrays_);
+    const Manifest &m = *manifest_;
     codec_ = std::make_unique<RowCodec>(m);
-    if (handle_->dictionary != nullptr)
+    /* values are decoded only while the cursor is on a row, so while it holds the archive */
+    if (HasDictionary(m))
         codec_->SetDictionaryFetch(
-            [handle = handle_](const std::string &key, std::string *value)
+            [this](const std::string &key, std::string *value)
             {
                 rocksdb::ReadOptions options;
                 options.verify_checksums = true;
                 rocksdb::Status status =
-                    handle->db->Get(options, handle->dictionary, rocksdb::Slice(key), value);
+                    handle_->db->Get(options, handle_->dictionary, rocksdb::Slice(key), value);
                 if (status.IsNotFound())
                     return false;
-                CheckStatus(status, "could not read archive " + handle->dir);
+                CheckStatus(status, "could not read archive " + dir_);
                 return true;
             });
     attmap_.assign(reldesc->natts, -1);
@@ -139,6 +140,7 @@ void ArchiveCursor::Start(int family, bool backward, std::string lower, std::str
                           int64 prune_lo, int64 prune_hi, bool index_only)
 {
     Close();
+    handle_ = OpenArchive(dir_);
     if (family < 0 || static_cast<size_t>(family) > handle_->indexes.size())
         throw StatusError(rocksdb::Status::InvalidArgument("no such column family"),
                           "could not scan archive");
@@ -149,11 +151,10 @@ void ArchiveCursor::Start(int family, bool backward, std::string lower, std::str
     upper_ = std::move(upper);
     prune_lo_ = prune_lo;
     prune_hi_ = prune_hi;
-    prune_active_ =
-        prune_lo > handle_->manifest.range_from || prune_hi < handle_->manifest.range_to - 1;
+    prune_active_ = prune_lo > manifest_->range_from || prune_hi < manifest_->range_to - 1;
     /* A full scan of the rows reads ahead in a helper thread (a short one is not worth it). */
-    bool full_scan = family == 0 && lower_.empty() && upper_.empty() &&
-                     handle_->manifest.row_count >= kPrefetchMinRows;
+    bool full_scan =
+        family == 0 && lower_.empty() && upper_.empty() && manifest_->row_count >= kPrefetchMinRows;
     rocksdb::ReadOptions options;
     options.verify_checksums = true;
     if (full_scan)
@@ -207,7 +208,8 @@ bool ArchiveCursor::Next()
         at_entry_ = false;
         if (!iter_->Valid())
         {
-            CheckStatus(iter_->status(), "could not read archive " + handle_->dir);
+            CheckStatus(iter_->status(), "could not read archive " + dir_);
+            Close();
             return false;
         }
         if ((++entries_read_ & 1023) == 0)
@@ -241,8 +243,8 @@ bool ArchiveCursor::Next()
                 &row_value_);
             if (status.IsNotFound())
                 throw StatusError(rocksdb::Status::Corruption("index entry without a row"),
-                                  "could not read archive " + handle_->dir);
-            CheckStatus(status, "could not read archive " + handle_->dir);
+                                  "could not read archive " + dir_);
+            CheckStatus(status, "could not read archive " + dir_);
             value_view_ = std::string_view(row_value_.data(), row_value_.size());
         }
         rows_returned_++;
@@ -263,7 +265,8 @@ bool ArchiveCursor::NextPrefetched()
                 CheckInterrupts();
                 continue;
             }
-            CheckStatus(prefetch_->status(), "could not read archive " + handle_->dir);
+            CheckStatus(prefetch_->status(), "could not read archive " + dir_);
+            Close();
             return false;
         }
         if ((++entries_read_ & 1023) == 0)
@@ -287,7 +290,7 @@ void ArchiveCursor::Store(Datum *values, bool *isnull)
         {
             ArrayType *array = DatumGetArrayTypePCopy(values[r.attribute]);
             /* kept, so that restore encodes the heap's arrays as archived (row checksum) */
-            handle_->manifest.columns[r.column].archived_element_oid = ARR_ELEMTYPE(array);
+            manifest_->columns[r.column].archived_element_oid = ARR_ELEMTYPE(array);
             ARR_ELEMTYPE(array) = r.element;
             values[r.attribute] = PointerGetDatum(array);
         }
@@ -295,7 +298,7 @@ void ArchiveCursor::Store(Datum *values, bool *isnull)
 
 void ArchiveCursor::StoreColumns(Datum *values, bool *isnull)
 {
-    size_t ncolumns = handle_->manifest.columns.size();
+    size_t ncolumns = manifest_->columns.size();
     if (same_layout_ && !index_only_)
     {
         /* the relation's columns are the archive's: no mapping, no copy */
@@ -329,6 +332,7 @@ void ArchiveCursor::Close()
     prefetch_.reset(); /* stops and joins the thread before the iterator goes */
     iter_.reset();
     row_value_.Reset();
+    handle_.reset(); /* the archive stays cached, and may be closed for another's files */
 }
 
 void LoadDictionary(const ArchiveHandle &handle, ValueDictionary *dictionary)

@@ -15,7 +15,8 @@ namespace permanode::fdw
 class ArchiveCursor
 {
   public:
-    /* Opens the archive in dir (through the handle cache). */
+    /* Reads the archive in dir: its manifest now, its files (through the handle cache) when a
+     * scan starts. */
     explicit ArchiveCursor(const std::string &dir);
     ~ArchiveCursor();
 
@@ -39,11 +40,13 @@ class ArchiveCursor
     /* Decodes the current row into values/isnull of the bound relation layout. (pg) */
     void Store(Datum *values, bool *isnull);
 
-    /* Releases the iterator (the handle stays cached). */
+    /*
+     * Releases the iterator and the archive (which stays cached). A scan holds its archive
+     * open from Start to its end only, so that a plan over many archives holds one at a time.
+     */
     void Close();
 
-    const Manifest &manifest() const { return handle_->manifest; }
-    const std::shared_ptr<ArchiveHandle> &handle() const { return handle_; }
+    const Manifest &manifest() const { return *manifest_; }
     uint64 entries_read() const { return entries_read_; }
     uint64 rows_returned() const { return rows_returned_; }
 
@@ -61,7 +64,9 @@ class ArchiveCursor
     /* Threads reading a full scan ahead (in chunks, when the archive has split keys). */
     static constexpr int kFullScanThreads = 2;
 
-    std::shared_ptr<ArchiveHandle> handle_;   /* open archive, shared with the cache */
+    std::string dir_;                         /* the archive's directory */
+    std::shared_ptr<Manifest> manifest_;      /* its manifest, shared with its handles */
+    std::shared_ptr<ArchiveHandle> handle_;   /* open archive while scanning, else null */
     std::unique_ptr<RowCodec> codec_;         /* decodes keys and values */
     std::unique_ptr<rocksdb::Iterator> iter_; /* current iteration, null when closed */
     std::unique_ptr<Prefetcher> prefetch_;    /* reads iter_ ahead (full scans), or null */

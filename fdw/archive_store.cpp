@@ -11,6 +11,7 @@
 #include <cstdarg>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <list>
 #include <map>
 #include <sstream>
@@ -37,15 +38,46 @@ class NullLogger : public rocksdb::Logger
     void Logv(const char *, va_list) override {}
 };
 
-/* How many open archives a backend keeps; the oldest is closed beyond this. */
+/* How many open archives a backend keeps at most, whatever their files. */
 constexpr size_t kHandleCacheSize = 64;
 
 /*
- * This backend's open archives, most recently used first. Never destroyed by static
- * destructors (which would run after RocksDB's own): CloseAllArchives empties it at exit.
+ * RocksDB keeps max_open_files - 10 table files open (the rest of its count is for files it
+ * opens for a moment, like the MANIFEST) and never less than 20 in all.
+ */
+constexpr int kRocksDbOtherFiles = 10;
+
+/* Files a database being built holds besides its SSTs: LOCK, CURRENT, MANIFEST, WAL, IDENTITY,
+ * OPTIONS and its directories. */
+constexpr size_t kBuildOtherFiles = 8;
+
+/*
+ * This backend's open archives, most recently used first, and the manifests it has read. Never
+ * destroyed by static destructors (which would run after RocksDB's own): CloseAllArchives
+ * empties them at exit.
  */
 std::list<std::shared_ptr<ArchiveHandle>> &handle_cache =
     *new std::list<std::shared_ptr<ArchiveHandle>>();
+std::map<std::string, std::shared_ptr<Manifest>> &manifest_cache =
+    *new std::map<std::string, std::shared_ptr<Manifest>>();
+
+/* Caps the table files a database keeps open at the files it has. */
+void LimitOpenFiles(rocksdb::Options *options, size_t files)
+{
+    options->max_open_files = static_cast<int>(files) + kRocksDbOtherFiles;
+}
+
+/* Runs open(); when it fails for want of a file descriptor, closes every unused archive (and
+ * cleans up through undo()) and runs it once more. */
+template <typename Open, typename Undo> rocksdb::Status RetryOutOfFiles(Open &&open, Undo &&undo)
+{
+    rocksdb::Status status = open();
+    if (!IsOutOfFiles(status))
+        return status;
+    undo();
+    MakeRoomForFiles(std::numeric_limits<size_t>::max());
+    return open();
+}
 
 void SyncPath(const std::string &path, bool directory)
 {
@@ -95,10 +127,20 @@ rocksdb::Options ArchiveDbOptions(size_t block_size)
     options.bottommost_compression = rocksdb::kZSTD;
     options.info_log = null_logger;
     options.disable_auto_compactions = true;
-    options.max_open_files = -1;
+    LimitOpenFiles(&options, 0);
     options.paranoid_checks = true;
     options.table_properties_collector_factories.push_back(SplitKeyCollectorFactory());
     return options;
+}
+
+size_t ArchiveDbFiles(const Manifest &m)
+{
+    return 1 + m.indexes.size() + (HasDictionary(m) ? 1 : 0);
+}
+
+ArchiveHandle::ArchiveHandle(std::string dir_, std::shared_ptr<Manifest> manifest_)
+    : dir(std::move(dir_)), shared_manifest(std::move(manifest_)), manifest(*shared_manifest)
+{
 }
 
 ArchiveHandle::~ArchiveHandle()
@@ -117,6 +159,35 @@ bool IsSealed(const std::string &dir)
     return fs::is_regular_file(fs::path(dir) / kManifestFile, ec);
 }
 
+std::shared_ptr<Manifest> ArchiveManifest(const std::string &dir)
+{
+    auto found = manifest_cache.find(dir);
+    if (found != manifest_cache.end())
+        return found->second;
+    if (!IsSealed(dir))
+        throw StatusError(rocksdb::Status::NotFound(dir, "no sealed archive (manifest missing)"),
+                          "could not open archive");
+    auto manifest = std::make_shared<Manifest>(
+        ManifestFromJson(ReadWholeFile((fs::path(dir) / kManifestFile).string())));
+    manifest_cache.emplace(dir, manifest);
+    return manifest;
+}
+
+bool MakeRoomForFiles(size_t files)
+{
+    auto fits = [&] {
+        return files != std::numeric_limits<size_t>::max() && FilesHeld() + files <= FileCapacity();
+    };
+    /* from the least recently used; a handle someone else holds is being read: it stays */
+    for (auto it = handle_cache.end(); it != handle_cache.begin() && !fits();)
+    {
+        --it;
+        if (it->use_count() == 1)
+            it = handle_cache.erase(it);
+    }
+    return fits();
+}
+
 std::shared_ptr<ArchiveHandle> OpenArchive(const std::string &dir)
 {
     for (auto it = handle_cache.begin(); it != handle_cache.end(); ++it)
@@ -128,14 +199,13 @@ std::shared_ptr<ArchiveHandle> OpenArchive(const std::string &dir)
             return handle;
         }
 
-    if (!IsSealed(dir))
-        throw StatusError(rocksdb::Status::NotFound(dir, "no sealed archive (manifest missing)"),
-                          "could not open archive");
-    auto handle = std::make_shared<ArchiveHandle>();
-    handle->dir = dir;
-    handle->manifest = ManifestFromJson(ReadWholeFile((fs::path(dir) / kManifestFile).string()));
+    auto handle = std::make_shared<ArchiveHandle>(dir, ArchiveManifest(dir));
+    size_t files = ArchiveDbFiles(handle->manifest);
+    MakeRoomForFiles(files);
+    handle->files = FileReservation(files);
 
     rocksdb::Options options = ArchiveDbOptions();
+    LimitOpenFiles(&options, files);
     std::vector<rocksdb::ColumnFamilyDescriptor> families;
     families.emplace_back(rocksdb::kDefaultColumnFamilyName, options);
     families.emplace_back(kRowsFamily, options);
@@ -145,13 +215,15 @@ std::shared_ptr<ArchiveHandle> OpenArchive(const std::string &dir)
     if (has_dictionary)
         families.emplace_back(kDictionaryFamily, options);
     rocksdb::DB *db = nullptr;
-    rocksdb::Status status;
-    {
-        SignalBlocker blocker;
-        status = rocksdb::DB::OpenForReadOnly(rocksdb::DBOptions(options),
-                                              (fs::path(dir) / kDbSubdir).string(), families,
-                                              &handle->all, &db);
-    }
+    rocksdb::Status status = RetryOutOfFiles(
+        [&]
+        {
+            SignalBlocker blocker;
+            return rocksdb::DB::OpenForReadOnly(rocksdb::DBOptions(options),
+                                                (fs::path(dir) / kDbSubdir).string(), families,
+                                                &handle->all, &db);
+        },
+        [] {});
     CheckStatus(status, "could not open archive " + dir);
     handle->db.reset(db);
     handle->rows = handle->all[1];
@@ -169,17 +241,28 @@ std::shared_ptr<ArchiveHandle> OpenArchive(const std::string &dir)
 void CloseAllArchives()
 {
     handle_cache.clear();
+    manifest_cache.clear();
+}
+
+size_t CachedArchives()
+{
+    return handle_cache.size();
 }
 
 void ForgetArchive(const std::string &dir)
 {
     handle_cache.remove_if([&](const auto &h) { return h->dir == dir; });
+    manifest_cache.erase(dir);
 }
 
 void BuildArchiveDb(const std::string &db_dir,
                     const std::vector<std::pair<std::string, std::string>> &families)
 {
+    size_t files = families.size() + kBuildOtherFiles;
+    MakeRoomForFiles(files);
+    FileReservation reservation(files);
     rocksdb::Options options = ArchiveDbOptions();
+    LimitOpenFiles(&options, families.size());
     options.create_if_missing = true;
     options.error_if_exists = true;
     std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
@@ -191,7 +274,16 @@ void BuildArchiveDb(const std::string &db_dir,
     SignalBlocker blocker;
     rocksdb::DB *raw = nullptr;
     std::vector<rocksdb::ColumnFamilyHandle *> handles;
-    CheckStatus(rocksdb::DB::Open(rocksdb::DBOptions(options), db_dir, descriptors, &handles, &raw),
+    CheckStatus(RetryOutOfFiles(
+                    [&] {
+                        return rocksdb::DB::Open(rocksdb::DBOptions(options), db_dir, descriptors,
+                                                 &handles, &raw);
+                    },
+                    [&]
+                    {
+                        std::error_code ignored;
+                        fs::remove_all(db_dir, ignored);
+                    }),
                 "could not create archive database " + db_dir);
     std::unique_ptr<rocksdb::DB> db(raw);
     rocksdb::Status status;
@@ -201,7 +293,9 @@ void BuildArchiveDb(const std::string &db_dir,
             continue;
         rocksdb::IngestExternalFileOptions ingest;
         ingest.move_files = true;
-        status = db->IngestExternalFile(handles[i + 1], {families[i].second}, ingest);
+        status = RetryOutOfFiles(
+            [&] { return db->IngestExternalFile(handles[i + 1], {families[i].second}, ingest); },
+            [] {});
     }
     if (status.ok())
         status = db->FlushWAL(true);

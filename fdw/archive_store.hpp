@@ -25,6 +25,7 @@
 #include <rocksdb/db.h>
 #include <rocksdb/status.h>
 
+#include "file_budget.hpp"
 #include "manifest.hpp"
 
 namespace permanode::fdw
@@ -73,15 +74,25 @@ inline constexpr size_t kIndexBlockSize = 16 * 1024;
 
 /*
  * Options of every archive column family: zstd, the shared block cache; block_size matters only
- * when writing (readers take it from the file).
+ * when writing (readers take it from the file). The options of a database (ArchiveDbFiles) cap
+ * the files it keeps open at its families' files, which is what it reserves.
  */
 rocksdb::Options ArchiveDbOptions(size_t block_size = kIndexBlockSize);
+
+/* Files an archive's database holds open at most: one SST per column family. */
+size_t ArchiveDbFiles(const Manifest &m);
+
+/* The sealed archive's manifest, parsed once per backend and shared by its handles. */
+std::shared_ptr<Manifest> ArchiveManifest(const std::string &dir);
 
 /* An open, sealed, read-only archive. */
 struct ArchiveHandle
 {
+    ArchiveHandle(std::string dir, std::shared_ptr<Manifest> manifest);
     std::string dir;
-    Manifest manifest;
+    std::shared_ptr<Manifest> shared_manifest; /* ArchiveManifest(dir) */
+    Manifest &manifest;                        /* *shared_manifest */
+    FileReservation files;                     /* what db may hold, released after it closes */
     std::unique_ptr<rocksdb::DB> db;
     rocksdb::ColumnFamilyHandle *rows = nullptr;
     std::vector<rocksdb::ColumnFamilyHandle *> indexes; /* parallel to manifest.indexes */
@@ -91,14 +102,28 @@ struct ArchiveHandle
     ~ArchiveHandle();
 };
 
-/* Opens (or finds in this backend's cache) the sealed archive in dir. */
+/*
+ * Opens (or finds in this backend's cache) the sealed archive in dir. The cache holds as many
+ * archives as their files fit in the file budget: opening one closes the least recently used
+ * archives nobody reads now until its files fit, and an open that finds no file descriptor
+ * left closes every unused archive and tries once more.
+ */
 std::shared_ptr<ArchiveHandle> OpenArchive(const std::string &dir);
 
-/* Drops dir from the cache (after an error, or when it is removed). */
+/*
+ * Closes cached archives that nobody reads now, least recently used first, until `files` more
+ * fit in the budget (SIZE_MAX: all of them). Returns whether they fit.
+ */
+bool MakeRoomForFiles(size_t files);
+
+/* Drops dir from the cache, manifest included (after an error, or when it is removed). */
 void ForgetArchive(const std::string &dir);
 
 /* Closes every cached archive (at backend exit, before static destructors run). */
 void CloseAllArchives();
+
+/* Archives open in this backend's cache. */
+size_t CachedArchives();
 
 /* True when dir holds a sealed archive (its manifest exists). */
 bool IsSealed(const std::string &dir);

@@ -43,6 +43,8 @@ ArchiveWriter::ArchiveWriter(std::string dir, const Manifest &m, RowCodec &codec
     : dir_(std::move(dir)), manifest_(m), codec_(codec), staging_(dir_ + "/sst")
 {
     std::filesystem::create_directories(staging_);
+    MakeRoomForFiles(1);
+    own_files_ = FileReservation(1); /* a spilled run or the dictionary's SST being written */
     /* like a CREATE INDEX per family: maintenance_work_mem each */
     size_t budget = static_cast<size_t>(maintenance_work_mem) * 1024;
     for (size_t f = 0; f <= m.indexes.size(); f++)
@@ -101,14 +103,35 @@ uint64 ArchiveWriter::AddRelation(Oid relid)
     return added;
 }
 
+void ArchiveWriter::SortAndWrite()
+{
+    /*
+     * Every family sorts and writes in its own thread, as many at once as their files fit in
+     * the budget (cached archives nobody reads are closed for them); this one waits, polling
+     * interrupts. A family may hold a quarter of the budget: more runs merge in passes.
+     */
+    size_t max_files = FileCapacity() / 4;
+    std::vector<FileReservation> running(sorters_.size());
+    size_t started = 0;
+    for (size_t oldest = 0; oldest < sorters_.size(); oldest++)
+    {
+        while (started < sorters_.size())
+        {
+            size_t files = sorters_[started]->FilesNeeded(max_files);
+            if (!MakeRoomForFiles(files) && started > oldest)
+                break; /* wait for a running one: the first always runs, alone if need be */
+            running[started] = FileReservation(files);
+            sorters_[started++]->Start(max_files);
+        }
+        while (!sorters_[oldest]->Wait(100))
+            CheckInterrupts();
+        running[oldest] = FileReservation();
+    }
+}
+
 void ArchiveWriter::Finish(Manifest *m)
 {
-    /* every family sorts and writes in its own thread; this one waits, polling interrupts */
-    for (auto &sorter : sorters_)
-        sorter->Start();
-    for (auto &sorter : sorters_)
-        while (!sorter->Wait(100))
-            CheckInterrupts();
+    SortAndWrite();
     if (sorters_[0]->duplicate_key())
         throw pg::PgError(ERRCODE_UNIQUE_VIOLATION,
                           "two rows of the archived partitions have the same row key",

@@ -30,13 +30,16 @@ class ArchiveWriter
     void Finish(Manifest *m);
 
   private:
+    /* Sorts and writes every family's SST, in threads, within the file budget. */
+    void SortAndWrite();
     /* Writes the dictionary's SST (entries are in key order); records count and checksum. */
     std::string WriteDictionary(Manifest *m);
 
-    std::string dir_;          /* archive directory */
-    const Manifest &manifest_; /* layout being written */
-    RowCodec &codec_;          /* encodes rows */
-    std::string staging_;      /* SSTs and spilled runs, removed at the end */
+    std::string dir_;           /* archive directory */
+    const Manifest &manifest_;  /* layout being written */
+    RowCodec &codec_;           /* encodes rows */
+    std::string staging_;       /* SSTs and spilled runs, removed at the end */
+    FileReservation own_files_; /* the file this thread writes at a time */
     std::vector<std::unique_ptr<EntrySorter>> sorters_; /* one per family: rows, then indexes */
     std::unique_ptr<ValueDictionary> dictionary_;       /* grows with the rows, or null */
     std::string key_;                                   /* scratch: row key */

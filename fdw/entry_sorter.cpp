@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <utility>
 #include <queue>
 
 #include <sys/mman.h>
@@ -88,6 +90,45 @@ class RunReader
     std::FILE *file_ = nullptr;
     std::string key_, value_;
     rocksdb::Status status_;
+};
+
+/* A sorted run written entry by entry. */
+class RunWriter
+{
+  public:
+    explicit RunWriter(const std::string &path) : path_(path)
+    {
+        file_ = std::fopen(path.c_str(), "wb");
+        if (file_ == nullptr)
+            throw StatusError(rocksdb::Status::IOError(path, strerror(errno)),
+                              "could not create a sort run");
+        std::setvbuf(file_, nullptr, _IOFBF, kRunBufferBytes);
+    }
+    ~RunWriter()
+    {
+        if (file_ != nullptr)
+            std::fclose(file_);
+    }
+    void Put(std::string_view key, std::string_view value)
+    {
+        uint32_t lengths[2] = {static_cast<uint32_t>(key.size()),
+                               static_cast<uint32_t>(value.size())};
+        ok_ = ok_ && std::fwrite(lengths, sizeof(lengths), 1, file_) == 1 &&
+              (key.empty() || std::fwrite(key.data(), key.size(), 1, file_) == 1) &&
+              (value.empty() || std::fwrite(value.data(), value.size(), 1, file_) == 1);
+    }
+    void Close()
+    {
+        ok_ = std::fclose(std::exchange(file_, nullptr)) == 0 && ok_;
+        if (!ok_)
+            throw StatusError(rocksdb::Status::IOError(path_, "write failed"),
+                              "could not write a sort run");
+    }
+
+  private:
+    std::string path_;
+    std::FILE *file_ = nullptr;
+    bool ok_ = true;
 };
 
 } // namespace
@@ -240,33 +281,33 @@ void EntrySorter::SortRecords()
               });
 }
 
+std::string EntrySorter::NextRunPath()
+{
+    return spill_prefix_ + std::to_string(runs_made_++);
+}
+
 void EntrySorter::Spill()
 {
     SortRecords();
-    std::string path = spill_prefix_ + std::to_string(runs_.size());
-    runs_.push_back(path);
-    std::FILE *file = std::fopen(path.c_str(), "wb");
-    if (file == nullptr)
-        throw StatusError(rocksdb::Status::IOError(path, strerror(errno)),
-                          "could not create a sort run");
-    std::setvbuf(file, nullptr, _IOFBF, kRunBufferBytes);
-    bool ok = true;
+    runs_.push_back(NextRunPath());
+    RunWriter run(runs_.back());
     for (const Record &r : records_)
-    {
-        uint32_t lengths[2] = {r.key_len, r.value_len};
-        ok = ok && std::fwrite(lengths, sizeof(lengths), 1, file) == 1 &&
-             std::fwrite(r.data, r.key_len + r.value_len, 1, file) == 1;
-    }
-    ok = std::fclose(file) == 0 && ok;
-    if (!ok)
-        throw StatusError(rocksdb::Status::IOError(path, "write failed"),
-                          "could not write a sort run");
+        run.Put(std::string_view(r.data, r.key_len),
+                std::string_view(r.data + r.key_len, r.value_len));
+    run.Close();
     records_.clear();
     chunks_.clear();
 }
 
-void EntrySorter::Start()
+size_t EntrySorter::FilesNeeded(size_t max_files) const
 {
+    size_t runs = runs_.size() + (!runs_.empty() && !records_.empty() ? 1 : 0);
+    return std::min(std::max<size_t>(max_files, kMinFiles), 1 + runs);
+}
+
+void EntrySorter::Start(size_t max_files)
+{
+    max_fan_in_ = std::max<size_t>(max_files, kMinFiles) - 1;
     JoinPrefault();
     prefaulted_.reset(); /* never used: give the memory back before sorting */
     /* a spilled sort merges files only: the entries still in memory become the last run */
@@ -317,7 +358,13 @@ void EntrySorter::Write()
         chunks_.clear();
     }
     else
-        status_ = WriteMerged(out);
+    {
+        /* the last merge reads max_fan_in_ runs at most: merge the first ones until then */
+        while (status_.ok() && runs_.size() > max_fan_in_)
+            MergeFirstRuns();
+        if (status_.ok())
+            status_ = WriteMerged(out);
+    }
     duplicate_key_ = out.duplicate_;
     if (status_.ok())
         status_ = out.status_;
@@ -327,10 +374,39 @@ void EntrySorter::Write()
 
 rocksdb::Status EntrySorter::WriteMerged(SstOutput &out)
 {
+    rocksdb::Status status = MergeRuns(runs_, [&](std::string_view key, std::string_view value)
+                                       { return out.Put(key, value); });
+    return status; /* when out.Put failed, out says why */
+}
+
+void EntrySorter::MergeFirstRuns()
+{
+    std::vector<std::string> first(runs_.begin(), runs_.begin() + max_fan_in_);
+    std::string merged = NextRunPath();
+    {
+        RunWriter run(merged);
+        status_ = MergeRuns(first,
+                            [&](std::string_view key, std::string_view value)
+                            {
+                                run.Put(key, value);
+                                return true;
+                            });
+        run.Close();
+    }
+    runs_.erase(runs_.begin(), runs_.begin() + max_fan_in_);
+    runs_.push_back(merged);
+    for (const auto &path : first)
+        std::remove(path.c_str());
+}
+
+rocksdb::Status
+EntrySorter::MergeRuns(const std::vector<std::string> &runs,
+                       const std::function<bool(std::string_view, std::string_view)> &put)
+{
     std::vector<std::unique_ptr<RunReader>> readers;
     auto greater = [](const RunReader *a, const RunReader *b) { return a->key() > b->key(); };
     std::priority_queue<RunReader *, std::vector<RunReader *>, decltype(greater)> heap(greater);
-    for (const auto &run : runs_)
+    for (const auto &run : runs)
     {
         readers.push_back(std::make_unique<RunReader>(run));
         if (readers.back()->Next())
@@ -345,8 +421,8 @@ rocksdb::Status EntrySorter::WriteMerged(SstOutput &out)
             return rocksdb::Status::Aborted("archive writing stopped");
         RunReader *top = heap.top();
         heap.pop();
-        if (!out.Put(top->key(), top->value()))
-            return rocksdb::Status::OK(); /* out says why */
+        if (!put(top->key(), top->value()))
+            return rocksdb::Status::OK();
         if (top->Next())
             heap.push(top);
         else if (!top->status().ok())

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -41,8 +42,13 @@ class EntrySorter
 
     /* Adds an entry (backend thread, before Start); may spill a sorted run. */
     void Add(std::string_view key, std::string_view value);
-    /* Starts the thread that sorts, merges and writes the SST. */
-    void Start();
+    /*
+     * Files the thread holds open at once when it may hold max_files at most: its SST and the
+     * spilled runs it merges (more runs than that are merged in passes).
+     */
+    size_t FilesNeeded(size_t max_files) const;
+    /* Starts the thread that sorts, merges and writes the SST, holding max_files at most. */
+    void Start(size_t max_files);
     /* Waits up to wait_ms for the thread; true once it is done. */
     bool Wait(int wait_ms);
     /* After Wait: throws StatusError on failure; false when there was no entry (no file). */
@@ -62,11 +68,20 @@ class EntrySorter
         uint32_t key_len;
         uint32_t value_len;
     };
+    /* A merge reads two runs at least, and writes one file. */
+    static constexpr size_t kMinFiles = 3;
+
     void SortRecords();
+    std::string NextRunPath();
     void Spill();
     void Run();
     void Write();
     rocksdb::Status WriteMerged(class SstOutput &out);
+    /* Merges the first max_fan_in_ runs into one (a pass of a merge that has too many). */
+    void MergeFirstRuns();
+    /* Merges runs in key order into put(), until it returns false. */
+    rocksdb::Status MergeRuns(const std::vector<std::string> &runs,
+                              const std::function<bool(std::string_view, std::string_view)> &put);
 
     std::string sst_path_;
     std::string spill_prefix_;
@@ -96,6 +111,8 @@ class EntrySorter
     size_t chunk_bytes_ = 0; /* bytes of every chunk */
     std::vector<Record> records_;   /* entries in memory */
     std::vector<std::string> runs_; /* spilled run files, each sorted */
+    size_t runs_made_ = 0;          /* numbers the run files */
+    size_t max_fan_in_ = 0;         /* runs merged at once at most */
     uint64_t entries_ = 0;          /* entries added */
     std::atomic<bool> stop_{false}; /* the backend gave up: the thread stops */
     std::mutex mutex_;

@@ -30,6 +30,7 @@ namespace permanode::fdw
 char *archive_root_setting = nullptr;
 char *debug_crash_at_setting = nullptr;
 bool skip_unarchivable_indexes_setting = false;
+int max_archive_files_setting = 0;
 
 /*
  * A test hook: when permanode_fdw.debug_crash_at is "step", the backend SIGKILLs itself;
@@ -91,8 +92,19 @@ extern "C" void _PG_init(void)
         "Off: archiving stops with an error naming the index. On: the index is left out (with a "
         "notice), and lookups it would serve read the whole archived range.",
         &skip_unarchivable_indexes_setting, false, PGC_SUSET, 0, nullptr, nullptr, nullptr);
+    DefineCustomIntVariable(
+        "permanode_fdw.max_archive_files",
+        "Files a backend's archives may hold open at once (0: a quarter of the files PostgreSQL "
+        "allows itself).",
+        "Archives that nobody reads are closed to stay within it; PostgreSQL keeps its own open "
+        "files fewer by as many as the archives hold.",
+        &max_archive_files_setting, 0, 0, 1000000, PGC_SUSET, 0, nullptr, nullptr, nullptr);
     MarkGUCPrefixReserved("permanode_fdw");
     if (process_shared_preload_libraries_in_progress)
+    {
+        RaiseOpenFilesLimit();
         RegisterArchiveRmgr();
+    }
+    InstallFileAccounting();
     on_proc_exit(CloseArchivesAtExit, 0);
 }

@@ -39,8 +39,15 @@ inline constexpr int64 kArchiveLockKey = 0x7065726d616e6f64; /* "permanod" */
 extern char *archive_root_setting;             /* permanode_fdw.archive_root */
 extern char *debug_crash_at_setting;           /* permanode_fdw.debug_crash_at */
 extern bool skip_unarchivable_indexes_setting; /* permanode_fdw.skip_unarchivable_indexes */
+extern int max_archive_files_setting;          /* permanode_fdw.max_archive_files */
 /* Kills (or pauses) the backend when permanode_fdw.debug_crash_at names this step. */
 void CrashPoint(const char *step);
+
+/* in file_accounting.cpp */
+/* Sizes the archives' file budget and reports its reservations to fd.c. */
+void InstallFileAccounting();
+/* Raises the soft open-files limit to the hard one (in the postmaster, before fd.c measures it). */
+void RaiseOpenFilesLimit();
 
 /* in rocksdb_status.cpp */
 /* The SQLSTATE of a RocksDB status. */

@@ -44,6 +44,11 @@ Prefetcher::Prefetcher(rocksdb::DB *db, rocksdb::ColumnFamilyHandle *cf,
     }
     file_ = SingleFile();
     nthreads_ = std::min<size_t>(std::max(threads, 1), chunks_.size());
+    if (!file_.empty())
+    {
+        MakeRoomForFiles(nthreads_);
+        files_ = FileReservation(nthreads_);
+    }
     SignalBlocker blocker; /* the threads inherit a mask that blocks every signal */
     for (size_t i = 0; i < nthreads_; i++)
         threads_.emplace_back([this] { Run(); });

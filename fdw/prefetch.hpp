@@ -26,6 +26,8 @@
 #include <rocksdb/sst_file_reader.h>
 #include <rocksdb/status.h>
 
+#include "file_budget.hpp"
+
 namespace permanode::fdw
 {
 
@@ -81,8 +83,9 @@ class Prefetcher
     rocksdb::ColumnFamilyHandle *cf_;
     rocksdb::ReadOptions options_;
     bool backward_;
-    std::string file_; /* the family's only SST file (read directly), or empty */
-    size_t nthreads_;  /* threads started */
+    std::string file_;      /* the family's only SST file (read directly), or empty */
+    size_t nthreads_;       /* threads started */
+    FileReservation files_; /* the file each thread opens, when file_ is set */
     std::mutex mutex_;
     std::condition_variable changed_;
     std::vector<Chunk> chunks_; /* in reading order (descending keys when backward) */

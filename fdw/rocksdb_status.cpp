@@ -18,6 +18,8 @@ int StatusSqlstate(const rocksdb::Status &status)
         return ERRCODE_DATA_CORRUPTED;
     if (status.IsNoSpace())
         return ERRCODE_DISK_FULL;
+    if (IsOutOfFiles(status))
+        return ERRCODE_INSUFFICIENT_RESOURCES;
     if (status.IsIOError())
         return ERRCODE_IO_ERROR;
     if (status.IsInvalidArgument())
@@ -38,6 +40,12 @@ pg::PgError ArchiveError(const StatusError &error, const std::string &table)
                            "no space left to write the archive of table \"" + table + "\"", detail,
                            "Free space under permanode_fdw.archive_root and archive again: "
                            "nothing was archived, and the range stays hot.");
+    if (sqlstate == ERRCODE_INSUFFICIENT_RESOURCES)
+        return pg::PgError(
+            sqlstate, "out of file descriptors for the archive of table \"" + table + "\"", detail,
+            "The server's open-files limit (ulimit -n) leaves too little beside "
+            "PostgreSQL's files: raise it, or lower max_files_per_process or "
+            "permanode_fdw.max_archive_files. Nothing was changed.");
     return pg::PgError(sqlstate, "could not access the archive of table \"" + table + "\"", detail);
 }
 

@@ -173,9 +173,16 @@ void EmbeddedCluster::Start(bool fast)
             fmt::format("-p {} -c shared_preload_libraries=permanode,permanode_fdw", port);
         if (fast)
             options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off";
-        int rc = RunProgram({PgBinary("pg_ctl"), "start", "-w", "-t", "120", "-D", data_.string(),
-                             "-l", LogFile().string(), "-o", options},
-                            RunAs(), (root_ / "log" / "pg_ctl.log").string());
+        // The server gets the soft open-files limit a packaged one gets from its service
+        // manager, whatever this shell has, so that it meets what users' servers meet.
+        int rc = WithSoftOpenFilesLimit(
+            kServiceOpenFiles,
+            [&]
+            {
+                return RunProgram({PgBinary("pg_ctl"), "start", "-w", "-t", "120", "-D",
+                                   data_.string(), "-l", LogFile().string(), "-o", options},
+                                  RunAs(), (root_ / "log" / "pg_ctl.log").string());
+            });
         if (rc != 0)
             throw EnvironmentError(
                 fmt::format("the server did not start (exit {}); see {}", rc, LogFile().string()));

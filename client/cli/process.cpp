@@ -4,9 +4,11 @@
 #include <fcntl.h>
 #include <pwd.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -55,6 +57,22 @@ int RunProgram(const std::vector<std::string> &args, const std::string &run_as,
     if (WIFEXITED(status))
         return WEXITSTATUS(status);
     return 128 + WTERMSIG(status);
+}
+
+int WithSoftOpenFilesLimit(unsigned long soft, const std::function<int()> &run)
+{
+    rlimit saved{};
+    if (getrlimit(RLIMIT_NOFILE, &saved) != 0)
+        return run();
+    rlimit lowered = saved;
+    lowered.rlim_cur = std::min<rlim_t>(soft, saved.rlim_max);
+    setrlimit(RLIMIT_NOFILE, &lowered);
+    struct Restore
+    {
+        const rlimit &saved;
+        ~Restore() { setrlimit(RLIMIT_NOFILE, &saved); }
+    } restore{saved};
+    return run();
 }
 
 void EnsureSystemUser(const std::string &name, unsigned &uid, unsigned &gid)

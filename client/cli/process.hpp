@@ -1,6 +1,7 @@
 // Running external programs (initdb, pg_ctl) from the CLI, optionally as another OS user.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,13 @@ namespace permanode::cli
 // Standard output and error go to log_path when it is not empty.
 int RunProgram(const std::vector<std::string> &argv, const std::string &run_as = {},
                const std::string &log_path = {});
+
+// The soft open-files limit services get by default (systemd's, and PAM's for runuser).
+inline constexpr unsigned long kServiceOpenFiles = 1024;
+
+// Runs run() with this process's soft open-files limit at `soft` (at most the hard limit), so
+// that programs it starts inherit it; the limit is put back after.
+int WithSoftOpenFilesLimit(unsigned long soft, const std::function<int()> &run);
 
 // Whether this process runs as root.
 bool IsRoot();

@@ -3,7 +3,6 @@
 // format, defined here for both.
 #pragma once
 
-
 #include <cstddef>
 #include <optional>
 #include <sstream>

@@ -1,7 +1,6 @@
 // Fixed-size values and protocol limits shared by every Stardust structure.
 #pragma once
 
-
 #include <array>
 #include <cstddef>
 #include <cstdint>
