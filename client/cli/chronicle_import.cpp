@@ -3,8 +3,10 @@
 
 #include "codec/block.hpp"
 #include "codec/error.hpp"
+#include "codec/hex.hpp"
 #include "codec/ids.hpp"
 #include "codec/output.hpp"
+#include "codec/protocol_parameters.hpp"
 
 // The Chronicle output model -> codec model mapping shared with the codec's ledger tests.
 #include "chronicle_model.hpp"
@@ -12,7 +14,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
-#include <set>
+#include <optional>
 
 namespace permanode::cli
 {
@@ -75,19 +77,26 @@ BundleBlock ConeBlock(const json &raw, const json &id, const json &metadata,
     return block;
 }
 
-// IDs of the transactions the cone includes: their outputs come from the blocks themselves.
-std::set<codec::TransactionId> IncludedTransactions(const MilestoneBundle &bundle)
+struct ConeTransaction
 {
-    std::set<codec::TransactionId> ids;
+    codec::BlockId block_id;
+    codec::TransactionPayload payload;
+};
+
+// The transactions the cone includes, by ID: their outputs come from the blocks themselves.
+std::map<codec::TransactionId, ConeTransaction> IncludedTransactions(const MilestoneBundle &bundle)
+{
+    std::map<codec::TransactionId, ConeTransaction> transactions;
     for (const BundleBlock &block : bundle.blocks)
     {
         if (block.inclusion_state != InclusionState::kIncluded)
             continue;
         codec::DecodedBlock decoded = codec::DecodeBlockWithIds(block.bytes);
         if (decoded.transaction_id)
-            ids.insert(*decoded.transaction_id);
+            transactions.emplace(*decoded.transaction_id,
+                                 ConeTransaction{decoded.block_id, *TransactionOf(decoded.block)});
     }
-    return ids;
+    return transactions;
 }
 
 MilestoneBundle InMemoryMilestone(const std::string &key, const json &data)
@@ -113,7 +122,7 @@ MilestoneBundle InMemoryMilestone(const std::string &key, const json &data)
                                           entry.at("metadata"), where + " cone " + index));
     }
 
-    std::set<codec::TransactionId> included = IncludedTransactions(bundle);
+    auto included = IncludedTransactions(bundle);
     for (const json &created : data.value("created", json::array()))
     {
         codec::OutputId output_id = chronicle::ChronicleOutputId(created.at("output_id"));
@@ -128,14 +137,166 @@ MilestoneBundle InMemoryMilestone(const std::string &key, const json &data)
     return bundle;
 }
 
-// Milestone payloads among the blocks, by index, with their timestamps.
-std::map<std::uint32_t, std::uint32_t> MilestonePayloads(const std::vector<BundleBlock> &blocks)
+// Milestone payloads among the blocks, by index.
+std::map<std::uint32_t, codec::MilestonePayload>
+MilestonePayloads(const std::vector<BundleBlock> &blocks)
 {
-    std::map<std::uint32_t, std::uint32_t> payloads;
+    std::map<std::uint32_t, codec::MilestonePayload> payloads;
     for (const BundleBlock &block : blocks)
-        if (const auto *milestone = codec::MilestoneOf(codec::DecodeBlock(block.bytes)))
-            payloads[milestone->essence.index] = milestone->essence.timestamp;
+    {
+        // Held here: MilestoneOf points into the block, which must outlive the copy.
+        codec::Block decoded = codec::DecodeBlock(block.bytes);
+        if (const auto *milestone = codec::MilestoneOf(decoded))
+            payloads[milestone->essence.index] = *milestone;
+    }
     return payloads;
+}
+
+// --- node fields (object form) ---------------------------------------------------------
+
+// Milestone N's own payload, from milestone_data.payload; it must equal the copy a cone of the
+// file carries (N+1's) when there is one. Chronicle's model of milestone options is not mapped,
+// so with options only that copy can give it.
+std::optional<codec::MilestonePayload>
+OwnPayload(const json &milestone_data,
+           const std::map<std::uint32_t, codec::MilestonePayload> &in_cones, std::uint32_t index,
+           const std::string &where)
+{
+    auto copy = in_cones.find(index);
+    const json &payload = milestone_data.at("payload");
+    if (!payload.at("essence").at("options").empty())
+        return copy == in_cones.end() ? std::nullopt : std::optional(copy->second);
+    codec::MilestonePayload decoded = chronicle::ChronicleMilestonePayload(payload);
+    if (copy != in_cones.end() && !(copy->second == decoded))
+        throw ImportError(where + ": milestone_data.payload differs from its block's payload");
+    return decoded;
+}
+
+// milestone_id and milestone: the payload's index, timestamp and ID must be the line's.
+void AddMilestone(NodeFields &fields, const MilestoneBundle &bundle, const json &milestone_data,
+                  const std::map<std::uint32_t, codec::MilestonePayload> &in_cones,
+                  const std::string &where)
+{
+    if (milestone_data.contains("milestone_id"))
+        fields.milestone_id = chronicle::Binary32(milestone_data.at("milestone_id"));
+    auto payload = OwnPayload(milestone_data, in_cones, bundle.milestone_index, where);
+    if (!payload)
+        return;
+    codec::MilestoneId id = codec::ComputeMilestoneId(payload->essence);
+    if (payload->essence.index != bundle.milestone_index ||
+        payload->essence.timestamp != bundle.milestone_timestamp ||
+        id != fields.milestone_id.value_or(id))
+        throw ImportError(where + ": milestone_data.payload is not the milestone's (index, "
+                                  "timestamp or milestone_id differ)");
+    fields.milestone_id = id;
+    codec::ByteWriter writer(fields.milestone);
+    codec::EncodeMilestone(writer, *payload);
+}
+
+// An output record of created or consumed, encoded.
+SnapshotOutput BookedOutput(const json &record)
+{
+    return SnapshotOutput{chronicle::ChronicleOutputId(record.at("output_id")),
+                          chronicle::Binary32(record.at("block_id")),
+                          codec::EncodeOutput(chronicle::ChronicleOutput(record.at("output")))};
+}
+
+// A created output of a transaction in the cone must be that transaction's output, byte for
+// byte, in that block: the encoding of Chronicle's decoded model is checked against the wire.
+void CheckCreated(const SnapshotOutput &output,
+                  const std::map<codec::TransactionId, ConeTransaction> &included,
+                  const std::string &where)
+{
+    auto transaction = included.find(output.output_id.transaction_id);
+    if (transaction == included.end())
+        return; // a snapshot output
+    const auto &outputs = transaction->second.payload.essence.outputs;
+    if (output.output_id.index >= outputs.size() ||
+        codec::EncodeOutput(outputs[output.output_id.index]) != output.output ||
+        transaction->second.block_id != output.block_id)
+        throw ImportError(where + ": created output " +
+                          codec::ToHex(codec::ToBytes(output.output_id)) +
+                          " is not that output of its transaction in the cone");
+}
+
+ConsumedOutput Consumed(const json &record, std::uint32_t index,
+                        const std::map<codec::TransactionId, ConeTransaction> &included,
+                        const std::string &where)
+{
+    const json &output = record.at("output");
+    const json &spent = record.at("spent_metadata");
+    ConsumedOutput consumed{BookedOutput(output),
+                            output.at("booked").at("milestone_index").get<std::uint32_t>(),
+                            output.at("booked").at("milestone_timestamp").get<std::uint32_t>(),
+                            chronicle::Binary32(spent.at("transaction_id"))};
+    auto spender = included.find(consumed.transaction_id_spent);
+    const auto *inputs =
+        spender == included.end() ? nullptr : &spender->second.payload.essence.inputs;
+    if (spent.at("spent").at("milestone_index").get<std::uint32_t>() != index ||
+        (inputs &&
+         std::find(inputs->begin(), inputs->end(), consumed.output.output_id) == inputs->end()))
+        throw ImportError(where + ": consumed output " +
+                          codec::ToHex(codec::ToBytes(consumed.output.output_id)) +
+                          " is not spent by this milestone's transaction");
+    return consumed;
+}
+
+NodeFields InMemoryNodeFields(const MilestoneBundle &bundle, const json &data,
+                              const std::map<std::uint32_t, codec::MilestonePayload> &in_cones)
+{
+    std::string where = "milestone " + std::to_string(bundle.milestone_index);
+    const json &milestone_data = data.at("milestone_data");
+    NodeFields fields;
+    AddMilestone(fields, bundle, milestone_data, in_cones, where);
+    if (milestone_data.contains("protocol_params"))
+        fields.protocol_parameters = codec::EncodeProtocolParameters(
+            chronicle::ChronicleProtocolParameters(milestone_data.at("protocol_params")));
+    auto included = IncludedTransactions(bundle);
+    fields.ledger_known = true;
+    for (const json &record : data.value("created", json::array()))
+    {
+        fields.created.push_back(BookedOutput(record));
+        CheckCreated(fields.created.back(), included, where);
+    }
+    for (const json &record : data.value("consumed", json::array()))
+        fields.consumed.push_back(Consumed(record, bundle.milestone_index, included, where));
+    return fields;
+}
+
+// Node fields for every milestone; protocol parameters only where they take effect (the first
+// line, then where they change), as a node announces them.
+void AddNodeFields(const json &document, std::vector<ChronicleMilestone> &milestones)
+{
+    std::map<std::uint32_t, codec::MilestonePayload> in_cones;
+    for (const ChronicleMilestone &milestone : milestones)
+        in_cones.merge(MilestonePayloads(milestone.bundle.blocks));
+    std::optional<codec::Bytes> in_force;
+    for (ChronicleMilestone &milestone : milestones)
+    {
+        const MilestoneBundle &bundle = milestone.bundle;
+        NodeFields fields = InMemoryNodeFields(
+            bundle, document.at(std::to_string(bundle.milestone_index)), in_cones);
+        if (fields.protocol_parameters && fields.protocol_parameters == in_force)
+            fields.protocol_parameters.reset();
+        else if (fields.protocol_parameters)
+            in_force = fields.protocol_parameters;
+        milestone.node_fields = std::move(fields);
+    }
+}
+
+std::vector<ChronicleMilestone> InMemoryForm(const json &document, const ImportOptions &options)
+{
+    if (!document.is_object())
+        throw ImportError("expected an object keyed by milestone index or an array of blocks");
+    std::vector<ChronicleMilestone> milestones;
+    for (const auto &[key, data] : document.items())
+        milestones.push_back({InMemoryMilestone(key, data), std::nullopt});
+    std::sort(milestones.begin(), milestones.end(),
+              [](const ChronicleMilestone &a, const ChronicleMilestone &b)
+              { return a.bundle.milestone_index < b.bundle.milestone_index; });
+    if (options.node_fields)
+        AddNodeFields(document, milestones);
+    return milestones;
 }
 
 std::vector<MilestoneBundle> BlocksForm(const json &blocks, const ImportOptions &options)
@@ -176,9 +337,9 @@ std::vector<MilestoneBundle> BlocksForm(const json &blocks, const ImportOptions 
         if (options.milestone_timestamp)
             bundle.milestone_timestamp = *options.milestone_timestamp;
         else if (auto own = payloads.find(index); own != payloads.end())
-            bundle.milestone_timestamp = own->second;
+            bundle.milestone_timestamp = own->second.essence.timestamp;
         else if (!payloads.empty() && payloads.rbegin()->first < index)
-            bundle.milestone_timestamp = payloads.rbegin()->second;
+            bundle.milestone_timestamp = payloads.rbegin()->second.essence.timestamp;
         else
             throw ImportError("no milestone payload among the blocks of milestone " +
                               std::to_string(index) + ": give --milestone-timestamp");
@@ -189,7 +350,8 @@ std::vector<MilestoneBundle> BlocksForm(const json &blocks, const ImportOptions 
 
 } // namespace
 
-std::vector<MilestoneBundle> ImportChronicle(const std::string &path, const ImportOptions &options)
+std::vector<ChronicleMilestone> ImportChronicleMilestones(const std::string &path,
+                                                          const ImportOptions &options)
 {
     std::ifstream in(path);
     if (!in)
@@ -198,17 +360,12 @@ std::vector<MilestoneBundle> ImportChronicle(const std::string &path, const Impo
     try
     {
         document = json::parse(in);
-        std::vector<MilestoneBundle> bundles;
-        if (document.is_array())
-            return BlocksForm(document, options);
-        if (!document.is_object())
-            throw ImportError("expected an object keyed by milestone index or an array of blocks");
-        for (const auto &[key, data] : document.items())
-            bundles.push_back(InMemoryMilestone(key, data));
-        std::sort(bundles.begin(), bundles.end(),
-                  [](const MilestoneBundle &a, const MilestoneBundle &b)
-                  { return a.milestone_index < b.milestone_index; });
-        return bundles;
+        if (!document.is_array())
+            return InMemoryForm(document, options);
+        std::vector<ChronicleMilestone> milestones;
+        for (MilestoneBundle &bundle : BlocksForm(document, options))
+            milestones.push_back({std::move(bundle), std::nullopt});
+        return milestones;
     }
     catch (const json::exception &e)
     {
@@ -226,6 +383,14 @@ std::vector<MilestoneBundle> ImportChronicle(const std::string &path, const Impo
     {
         throw ImportError(e.what());
     }
+}
+
+std::vector<MilestoneBundle> ImportChronicle(const std::string &path, const ImportOptions &options)
+{
+    std::vector<MilestoneBundle> bundles;
+    for (ChronicleMilestone &milestone : ImportChronicleMilestones(path, options))
+        bundles.push_back(std::move(milestone.bundle));
+    return bundles;
 }
 
 } // namespace permanode::cli

@@ -3,7 +3,9 @@
 // compare whole outputs with the fixtures.
 #pragma once
 
+#include "codec/milestone.hpp"
 #include "codec/output.hpp"
+#include "codec/protocol_parameters.hpp"
 
 #include <nlohmann/json.hpp>
 #include <sodium.h>
@@ -166,6 +168,61 @@ inline Output ChronicleOutput(const nlohmann::json &output)
 inline OutputId ChronicleOutputId(const nlohmann::json &value)
 {
     return OutputId{Binary32(value.at("transaction_id")), value.at("index").get<std::uint16_t>()};
+}
+
+// Fixed-size bytes: public keys and signatures.
+template <std::size_t N> std::array<std::uint8_t, N> BinaryArray(const nlohmann::json &value)
+{
+    codec::Bytes bytes = Binary(value);
+    if (bytes.size() != N)
+        throw std::runtime_error("chronicle value is not " + std::to_string(N) + " bytes");
+    std::array<std::uint8_t, N> out;
+    std::copy(bytes.begin(), bytes.end(), out.begin());
+    return out;
+}
+
+// milestone_data.protocol_params.
+inline ProtocolParameters ChronicleProtocolParameters(const nlohmann::json &params)
+{
+    ProtocolParameters out;
+    out.version = params.at("version").get<std::uint8_t>();
+    out.network_name = params.at("network_name").get<std::string>();
+    out.bech32_hrp = params.at("bech32_hrp").get<std::string>();
+    out.min_pow_score = params.at("min_pow_score").get<std::uint32_t>();
+    out.below_max_depth = params.at("below_max_depth").get<std::uint8_t>();
+    const auto &rent = params.at("rent_structure");
+    out.rent_structure = {rent.at("v_byte_cost").get<std::uint32_t>(),
+                          rent.at("v_byte_factor_data").get<std::uint8_t>(),
+                          rent.at("v_byte_factor_key").get<std::uint8_t>()};
+    out.token_supply = std::stoull(params.at("token_supply").get<std::string>());
+    return out;
+}
+
+// milestone_data.payload. Milestone options (receipts, protocol parameters) are not mapped:
+// the test data has none.
+inline MilestonePayload ChronicleMilestonePayload(const nlohmann::json &payload)
+{
+    MilestonePayload out;
+    const auto &essence = payload.at("essence");
+    if (!essence.at("options").empty())
+        throw std::runtime_error("chronicle milestone options are not handled");
+    out.essence.index = essence.at("index").get<std::uint32_t>();
+    out.essence.timestamp = essence.at("timestamp").get<std::uint32_t>();
+    out.essence.protocol_version = essence.at("protocol_version").get<std::uint8_t>();
+    out.essence.previous_milestone_id = Binary32(essence.at("previous_milestone_id"));
+    for (const auto &parent : essence.at("parents"))
+        out.essence.parents.push_back(Binary32(parent));
+    out.essence.inclusion_merkle_root = Binary32(essence.at("inclusion_merkle_root"));
+    out.essence.applied_merkle_root = Binary32(essence.at("applied_merkle_root"));
+    out.essence.metadata = Binary(essence.at("metadata"));
+    for (const auto &signature : payload.at("signatures"))
+    {
+        if (signature.at("kind") != "ed25519")
+            throw std::runtime_error("unknown chronicle signature " + signature.dump());
+        out.signatures.push_back(Ed25519Signature{BinaryArray<32>(signature.at("public_key")),
+                                                  BinaryArray<64>(signature.at("signature"))});
+    }
+    return out;
 }
 
 } // namespace permanode::chronicle

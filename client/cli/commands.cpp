@@ -16,6 +16,7 @@
 #include "legacy_import.hpp"
 #include "progress.hpp"
 #include "follow.hpp"
+#include "sync.hpp"
 #include "verify.hpp"
 
 #include <fstream>
@@ -225,6 +226,49 @@ void RegisterFollowCommand(CLI::App &app, CommonOptions &common)
             InstallInterruptHandlers();
             Follow(DsnFor(common), options);
             Exit(kOk);
+        });
+}
+
+void RegisterSyncCommand(CLI::App &app, CommonOptions &common)
+{
+    static SyncOptions options;
+    static std::uint32_t from = 0, to = 0;
+    static bool no_progress = false;
+    auto *sync = app.add_subcommand(
+        "sync",
+        "Follow a node: archive every milestone it confirms, in order, then each new one as it "
+        "is confirmed; a restart resumes after the newest milestone archived. Each milestone is "
+        "checked before it commits: its cone against its payload's Merkle roots (TIP-4), and the "
+        "outputs the node says it created and consumed against those ingest derives\n\n"
+        "Exit codes: 0 ok (--to or --until-synced reached), 3 database error, 5 no cluster, "
+        "7 the node has pruned milestones the archive needs, 8 the node is behind the archive, "
+        "9 the node follows another network, 10 a milestone's cone, payload and ledger updates "
+        "disagree (nothing of it archived), 130 interrupted (after the milestones in flight)");
+    sync->add_option("--inx", options.inx,
+                     "HOST:PORT of a Hornet 2.x node's INX server (Hornet: inx.enabled, "
+                     "localhost:9029)")
+        ->required();
+    sync->add_option("--dsn", common.dsn, "libpq connection string (default: embedded cluster)");
+    sync->add_option("--dir", common.dir, "Embedded cluster directory");
+    sync->add_option("--from", from,
+                     "On an empty archive, the first milestone wanted (default: the oldest the "
+                     "node has)");
+    sync->add_option("--to", to, "Stop after this milestone");
+    sync->add_flag("--until-synced", options.until_synced,
+                   "Stop once the node's confirmed milestone is archived");
+    sync->add_option("--ahead", options.ahead,
+                     "Milestones fetched ahead of the writer (default 16)")
+        ->check(CLI::Range(1, 1024));
+    sync->add_flag("--no-progress", no_progress, "No progress lines");
+    sync->callback(
+        [&]
+        {
+            if (from > 0)
+                options.from = from;
+            if (to > 0)
+                options.to = to;
+            options.progress = !no_progress;
+            Exit(Sync(StartedDsnFor(common), options));
         });
 }
 
@@ -466,6 +510,7 @@ void RegisterImportChronicleCommand(CLI::App &app)
 {
     static std::string input, output;
     static std::int64_t timestamp = -1;
+    static bool node_fields = false;
     auto *import = app.add_subcommand(
         "import-chronicle",
         "Convert inx-chronicle test data (MongoDB extended JSON) into milestone bundles");
@@ -476,16 +521,21 @@ void RegisterImportChronicleCommand(CLI::App &app)
                      "Unix time of milestones whose own payload is not among the blocks "
                      "(default: that of the latest milestone payload among them)")
         ->check(CLI::Range(std::int64_t{0}, std::int64_t{UINT32_MAX}));
+    import->add_flag("--node-fields", node_fields,
+                     "Also write what the node recorded of each milestone (in_memory_data.json "
+                     "only: milestone_id, milestone, protocol_parameters, created, consumed; see "
+                     "BUNDLE_FORMAT.md), for a test INX node; ingest ignores them");
     import->callback(
         [&]
         {
             ImportOptions options;
     if (timestamp >= 0)
         options.milestone_timestamp = static_cast<std::uint32_t>(timestamp);
-    std::vector<MilestoneBundle> bundles;
+    options.node_fields = node_fields;
+    std::vector<ChronicleMilestone> milestones;
     try
     {
-        bundles = ImportChronicle(input, options);
+        milestones = ImportChronicleMilestones(input, options);
     }
     catch (const ImportError &e)
     {
@@ -500,16 +550,25 @@ void RegisterImportChronicleCommand(CLI::App &app)
             throw std::runtime_error("cannot write " + output);
     }
     std::ostream &out = output.empty() ? std::cout : file;
-    std::size_t blocks = 0;
-    for (const MilestoneBundle &bundle : bundles)
+    std::size_t blocks = 0, with_node_fields = 0;
+    for (const ChronicleMilestone &milestone : milestones)
     {
-        out << FormatBundle(bundle) << '\n';
-        blocks += bundle.blocks.size();
+        std::string line = FormatBundle(milestone.bundle);
+        if (milestone.node_fields)
+        {
+            line = WithNodeFields(std::move(line), *milestone.node_fields);
+            with_node_fields++;
+        }
+        out << line << '\n';
+        blocks += milestone.bundle.blocks.size();
     }
     out.flush();
     if (!out)
         throw std::runtime_error("cannot write " + (output.empty() ? "stdout" : output));
-    fmt::print(stderr, "{} milestones, {} blocks\n", bundles.size(), blocks);
+    fmt::print(stderr, "{} milestones, {} blocks\n", milestones.size(), blocks);
+    if (node_fields && with_node_fields < milestones.size())
+        fmt::print(stderr, "node fields on {} of them (the blocks form has none)\n",
+                   with_node_fields);
 });
 } // namespace permanode::cli
 
@@ -518,6 +577,7 @@ void RegisterGenerateCommand(CLI::App &app)
     static GeneratorOptions options;
     static std::string output, snapshot, protocol = "stardust", blocks_per_milestone = "40-90",
                                          outputs_per_transaction = "1-3";
+    static bool node_fields = false;
     auto *generate = app.add_subcommand(
         "generate",
         "Write a synthetic Stardust ledger (or, with --protocol chrysalis, a Chrysalis one) as "
@@ -564,6 +624,10 @@ void RegisterGenerateCommand(CLI::App &app)
                          "legacy: also write the genesis snapshot to this file, as IRI's "
                          "Snapshot.txt (ADDRESS;BALANCE lines summing to the supply)");
     generate->add_option("--seed", options.seed, "Random seed (default 1)");
+    generate->add_flag("--node-fields", node_fields,
+                       "stardust: also write what a node knows of each milestone (milestone_id, "
+                       "milestone, protocol_parameters, created, consumed; see BUNDLE_FORMAT.md), "
+                       "for a test INX node; ingest ignores them");
     generate->add_option("-o,--output", output,
                          "Bundle file (legacy: .dmp file) to write (default: stdout)");
     generate->callback(
@@ -590,6 +654,8 @@ void RegisterGenerateCommand(CLI::App &app)
             }
             if (!snapshot.empty() && !legacy)
                 throw CLI::ValidationError("--snapshot", "only with --protocol legacy");
+            if (node_fields && (chrysalis || legacy))
+                throw CLI::ValidationError("--node-fields", "only with --protocol stardust");
             if (legacy && options.start_timestamp < LegacyEarliestStart())
                 throw CLI::ValidationError(
                     "--start-timestamp",
@@ -639,6 +705,13 @@ void RegisterGenerateCommand(CLI::App &app)
                         out << FormatDmpLine(line) << '\n';
                         blocks++;
                     }
+                }
+                else if (node_fields)
+                {
+                    NodeFields fields;
+                    MilestoneBundle bundle = stardust->Next(&fields);
+                    blocks += bundle.blocks.size();
+                    out << WithNodeFields(FormatBundle(bundle), fields) << '\n';
                 }
                 else
                 {

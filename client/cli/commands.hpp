@@ -14,12 +14,16 @@ namespace permanode::cli
 enum ExitCode : int
 {
     kOk = 0,
-    kFailure = 1,     // anything not covered below
-    kUsage = 2,       // bad command line
-    kDatabase = 3,    // the database reported an error (message carries the SQLSTATE)
-    kBadInput = 4,    // an input file is malformed (message names file:line)
-    kEnvironment = 5, // the embedded cluster or a program it needs is unavailable
-    kMismatch = 6,    // verify found stored rows that differ from what the stored bytes say
+    kFailure = 1,         // anything not covered below
+    kUsage = 2,           // bad command line
+    kDatabase = 3,        // the database reported an error (message carries the SQLSTATE)
+    kBadInput = 4,        // an input file is malformed (message names file:line)
+    kEnvironment = 5,     // the embedded cluster or a program it needs is unavailable
+    kMismatch = 6,        // verify found stored rows that differ from what the stored bytes say
+    kNodePruned = 7,      // sync: the node no longer has milestones the archive needs
+    kNodeBehind = 8,      // sync: the node is behind the archive
+    kNetworkMismatch = 9, // sync: the node follows another network than the archive's
+    kNodeDisagrees = 10,  // sync: a milestone's cone, payload and ledger updates disagree
     kInterrupted = 130,
 };
 
@@ -38,6 +42,7 @@ void RegisterClusterCommands(CLI::App &app, CommonOptions &common);
 void RegisterStatusCommand(CLI::App &app, CommonOptions &common);
 void RegisterVerifyCommand(CLI::App &app, CommonOptions &common);
 void RegisterFollowCommand(CLI::App &app, CommonOptions &common);
+void RegisterSyncCommand(CLI::App &app, CommonOptions &common);
 void RegisterDumpCommands(CLI::App &app, CommonOptions &common);
 void RegisterDecodeCommand(CLI::App &app);
 void RegisterDemoCommand(CLI::App &app, CommonOptions &common);

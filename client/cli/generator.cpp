@@ -14,6 +14,7 @@
 #include "codec/ids.hpp"
 #include "codec/merkle.hpp"
 #include "codec/output.hpp"
+#include "codec/protocol_parameters.hpp"
 
 #include <algorithm>
 #include <deque>
@@ -38,6 +39,10 @@ struct Unspent
 {
     OutputId id;
     Output output;
+    // Its booking, which a node reports with its spend (generate --node-fields).
+    BlockId block_id{};
+    std::uint32_t milestone_index = 0;
+    std::uint32_t milestone_timestamp = 0;
 };
 
 } // namespace
@@ -54,7 +59,9 @@ struct LedgerGenerator::State
     std::deque<OutputId> recently_spent;
     MilestoneId previous_milestone_id{};
     std::optional<Bytes> milestone_block; // of the previous milestone: opens the next cone
+    std::uint32_t index = 0;              // of the milestone being generated
     std::uint32_t timestamp = 0;          // of the milestone being generated
+    NodeFields *node = nullptr;           // the milestone's node fields, while Next fills them
 
     explicit State(const GeneratorOptions &o) : options(o), random(o.seed) {}
 
@@ -98,8 +105,15 @@ struct LedgerGenerator::State
                           std::uint8_t conflict_reason = 0)
     {
         Block block;
-        block.parents = DrawParents();
         block.payload = std::move(payload);
+        return Seal(block, state, conflict_reason);
+    }
+
+    // Draws the block's parents and nonce and encodes it; the block keeps its payload, and
+    // recent.back() is its ID.
+    BundleBlock Seal(Block &block, InclusionState state, std::uint8_t conflict_reason)
+    {
+        block.parents = DrawParents();
         block.nonce = random.Next();
         BundleBlock out{EncodeBlock(block), state, conflict_reason};
         Remember(ComputeBlockId(out.bytes));
@@ -271,11 +285,16 @@ struct LedgerGenerator::State
         }
 
         TransactionId id = ComputeTransactionId(payload);
+        Block block;
+        block.payload = Payload{std::move(payload)};
+        // Sealed before Apply, which needs the block's ID; Apply draws no random numbers, so a
+        // seed's ledger is what it was. Conflict reason 1: input already spent.
+        BundleBlock out =
+            Seal(block, conflicting ? InclusionState::kConflicting : InclusionState::kIncluded,
+                 conflicting ? 1 : 0);
         if (!conflicting)
-            Apply(payload, id, positions);
-        return MakeBlock(Payload{std::move(payload)},
-                         conflicting ? InclusionState::kConflicting : InclusionState::kIncluded,
-                         conflicting ? 1 : 0); // 1: input already spent
+            Apply(std::get<TransactionPayload>(*block.payload), id, recent.back(), positions);
+        return out;
     }
 
     template <typename C> static Address AddressOf(const C &condition)
@@ -366,9 +385,12 @@ struct LedgerGenerator::State
         }
     }
 
-    void Apply(const TransactionPayload &payload, const TransactionId &id,
+    void Apply(const TransactionPayload &payload, const TransactionId &id, const BlockId &block_id,
                std::vector<std::size_t> positions)
     {
+        if (node)
+            for (std::size_t p : positions) // in the order of the inputs
+                node->consumed.push_back(Consumed(unspent[p], id));
         // Remove spent inputs from the back so that positions stay valid.
         std::sort(positions.rbegin(), positions.rend());
         for (std::size_t p : positions)
@@ -381,8 +403,21 @@ struct LedgerGenerator::State
         }
         const auto &outputs = payload.essence.outputs;
         for (std::size_t i = 0; i < outputs.size(); ++i)
+        {
+            OutputId output_id{id, static_cast<std::uint16_t>(i)};
+            if (node) // foundries too: they are booked, only never spent here
+                node->created.push_back({output_id, block_id, EncodeOutput(outputs[i])});
             if (!std::holds_alternative<FoundryOutput>(outputs[i])) // foundries stay put
-                unspent.push_back({OutputId{id, static_cast<std::uint16_t>(i)}, outputs[i]});
+                unspent.push_back({output_id, outputs[i], block_id, index, timestamp});
+        }
+    }
+
+    static ConsumedOutput Consumed(const Unspent &input, const TransactionId &spender)
+    {
+        return ConsumedOutput{{input.id, input.block_id, EncodeOutput(input.output)},
+                              input.milestone_index,
+                              input.milestone_timestamp,
+                              spender};
     }
 
     static U256 U256From(std::uint64_t value)
@@ -410,9 +445,24 @@ struct LedgerGenerator::State
             OutputId id{DerivedId("genesis", options.seed, i / 100),
                         static_cast<std::uint16_t>(i % 100)};
             outputs.push_back({id, BlockId{}, EncodeOutput(Output{basic})});
-            unspent.push_back({id, Output{basic}});
+            unspent.push_back({id, Output{basic}, BlockId{}, index, timestamp});
         }
         return outputs;
+    }
+
+    // Shimmer's parameters (the network ID the transactions carry is Shimmer's), with the
+    // genesis as the whole token supply.
+    Bytes ProtocolParametersBytes() const
+    {
+        ProtocolParameters parameters;
+        parameters.version = limits::kProtocolVersion;
+        parameters.network_name = "shimmer";
+        parameters.bech32_hrp = "smr";
+        parameters.min_pow_score = 1500;
+        parameters.below_max_depth = 15;
+        parameters.rent_structure = {100, 1, 10};
+        parameters.token_supply = kGenesisAmount * options.genesis_addresses;
+        return EncodeProtocolParameters(parameters);
     }
 
     // The milestone payload of the cone just generated, in a block for the next cone.
@@ -446,6 +496,12 @@ struct LedgerGenerator::State
         for (int i = 0; i < 2; ++i)
             payload.signatures.push_back(Ed25519Signature{random.Array<32>(), random.Array<64>()});
         previous_milestone_id = ComputeMilestoneId(essence);
+        if (node)
+        {
+            node->milestone_id = previous_milestone_id;
+            ByteWriter writer(node->milestone);
+            EncodeMilestone(writer, payload);
+        }
 
         Block block;
         block.parents = essence.parents;
@@ -454,14 +510,26 @@ struct LedgerGenerator::State
         milestone_block = EncodeBlock(block);
     }
 
-    MilestoneBundle Next()
+    MilestoneBundle Next(NodeFields *fields)
     {
         MilestoneBundle bundle = EmptyBundle(options, produced, kMilestoneInterval);
+        index = bundle.milestone_index;
         timestamp = bundle.milestone_timestamp;
+        node = fields;
+        if (node)
+        {
+            *node = NodeFields{};
+            node->ledger_known = true;
+        }
         if (produced == 0)
         {
             bundle.snapshot_outputs = Genesis();
             Remember(BlockId{}); // the genesis blocks' parent: the all-zero block ID
+            if (node)
+            {
+                node->protocol_parameters = ProtocolParametersBytes();
+                node->created = bundle.snapshot_outputs;
+            }
         }
         std::uint32_t count = DrawConeSize(random, options);
         if (milestone_block)
@@ -480,6 +548,7 @@ struct LedgerGenerator::State
         }
         MakeMilestoneBlock(bundle.blocks, bundle.milestone_index);
         ++produced;
+        node = nullptr;
         return bundle;
     }
 };
@@ -517,9 +586,9 @@ std::vector<ModelOutput> LedgerGenerator::Model() const
     return model;
 }
 
-MilestoneBundle LedgerGenerator::Next()
+MilestoneBundle LedgerGenerator::Next(NodeFields *node_fields)
 {
-    return state_->Next();
+    return state_->Next(node_fields);
 }
 
 } // namespace permanode::cli

@@ -22,8 +22,11 @@ class LedgerGenerator
     LedgerGenerator(const LedgerGenerator &) = delete;
     LedgerGenerator &operator=(const LedgerGenerator &) = delete;
 
-    // The next milestone; the first one is the genesis, with the snapshot outputs.
-    MilestoneBundle Next();
+    // The next milestone; the first one is the genesis, with the snapshot outputs. With
+    // `node_fields`, also what a node knows of it: its own milestone payload (issued after it,
+    // so in the next milestone's cone), the protocol parameters on the first milestone, and
+    // the outputs it created (the snapshot's included) and consumed.
+    MilestoneBundle Next(NodeFields *node_fields = nullptr);
     // The generator's model: the outputs unspent at the end of the milestone last generated.
     std::vector<ModelOutput> Model() const;
 

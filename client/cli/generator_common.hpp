@@ -9,6 +9,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,31 @@ struct GeneratorOptions
     std::uint64_t seed = 1;
     std::uint32_t genesis_addresses = 200; // funded by the genesis milestone's snapshot
 };
+
+// What a node knows of a milestone beyond its bundle line: the optional "node fields" of
+// BUNDLE_FORMAT.md, which ingest ignores and a test INX node serves (tests/inx/inx_server.py).
+// `generate --node-fields` and `import-chronicle --node-fields` write them, appended to the
+// line FormatBundle renders; MilestoneBundle itself stays what ingest reads.
+struct ConsumedOutput
+{
+    SnapshotOutput output; // as it was booked: ID, the block that carried it, its bytes
+    std::uint32_t milestone_index_booked = 0;
+    std::uint32_t milestone_timestamp_booked = 0;
+    codec::TransactionId transaction_id_spent{};
+};
+
+struct NodeFields
+{
+    std::optional<codec::MilestoneId> milestone_id;  // of the milestone's own payload
+    codec::Bytes milestone;                          // that payload (u32 type 7 first), or empty
+    std::optional<codec::Bytes> protocol_parameters; // serialized, when they take effect here
+    bool ledger_known = false;           // created and consumed are known (else neither is written)
+    std::vector<SnapshotOutput> created; // every output booked here, snapshot ones included
+    std::vector<ConsumedOutput> consumed;
+};
+
+// A bundle line (FormatBundle's) with the node fields added after its own fields.
+std::string WithNodeFields(std::string line, const NodeFields &fields);
 
 // One output of a generator's own ledger model: the unspent set it draws inputs from, as it
 // stands after the milestone last generated. Tests compute expected answers from it.

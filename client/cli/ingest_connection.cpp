@@ -19,6 +19,20 @@ namespace
 using namespace pgbin;
 
 constexpr const char *kStatement = "permanode_ingest_milestone";
+constexpr const char *kCheckStatement = "permanode_check_ledger_updates";
+
+// An output_id[] in the binary array format: 34 bytes an element.
+std::string OutputIdArray(std::uint32_t oid, const std::vector<codec::OutputId> &ids)
+{
+    std::string array;
+    PutArrayHeader(array, oid, ids.size());
+    for (const codec::OutputId &id : ids)
+    {
+        codec::OutputIdBytes bytes = codec::ToBytes(id);
+        PutBytes(array, bytes.data(), bytes.size());
+    }
+    return array;
+}
 } // namespace
 
 IngestConnection::IngestConnection(const std::string &dsn, bool synchronous_commit)
@@ -49,21 +63,17 @@ IngestConnection::IngestConnection(const std::string &dsn, bool synchronous_comm
     PQclear(types);
 
     // The arrays' types come from the casts in the statement.
-    Oid types_of_params[7] = {kInt4Oid, kInt8Oid, 0, 0, 0, 0, kInt2Oid};
-    PGresult *prepared =
-        PQprepare(conn_, kStatement,
-                  "SELECT already_ingested, messages, outputs, spent FROM "
-                  "permanode.ingest_milestone($1, $2, $3::bytea[], $4::smallint[], $5::smallint[], "
-                  "$6::permanode.snapshot_output[], $7)",
-                  7, types_of_params);
-    if (PQresultStatus(prepared) != PGRES_COMMAND_OK)
-    {
-        std::string message = PQresultErrorMessage(prepared);
-        std::string sqlstate = ErrorField(prepared, PG_DIAG_SQLSTATE);
-        PQclear(prepared);
-        throw client::Error("cannot prepare the ingest call: " + message, sqlstate);
-    }
-    PQclear(prepared);
+    const unsigned ingest_types[7] = {kInt4Oid, kInt8Oid, 0, 0, 0, 0, kInt2Oid};
+    Prepare(kStatement,
+            "SELECT already_ingested, messages, outputs, spent FROM "
+            "permanode.ingest_milestone($1, $2, $3::bytea[], $4::smallint[], $5::smallint[], "
+            "$6::permanode.snapshot_output[], $7)",
+            7, ingest_types);
+    const unsigned check_types[4] = {kInt4Oid, 0, 0, kInt4Oid};
+    Prepare(kCheckStatement,
+            "SELECT permanode.check_ledger_updates($1, $2::permanode.output_id[], "
+            "$3::permanode.output_id[], $4)",
+            4, check_types);
     if (PQenterPipelineMode(conn_) != 1)
         ThrowConnectionError("cannot enter pipeline mode");
 }
@@ -84,6 +94,20 @@ void IngestConnection::Exec(const std::string &sql)
         throw client::Error(sql + ": " + message, sqlstate);
 }
 
+void IngestConnection::Prepare(const char *name, const std::string &sql, int params,
+                               const unsigned *types)
+{
+    PGresult *prepared = PQprepare(conn_, name, sql.c_str(), params, types);
+    if (PQresultStatus(prepared) != PGRES_COMMAND_OK)
+    {
+        std::string message = PQresultErrorMessage(prepared);
+        std::string sqlstate = ErrorField(prepared, PG_DIAG_SQLSTATE);
+        PQclear(prepared);
+        throw client::Error(std::string("cannot prepare ") + name + ": " + message, sqlstate);
+    }
+    PQclear(prepared);
+}
+
 void IngestConnection::ThrowConnectionError(const std::string &what)
 {
     std::string message = PQerrorMessage(conn_);
@@ -92,7 +116,23 @@ void IngestConnection::ThrowConnectionError(const std::string &what)
     throw client::Error(what + ": " + message, "08006");
 }
 
-void IngestConnection::Send(const MilestoneBundle &bundle)
+void IngestConnection::SendCheck(const MilestoneBundle &bundle, const ExpectedUpdates &expected)
+{
+    std::string index, previous;
+    PutU32(index, bundle.milestone_index);
+    PutU32(previous, expected.previous);
+    std::string created = OutputIdArray(output_id_oid_, expected.created);
+    std::string consumed = OutputIdArray(output_id_oid_, expected.consumed);
+    const char *values[4] = {index.data(), created.data(), consumed.data(),
+                             expected.previous != 0 ? previous.data() : nullptr};
+    int lengths[4] = {static_cast<int>(index.size()), static_cast<int>(created.size()),
+                      static_cast<int>(consumed.size()), static_cast<int>(previous.size())};
+    int formats[4] = {1, 1, 1, 1};
+    if (PQsendQueryPrepared(conn_, kCheckStatement, 4, values, lengths, formats, 1) != 1)
+        ThrowConnectionError("cannot send milestone " + std::to_string(bundle.milestone_index));
+}
+
+void IngestConnection::Send(const MilestoneBundle &bundle, const ExpectedUpdates *expected)
 {
     std::string index, timestamp, blocks, states, reasons, snapshot;
     PutU32(index, bundle.milestone_index);
@@ -154,6 +194,8 @@ void IngestConnection::Send(const MilestoneBundle &bundle)
     int formats[7] = {1, 1, 1, 1, 1, 1, 1};
     if (PQsendQueryPrepared(conn_, kStatement, 7, values, lengths, formats, 1) != 1)
         ThrowConnectionError("cannot send milestone " + std::to_string(bundle.milestone_index));
+    if (expected != nullptr)
+        SendCheck(bundle, *expected);
     if (PQpipelineSync(conn_) != 1)
         ThrowConnectionError("cannot send milestone " + std::to_string(bundle.milestone_index));
     ++in_flight_;
@@ -174,7 +216,10 @@ MilestoneOutcome IngestConnection::Receive()
 {
     MilestoneOutcome outcome;
     bool have_result = false;
-    // The call's result, the NULL that ends it, then the sync point's result.
+    // Each statement's result and the NULL that ends it (the ingest call's, then the check's
+    // when sent), then the sync point's result. The first error is the outcome; after it the
+    // pipeline reports the rest as aborted.
+    int statement = 0;
     for (;;)
     {
         PGresult *result = PQgetResult(conn_);
@@ -182,6 +227,7 @@ MilestoneOutcome IngestConnection::Receive()
         {
             if (PQstatus(conn_) == CONNECTION_BAD)
                 ThrowConnectionError("lost the connection to the server");
+            ++statement;
             continue;
         }
         ExecStatusType status = PQresultStatus(result);
@@ -190,7 +236,19 @@ MilestoneOutcome IngestConnection::Receive()
             PQclear(result);
             break;
         }
-        if (status == PGRES_TUPLES_OK && PQntuples(result) == 1)
+        if (statement > 0 && status == PGRES_TUPLES_OK)
+        {
+            // the check passed
+        }
+        else if (statement > 0 && status == PGRES_FATAL_ERROR && outcome.ok)
+        {
+            outcome.ok = false;
+            outcome.sqlstate = ErrorField(result, PG_DIAG_SQLSTATE);
+            outcome.message = ErrorField(result, PG_DIAG_MESSAGE_PRIMARY);
+            outcome.detail = ErrorField(result, PG_DIAG_MESSAGE_DETAIL);
+            outcome.context = ErrorField(result, PG_DIAG_CONTEXT);
+        }
+        else if (statement == 0 && status == PGRES_TUPLES_OK && PQntuples(result) == 1)
         {
             // Binary results: bool is one byte, int4 four bytes big endian.
             auto Int = [&](int column)

@@ -11,11 +11,23 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 typedef struct pg_conn PGconn;
 
 namespace permanode::cli
 {
+
+// The outputs a node says a milestone created and consumed (`permanode sync`): checked against
+// what ingest derived, in the milestone's own transaction (permanode.check_ledger_updates).
+struct ExpectedUpdates
+{
+    std::vector<codec::OutputId> created;
+    std::vector<codec::OutputId> consumed;
+    // The milestone that must be archived before this one (0: none), so that a milestone that
+    // fails leaves no hole below the ones sent after it.
+    std::uint32_t previous = 0;
+};
 
 // What the server did with one milestone.
 struct MilestoneOutcome
@@ -42,8 +54,9 @@ class IngestConnection
     IngestConnection(const IngestConnection &) = delete;
     IngestConnection &operator=(const IngestConnection &) = delete;
 
-    // Queues one milestone (its call and a sync point) and sends it.
-    void Send(const MilestoneBundle &bundle);
+    // Queues one milestone (its call, the check of the node's updates when given, and a sync
+    // point) and sends it.
+    void Send(const MilestoneBundle &bundle, const ExpectedUpdates *expected = nullptr);
     // Waits for the result of the oldest milestone sent and not yet received.
     MilestoneOutcome Receive();
     int InFlight() const { return in_flight_; }
@@ -54,6 +67,8 @@ class IngestConnection
   private:
     [[noreturn]] void ThrowConnectionError(const std::string &what);
     void Exec(const std::string &sql);
+    void Prepare(const char *name, const std::string &sql, int params, const unsigned *types);
+    void SendCheck(const MilestoneBundle &bundle, const ExpectedUpdates &expected);
 
     PGconn *conn_ = nullptr;
     std::uint32_t snapshot_output_oid_ = 0;

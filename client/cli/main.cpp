@@ -15,7 +15,8 @@ int main(int argc, char **argv)
 {
     CLI::App app{"permanode: an IOTA ledger archive inside PostgreSQL\n\n"
                  "Exit codes: 0 ok, 1 failure, 2 usage, 3 database error, 4 bad input,\n"
-                 "            5 environment (cluster or program unavailable), 130 interrupted"};
+                 "            5 environment (cluster or program unavailable), 6 verify mismatch,\n"
+                 "            7-10 sync refused (see permanode sync --help), 130 interrupted"};
     app.set_version_flag("--version", PERMANODE_VERSION_STRING);
     app.require_subcommand(1);
     CommonOptions common;
@@ -23,6 +24,7 @@ int main(int argc, char **argv)
     RegisterStatusCommand(app, common);
     RegisterVerifyCommand(app, common);
     RegisterFollowCommand(app, common);
+    RegisterSyncCommand(app, common);
     RegisterInitCommand(app, common);
     RegisterImportChronicleCommand(app);
     RegisterImportDmpCommand(app, common);

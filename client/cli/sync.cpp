@@ -1,0 +1,322 @@
+// The sync loop: the node's status, the start, then each confirmed milestone in order: fetched
+// ahead by the Fetcher's threads, checked against its payload (cone_check.hpp), sent through the
+// ingest connection's pipeline with the check of the node's ledger updates in the same
+// transaction, committed in order. A restart resumes after the newest milestone committed.
+#include "sync.hpp"
+
+#include "bundle.hpp"
+#include "commands.hpp"
+#include "ingest_connection.hpp"
+#include "interrupt.hpp"
+
+#include "sync/cone_check.hpp"
+#include "sync/fetcher.hpp"
+#include "sync/inx_node.hpp"
+#include "sync/start_point.hpp"
+
+#include "codec/ids.hpp"
+
+#include <chrono>
+#include <deque>
+#include <thread>
+
+#include <fmt/format.h>
+#include <pqxx/pqxx>
+
+namespace permanode::cli
+{
+namespace
+{
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+constexpr int kTakeWaitMs = 200;
+constexpr auto kNodeWaitMax = 5s;
+
+// What the archive holds that decides the start.
+sync::ArchiveState ReadArchive(const std::string &dsn)
+{
+    pqxx::connection db(dsn);
+    pqxx::nontransaction tx(db);
+    sync::ArchiveState state;
+    auto hrp = tx.exec("SELECT value FROM permanode.settings WHERE key = 'bech32_hrp'");
+    if (!hrp.empty())
+        state.bech32_hrp = hrp[0][0].as<std::string>();
+    auto name = tx.exec("SELECT value FROM permanode.settings WHERE key = 'node_network_name'");
+    if (!name.empty())
+        state.network_name = name[0][0].as<std::string>();
+    auto newest = tx.exec("SELECT max(milestone_index) FROM permanode.sync")[0][0];
+    if (!newest.is_null())
+        state.newest = newest.as<std::uint32_t>();
+    return state;
+}
+
+// Remembers the network of the node followed, so that a later sync refuses another one.
+void RecordNetwork(const std::string &dsn, const std::string &network_name)
+{
+    if (network_name.empty())
+        return;
+    pqxx::connection db(dsn);
+    pqxx::nontransaction tx(db);
+    try
+    {
+        tx.exec_params("INSERT INTO permanode.settings VALUES ('node_network_name', $1) "
+                       "ON CONFLICT (key) DO NOTHING",
+                       network_name);
+    }
+    catch (const pqxx::insufficient_privilege &)
+    {
+        fmt::print(stderr, "permanode sync: this role may not record the node's network; a "
+                           "later sync will not check it\n");
+    }
+}
+
+// The node's status once it has a confirmed milestone; waits with backoff while it is away or
+// has none yet. nullopt when interrupted first.
+std::optional<sync::NodeStatus> WaitForNode(sync::Node &node)
+{
+    auto wait = 100ms;
+    bool said = false;
+    while (!Interrupted())
+    {
+        try
+        {
+            sync::NodeStatus status = node.Status();
+            if (status.confirmed_index > 0)
+                return status;
+            if (!said)
+                fmt::print(stderr, "permanode sync: {} has no confirmed milestone yet; waiting\n",
+                           node.Name());
+        }
+        catch (const sync::NodeError &e)
+        {
+            if (e.kind() != sync::NodeError::Kind::kUnavailable)
+                throw;
+            if (!said)
+                fmt::print(stderr, "permanode sync: {} is unavailable ({}); retrying\n",
+                           node.Name(), e.what());
+        }
+        said = true;
+        std::this_thread::sleep_for(wait);
+        wait = std::min<std::chrono::milliseconds>(wait * 2, kNodeWaitMax);
+    }
+    return std::nullopt;
+}
+
+SnapshotOutput SnapshotOf(const sync::LedgerOutput &output)
+{
+    return SnapshotOutput{output.output_id, output.block_id, output.output};
+}
+
+// A milestone as ingest takes it, with what the node says it changed. `before`: the ledger
+// before the first milestone of an empty archive, booked there.
+std::pair<MilestoneBundle, ExpectedUpdates> BundleOf(const sync::NodeMilestone &milestone,
+                                                     const std::vector<sync::LedgerOutput> &before)
+{
+    MilestoneBundle bundle;
+    bundle.protocol_version = kStardustProtocol;
+    bundle.milestone_index = milestone.index;
+    bundle.milestone_timestamp = milestone.timestamp;
+    for (const sync::ConeBlock &block : milestone.blocks)
+        bundle.blocks.push_back(BundleBlock{block.bytes,
+                                            static_cast<InclusionState>(block.inclusion_state),
+                                            block.conflict_reason});
+    ExpectedUpdates expected;
+    for (const sync::LedgerOutput &output : before)
+    {
+        bundle.snapshot_outputs.push_back(SnapshotOf(output));
+        expected.created.push_back(output.output_id);
+    }
+    for (const sync::LedgerOutput &output : sync::OutputsFromOutside(milestone))
+        bundle.snapshot_outputs.push_back(SnapshotOf(output));
+    for (const sync::LedgerOutput &output : milestone.updates.created)
+        expected.created.push_back(output.output_id);
+    for (const sync::LedgerSpent &spent : milestone.updates.consumed)
+        expected.consumed.push_back(spent.output.output_id);
+    return {std::move(bundle), std::move(expected)};
+}
+
+int ExitCodeOf(sync::StartError::Kind kind)
+{
+    switch (kind)
+    {
+        case sync::StartError::Kind::kPruned:
+            return kNodePruned;
+        case sync::StartError::Kind::kBehind:
+            return kNodeBehind;
+        case sync::StartError::Kind::kNetworkMismatch:
+            return kNetworkMismatch;
+    }
+    return kFailure;
+}
+
+// The writer: milestones in order into the archive, a few in flight on one connection.
+class Writer
+{
+  public:
+    Writer(const std::string &dsn, int depth) : ingest_(dsn, false), depth_(depth) {}
+
+    // Sends one milestone; returns false (after reporting) when an earlier one failed.
+    bool Send(const MilestoneBundle &bundle, const ExpectedUpdates &expected)
+    {
+        ingest_.Send(bundle, &expected);
+        in_flight_.push_back(bundle.milestone_index);
+        while (static_cast<int>(in_flight_.size()) >= depth_)
+            if (!ReceiveOne())
+                return false;
+        return true;
+    }
+    // Waits for every milestone in flight; false when one failed.
+    bool Drain()
+    {
+        while (!in_flight_.empty())
+            if (!ReceiveOne())
+                return false;
+        return true;
+    }
+    std::optional<std::uint32_t> committed() const { return committed_; }
+    std::uint64_t blocks() const { return blocks_; }
+    int exit_code() const { return exit_code_; }
+
+  private:
+    bool ReceiveOne()
+    {
+        std::uint32_t index = in_flight_.front();
+        in_flight_.pop_front();
+        MilestoneOutcome outcome = ingest_.Receive();
+        if (outcome.ok)
+        {
+            committed_ = index;
+            blocks_ += static_cast<std::uint64_t>(outcome.messages);
+            return true;
+        }
+        // the check's error names the milestone and the output itself
+        bool disagrees = outcome.sqlstate == "22000";
+        fmt::print(stderr, "permanode sync: {}{}{}\n",
+                   disagrees ? "" : fmt::format("milestone {}: ", index), outcome.message,
+                   outcome.detail.empty() ? "" : " (" + outcome.detail + ")");
+        fmt::print(stderr, "permanode sync: nothing of milestone {} was archived\n", index);
+        exit_code_ = disagrees ? kNodeDisagrees : kDatabase;
+        // the pipeline's later milestones were aborted with it
+        while (!in_flight_.empty())
+        {
+            in_flight_.pop_front();
+            ingest_.Receive();
+        }
+        return false;
+    }
+
+    IngestConnection ingest_;
+    int depth_;
+    std::deque<std::uint32_t> in_flight_;
+    std::optional<std::uint32_t> committed_;
+    std::uint64_t blocks_ = 0;
+    int exit_code_ = kOk;
+};
+
+// One line on stderr now and then: where the archive is against the node.
+class SyncProgress
+{
+  public:
+    explicit SyncProgress(bool enabled) : enabled_(enabled) {}
+    void Update(std::uint32_t committed, std::uint32_t confirmed, std::uint64_t blocks)
+    {
+        auto now = Clock::now();
+        if (!enabled_ || now - last_ < 1s)
+            return;
+        last_ = now;
+        fmt::print(stderr,
+                   "permanode sync: milestone {} archived, node at {} ({} behind), {} "
+                   "blocks\n",
+                   committed, confirmed, confirmed > committed ? confirmed - committed : 0, blocks);
+    }
+
+  private:
+    bool enabled_;
+    Clock::time_point last_{};
+};
+
+} // namespace
+
+int Sync(const std::string &dsn, const SyncOptions &options)
+{
+    InstallInterruptHandlers();
+    sync::InxNode node(options.inx);
+    std::optional<sync::NodeStatus> status = WaitForNode(node);
+    if (!status)
+        return kInterrupted;
+    sync::StartPoint start;
+    try
+    {
+        start = sync::ChooseStart(node, *status, ReadArchive(dsn), options.from);
+    }
+    catch (const sync::StartError &e)
+    {
+        fmt::print(stderr, "permanode sync: {}\n", e.what());
+        return ExitCodeOf(e.kind());
+    }
+    RecordNetwork(dsn, status->network_name);
+    fmt::print(stderr,
+               "permanode sync: following {} (network \"{}\") from milestone {} (the node "
+               "is at {})\n",
+               node.Name(), status->network_name, start.start, status->confirmed_index);
+
+    Writer writer(dsn, options.pipeline_depth);
+    SyncProgress progress(options.progress);
+    sync::Fetcher fetcher(
+        node, start.start, options.ahead, options.fetchers,
+        [&](std::uint32_t index, const sync::NodeError &e)
+        { fmt::print(stderr, "permanode sync: milestone {}: {}; retrying\n", index, e.what()); });
+    std::uint32_t next = start.start;
+    int code = kOk;
+    while (code == kOk)
+    {
+        if (Interrupted())
+        {
+            code = kInterrupted;
+            break;
+        }
+        if (options.to && next > *options.to)
+            break;
+        if (options.until_synced && next > status->confirmed_index && next > fetcher.Confirmed())
+            break;
+        std::optional<sync::NodeMilestone> milestone;
+        try
+        {
+            milestone = fetcher.Take(next, kTakeWaitMs);
+            if (!milestone)
+                continue;
+            sync::CheckCone(*milestone);
+            bool first = next == start.start;
+            auto [bundle, expected] = BundleOf(
+                *milestone, first ? start.outputs_before : std::vector<sync::LedgerOutput>());
+            expected.previous = first ? 0 : next - 1;
+            if (!writer.Send(bundle, expected))
+                code = writer.exit_code();
+        }
+        catch (const sync::ConeError &e)
+        {
+            fmt::print(stderr, "permanode sync: {}\n", e.what());
+            code = kNodeDisagrees;
+        }
+        catch (const sync::NodeError &e)
+        {
+            fmt::print(stderr, "permanode sync: milestone {}: {}\n", next, e.what());
+            code = e.kind() == sync::NodeError::Kind::kNotFound ? kNodePruned : kFailure;
+        }
+        ++next;
+        progress.Update(writer.committed().value_or(0), fetcher.Confirmed(), writer.blocks());
+    }
+    // the milestones before a failure still commit, in order
+    if (!writer.Drain() && (code == kOk || code == kInterrupted))
+        code = writer.exit_code();
+    if (writer.committed())
+        fmt::print(stderr, "permanode sync: stopped after milestone {}; the node is at {}\n",
+                   *writer.committed(), std::max(fetcher.Confirmed(), status->confirmed_index));
+    else
+        fmt::print(stderr, "permanode sync: stopped; no milestone archived\n");
+    return code;
+}
+
+} // namespace permanode::cli

@@ -1,0 +1,32 @@
+// What is checked of a milestone a node sent before any of it is archived: that its cone is the
+// one its milestone payload commits to (the Merkle roots of TIP-4, over the blocks in white-flag
+// order), and that the outputs the node says it created are the cone's own. No archive checks
+// this at ingest; a partial cone is refused rather than archived as complete.
+#pragma once
+
+#include "sync/node.hpp"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace permanode::sync
+{
+
+// A milestone that does not hold together; the message names the milestone and what is wrong.
+class ConeError : public std::runtime_error
+{
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+// Checks the cone against the milestone payload (index, timestamp, inclusion and applied Merkle
+// roots, the milestone's parents in the cone or an earlier one). Throws ConeError.
+void CheckCone(const NodeMilestone &milestone);
+
+// The outputs the milestone booked from outside its cone (a genesis or a snapshot): those of the
+// node's created outputs that no included transaction of the cone creates. Throws ConeError when
+// a created output that a cone transaction does create differs from its bytes there.
+std::vector<LedgerOutput> OutputsFromOutside(const NodeMilestone &milestone);
+
+} // namespace permanode::sync

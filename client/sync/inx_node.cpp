@@ -1,0 +1,381 @@
+// INX client: the node's answers turned into NodeMilestone and friends, gRPC failures into
+// NodeError.
+#include "sync/inx_node.hpp"
+
+#include "codec/ids.hpp"
+#include "codec/protocol_parameters.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include <fmt/format.h>
+#include <grpcpp/grpcpp.h>
+
+#include "inx.grpc.pb.h"
+
+namespace permanode::sync
+{
+
+class InxStub
+{
+  public:
+    explicit InxStub(const std::shared_ptr<grpc::Channel> &channel)
+        : stub(inx::INX::NewStub(channel))
+    {
+    }
+    std::unique_ptr<inx::INX::Stub> stub;
+};
+
+namespace
+{
+
+// How long one RPC may take: a cone of thousands of blocks streams in well under this.
+constexpr auto kCallDeadline = std::chrono::seconds(120);
+// Waits between attempts to listen again after the stream broke.
+constexpr int kFirstBackoffMs = 100;
+constexpr int kMaxBackoffMs = 5000;
+
+void SetDeadline(grpc::ClientContext &context)
+{
+    context.set_deadline(std::chrono::system_clock::now() + kCallDeadline);
+}
+
+// A failed call as NodeError: what to retry, what the node does not have, what is wrong.
+[[noreturn]] void ThrowStatus(const grpc::Status &status, const std::string &what)
+{
+    NodeError::Kind kind = NodeError::Kind::kProtocol;
+    switch (status.error_code())
+    {
+        case grpc::StatusCode::UNAVAILABLE:
+        case grpc::StatusCode::DEADLINE_EXCEEDED:
+        case grpc::StatusCode::RESOURCE_EXHAUSTED:
+        case grpc::StatusCode::ABORTED:
+        case grpc::StatusCode::CANCELLED:
+        case grpc::StatusCode::INTERNAL:
+            kind = NodeError::Kind::kUnavailable;
+            break;
+        // Hornet answers INVALID_ARGUMENT for a milestone below its pruning index or not yet
+        // confirmed, NOT_FOUND for one it never had
+        case grpc::StatusCode::NOT_FOUND:
+        case grpc::StatusCode::INVALID_ARGUMENT:
+            kind = NodeError::Kind::kNotFound;
+            break;
+        default:
+            break;
+    }
+    throw NodeError(kind, fmt::format("{}: {} (gRPC status {})", what, status.error_message(),
+                                      static_cast<int>(status.error_code())));
+}
+
+template <std::size_t N>
+std::array<std::uint8_t, N> FixedBytes(const std::string &bytes, const char *what)
+{
+    if (bytes.size() != N)
+        throw NodeError(
+            NodeError::Kind::kProtocol,
+            fmt::format("the node sent a {} of {} bytes, not {}", what, bytes.size(), N));
+    std::array<std::uint8_t, N> out{};
+    std::memcpy(out.data(), bytes.data(), N);
+    return out;
+}
+
+codec::Bytes BytesOf(const std::string &bytes)
+{
+    return codec::Bytes(bytes.begin(), bytes.end());
+}
+
+LedgerOutput OutputOf(const inx::LedgerOutput &o)
+{
+    LedgerOutput out;
+    out.output_id = codec::OutputIdFromBytes(FixedBytes<34>(o.output_id().id(), "output ID"));
+    out.block_id = FixedBytes<32>(o.blockid().id(), "block ID");
+    out.output = BytesOf(o.output().data());
+    out.booked_index = o.milestone_index_booked();
+    out.booked_timestamp = o.milestone_timestamp_booked();
+    return out;
+}
+
+LedgerSpent SpentOf(const inx::LedgerSpent &s)
+{
+    LedgerSpent out;
+    out.output = OutputOf(s.output());
+    out.spent_by = FixedBytes<32>(s.transaction_id_spent().id(), "transaction ID");
+    out.spent_index = s.milestone_index_spent();
+    out.spent_timestamp = s.milestone_timestamp_spent();
+    return out;
+}
+
+inx::MilestoneRequest RequestFor(std::uint32_t index)
+{
+    inx::MilestoneRequest request;
+    request.set_milestone_index(index);
+    return request;
+}
+
+// Reads a ledger update stream into one LedgerUpdates per milestone, checking the markers.
+std::vector<LedgerUpdates> ReadUpdates(grpc::ClientReader<inx::LedgerUpdate> &reader,
+                                       std::uint32_t from, std::uint32_t to)
+{
+    std::vector<LedgerUpdates> batches;
+    inx::LedgerUpdate update;
+    bool open = false;
+    bool done = false;
+    inx::LedgerUpdate::Marker begin;
+    while (!done && reader.Read(&update))
+    {
+        if (update.has_batch_marker())
+        {
+            const auto &marker = update.batch_marker();
+            if (marker.marker_type() == inx::LedgerUpdate::Marker::BEGIN)
+            {
+                if (open || marker.milestone_index() != from + batches.size())
+                    throw NodeError(NodeError::Kind::kProtocol,
+                                    fmt::format("the node's ledger updates began milestone {} "
+                                                "where {} was due",
+                                                marker.milestone_index(), from + batches.size()));
+                open = true;
+                begin = marker;
+                batches.emplace_back();
+                continue;
+            }
+            const LedgerUpdates &batch = batches.back();
+            if (!open || marker.consumed_count() != batch.consumed.size() ||
+                marker.created_count() != batch.created.size() ||
+                begin.consumed_count() != batch.consumed.size() ||
+                begin.created_count() != batch.created.size())
+                throw NodeError(NodeError::Kind::kProtocol,
+                                fmt::format("the node's ledger updates of milestone {} do not add "
+                                            "up to their markers",
+                                            marker.milestone_index()));
+            open = false;
+            done = batches.size() == to - from + 1;
+            continue;
+        }
+        if (!open)
+            throw NodeError(NodeError::Kind::kProtocol,
+                            "the node sent a ledger update outside a milestone's batch");
+        if (update.has_consumed())
+            batches.back().consumed.push_back(SpentOf(update.consumed()));
+        else if (update.has_created())
+            batches.back().created.push_back(OutputOf(update.created()));
+    }
+    if (!done)
+        throw NodeError(
+            NodeError::Kind::kUnavailable,
+            fmt::format("the node's ledger updates of milestones {}..{} ended early", from, to));
+    return batches;
+}
+
+} // namespace
+
+InxNode::InxNode(std::string address)
+    : address_(std::move(address)),
+      channel_(grpc::CreateChannel(address_, grpc::InsecureChannelCredentials())),
+      stub_(std::make_unique<InxStub>(channel_))
+{
+}
+
+InxNode::~InxNode()
+{
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        stopping_ = true;
+        if (listen_context_ != nullptr)
+            listen_context_->TryCancel();
+    }
+    confirmed_changed_.notify_all();
+    if (listener_.joinable())
+        listener_.join();
+}
+
+NodeStatus InxNode::Status()
+{
+    grpc::ClientContext context;
+    SetDeadline(context);
+    inx::NoParams none;
+    inx::NodeStatus status;
+    grpc::Status rc = stub_->stub->ReadNodeStatus(&context, none, &status);
+    if (!rc.ok())
+        ThrowStatus(rc, "cannot read the node's status");
+    NodeStatus out;
+    out.healthy = status.is_healthy();
+    out.confirmed_index = status.confirmed_milestone().milestone_info().milestone_index();
+    out.confirmed_timestamp = status.confirmed_milestone().milestone_info().milestone_timestamp();
+    out.pruning_index = status.milestones_pruning_index();
+    out.ledger_index = status.ledger_index();
+    const std::string &params = status.current_protocol_parameters().params();
+    auto decoded = codec::TryDecodeProtocolParameters(
+        codec::ByteSpan(reinterpret_cast<const std::uint8_t *>(params.data()), params.size()));
+    if (decoded)
+    {
+        out.network_name = decoded->network_name;
+        out.bech32_hrp = decoded->bech32_hrp;
+    }
+    return out;
+}
+
+NodeMilestone InxNode::Milestone(std::uint32_t index)
+{
+    NodeMilestone out;
+    out.index = index;
+    {
+        grpc::ClientContext context;
+        SetDeadline(context);
+        inx::Milestone milestone;
+        grpc::Status rc = stub_->stub->ReadMilestone(&context, RequestFor(index), &milestone);
+        if (!rc.ok())
+            ThrowStatus(rc, fmt::format("cannot read milestone {}", index));
+        out.timestamp = milestone.milestone_info().milestone_timestamp();
+        out.milestone_id =
+            FixedBytes<32>(milestone.milestone_info().milestone_id().id(), "milestone ID");
+        out.payload = BytesOf(milestone.milestone().data());
+    }
+    {
+        grpc::ClientContext context;
+        SetDeadline(context);
+        auto reader = stub_->stub->ReadMilestoneCone(&context, RequestFor(index));
+        inx::BlockWithMetadata block;
+        std::vector<std::pair<std::uint32_t, ConeBlock>> cone;
+        while (reader->Read(&block))
+        {
+            const auto &metadata = block.metadata();
+            ConeBlock b;
+            b.bytes = BytesOf(block.block().data());
+            b.inclusion_state = static_cast<std::uint8_t>(metadata.ledger_inclusion_state());
+            b.conflict_reason = static_cast<std::uint8_t>(metadata.conflict_reason());
+            cone.emplace_back(metadata.white_flag_index(), std::move(b));
+        }
+        grpc::Status rc = reader->Finish();
+        if (!rc.ok())
+            ThrowStatus(rc, fmt::format("cannot read the cone of milestone {}", index));
+        // the stream's order is not promised: white-flag order is the blocks' own index
+        std::sort(cone.begin(), cone.end(),
+                  [](const auto &a, const auto &b) { return a.first < b.first; });
+        for (std::size_t i = 0; i < cone.size(); ++i)
+        {
+            if (cone[i].first != i)
+                throw NodeError(NodeError::Kind::kProtocol,
+                                fmt::format("the cone of milestone {} has no block at white-flag "
+                                            "index {}",
+                                            index, i));
+            out.blocks.push_back(std::move(cone[i].second));
+        }
+    }
+    out.updates = std::move(Updates(index, index).front());
+    return out;
+}
+
+std::vector<LedgerUpdates> InxNode::Updates(std::uint32_t from, std::uint32_t to)
+{
+    grpc::ClientContext context;
+    SetDeadline(context);
+    inx::MilestoneRangeRequest request;
+    request.set_start_milestone_index(from);
+    request.set_end_milestone_index(to);
+    auto reader = stub_->stub->ListenToLedgerUpdates(&context, request);
+    std::vector<LedgerUpdates> batches;
+    try
+    {
+        batches = ReadUpdates(*reader, from, to);
+    }
+    catch (...)
+    {
+        context.TryCancel();
+        reader->Finish();
+        throw;
+    }
+    context.TryCancel(); // the range is read: the node may keep the stream open
+    grpc::Status rc = reader->Finish();
+    if (!rc.ok() && rc.error_code() != grpc::StatusCode::CANCELLED)
+        ThrowStatus(rc,
+                    fmt::format("cannot read the ledger updates of milestones {}..{}", from, to));
+    return batches;
+}
+
+std::vector<LedgerOutput> InxNode::UnspentOutputs(std::uint32_t *ledger_index)
+{
+    grpc::ClientContext context;
+    SetDeadline(context);
+    inx::NoParams none;
+    auto reader = stub_->stub->ReadUnspentOutputs(&context, none);
+    std::vector<LedgerOutput> outputs;
+    inx::UnspentOutput output;
+    bool first = true;
+    while (reader->Read(&output))
+    {
+        if (first)
+            *ledger_index = output.ledgerindex();
+        else if (output.ledgerindex() != *ledger_index)
+        {
+            context.TryCancel();
+            reader->Finish();
+            throw NodeError(NodeError::Kind::kProtocol,
+                            fmt::format("the node's unspent outputs are not of one ledger index: "
+                                        "{} and {} (the node's ledger moved while it sent them?)",
+                                        *ledger_index, output.ledgerindex()));
+        }
+        first = false;
+        outputs.push_back(OutputOf(output.output()));
+    }
+    grpc::Status rc = reader->Finish();
+    if (!rc.ok())
+        ThrowStatus(rc, "cannot read the node's unspent outputs");
+    if (first)
+        *ledger_index = Status().ledger_index;
+    return outputs;
+}
+
+std::uint32_t InxNode::WaitForConfirmation(std::uint32_t after, int timeout_ms)
+{
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (!listening_)
+    {
+        listening_ = true;
+        confirmed_ = after;
+        listener_ = std::thread([this, after] { Listen(after + 1); });
+    }
+    confirmed_changed_.wait_for(lock, std::chrono::milliseconds(timeout_ms),
+                                [&] { return stopping_ || confirmed_ > after; });
+    return confirmed_;
+}
+
+void InxNode::Listen(std::uint32_t from)
+{
+    int backoff_ms = kFirstBackoffMs;
+    for (;;)
+    {
+        grpc::ClientContext context;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (stopping_)
+                return;
+            listen_context_ = &context;
+        }
+        inx::MilestoneRangeRequest request;
+        request.set_start_milestone_index(from);
+        request.set_end_milestone_index(0); // and every one confirmed later
+        auto reader = stub_->stub->ListenToConfirmedMilestones(&context, request);
+        inx::MilestoneAndProtocolParameters message;
+        while (reader->Read(&message))
+        {
+            std::uint32_t index = message.milestone().milestone_info().milestone_index();
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (index >= from)
+                from = index + 1;
+            confirmed_ = std::max(confirmed_, index);
+            confirmed_changed_.notify_all();
+            backoff_ms = kFirstBackoffMs;
+        }
+        reader->Finish();
+        std::unique_lock<std::mutex> lock(mutex_);
+        listen_context_ = nullptr;
+        // the node went away (or pruned `from`): listen again, later
+        if (confirmed_changed_.wait_for(lock, std::chrono::milliseconds(backoff_ms),
+                                        [&] { return stopping_; }))
+            return;
+        backoff_ms = std::min(backoff_ms * 2, kMaxBackoffMs);
+    }
+}
+
+} // namespace permanode::sync

@@ -1,0 +1,196 @@
+# `permanode sync --inx` against the test INX server (tests/inx/inx_server.py, the real protocol
+# from client/sync/inx.proto) serving a generated ledger with the node's own fields: the synced
+# database ends identical to a file ingest of the same ledger and verify finds nothing; a sync
+# stopped (--to, kill -9) resumes with no hole and no overlap; a node that dies mid-stream is
+# waited for; a pruned node gives the ledger before its first milestone; and each refusal (a
+# disagreeing milestone, another network, a node behind, milestones pruned that the archive
+# needs) ends with its exit code and nothing of the bad milestone archived.
+use strict;
+use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use IPC::Run;
+use Time::HiRes qw(usleep);
+use Test::More;
+use ledger_suite;
+
+my $cli = $ENV{PERMANODE_CLI} || "$FindBin::RealBin/../../build/permanode";
+my $server = $ENV{PERMANODE_INX_SERVER} || "$FindBin::RealBin/../inx/inx_server.py";
+my @proto = $ENV{PERMANODE_INX_PROTO} ? ('--proto', $ENV{PERMANODE_INX_PROTO}) : ();
+
+my $node = PostgreSQL::Test::Cluster->new('sync');
+$node->init;
+$node->append_conf('postgresql.conf', preload_conf());
+$node->start;
+
+my $ledger = "$PostgreSQL::Test::Utils::tmp_check/ledger.ndjson";
+system($cli, 'generate', '--milestones', '120', '--node-fields', '--seed', '11', '-o', $ledger) == 0
+  or die 'generate failed';
+
+sub new_database
+{
+    my ($db) = @_;
+    $node->safe_psql('postgres', "CREATE DATABASE $db");
+    $node->safe_psql($db, 'SET client_min_messages = warning; CREATE EXTENSION permanode CASCADE');
+    return;
+}
+
+# Every row of every ledger table, counted and fingerprinted.
+sub fingerprint
+{
+    my ($db) = @_;
+    return $node->safe_psql($db, q{
+        SELECT string_agg(t.table_name || ':' || permanode.relation_checksum(format('permanode.%I', t.table_name)::regclass), ' '
+                          ORDER BY t.table_name)
+        FROM permanode.ledger_tables t});
+}
+
+sub newest { return $node->safe_psql($_[0], 'SELECT max(milestone_index) FROM permanode.sync') }
+
+# Starts the test INX server; returns its harness and port.
+sub start_inx
+{
+    my (@options) = @_;
+    my ($out, $err) = ('', '');
+    my $h = IPC::Run::start(['python3', $server, @proto, @options, $ledger], '>', \$out, '2>', \$err);
+    my $deadline = time + 60;
+    until ($out =~ /INX listening on 127\.0\.0\.1:(\d+)/)
+    {
+        die "the INX server did not start: $err" if time > $deadline || !$h->pumpable;
+        usleep(50_000);
+        $h->pump_nb;
+    }
+    $out =~ /:(\d+)/;
+    return ($h, $1, \$err);
+}
+
+sub stop_inx { my ($h) = @_; $h->signal('TERM'); $h->finish; return }
+
+# Runs `permanode sync` to its end; returns its exit code and stderr.
+sub run_sync
+{
+    my ($db, $port, @options) = @_;
+    my ($out, $err) = ('', '');
+    IPC::Run::run([$cli, 'sync', '--inx', "127.0.0.1:$port", '--dsn', $node->connstr($db),
+            '--no-progress', @options], '>', \$out, '2>', \$err);
+    return ($? >> 8, $err);
+}
+
+new_database('filed');
+system($cli, 'ingest', $ledger, '--dsn', $node->connstr('filed')) == 0 or die 'ingest failed';
+my $expected = fingerprint('filed');
+
+# 1. A whole sync equals a file ingest, and verify finds nothing.
+my ($inx, $port) = start_inx();
+new_database('synced');
+my ($rc, $err) = run_sync('synced', $port, '--until-synced');
+is($rc, 0, 'sync to the node\'s confirmed milestone exits 0') or diag($err);
+like($err, qr/stopped after milestone 120; the node is at 120/, 'it says where it stopped');
+is(fingerprint('synced'), $expected, 'every ledger table equals the file ingest of the same ledger');
+my ($vout, $verr) = ('', '');
+IPC::Run::run([$cli, 'verify', '--dsn', $node->connstr('synced')], '>', \$vout, '2>', \$verr);
+is($? >> 8, 0, 'permanode verify finds no mismatch in the synced archive') or diag("$vout$verr");
+
+# 2. Stopped at --to, then resumed: no hole, no overlap.
+new_database('resumed');
+($rc, $err) = run_sync('resumed', $port, '--to', '40');
+is($rc, 0, 'sync --to 40 exits 0');
+is(newest('resumed'), 40, 'and stops after milestone 40');
+($rc, $err) = run_sync('resumed', $port, '--until-synced');
+like($err, qr/from milestone 41 /, 'a second sync resumes at 41');
+is(fingerprint('resumed'), $expected, 'the resumed archive equals the file ingest');
+stop_inx($inx);
+
+# 3. kill -9 of the sync while a slow node streams, then a restart.
+($inx, $port) = start_inx('--delay-ms', '2');
+new_database('killed');
+my ($kout, $kerr) = ('', '');
+my $sync = IPC::Run::start([$cli, 'sync', '--inx', "127.0.0.1:$port", '--dsn', $node->connstr('killed'),
+        '--no-progress', '--until-synced'], '>', \$kout, '2>', \$kerr);
+$node->poll_query_until('killed', 'SELECT coalesce(max(milestone_index), 0) >= 20 FROM permanode.sync')
+  or die 'the sync did not get going';
+$sync->kill_kill;
+$sync->finish;
+my $at_kill = newest('killed');
+cmp_ok($at_kill, '<', 120, "killed -9 after milestone $at_kill");
+is($node->safe_psql('killed', 'SELECT count(*) FROM permanode.sync_gaps()'), 0, 'no hole left behind');
+($rc, $err) = run_sync('killed', $port, '--until-synced');
+is($rc, 0, 'the restarted sync exits 0') or diag($err);
+is(fingerprint('killed'), $expected, 'after the restart, the archive equals the file ingest');
+stop_inx($inx);
+
+# 4. The node dies halfway through a cone; the sync waits for it and goes on when it is back.
+($inx, $port) = start_inx('--exit-after', '50');
+new_database('node_restart');
+$sync = IPC::Run::start([$cli, 'sync', '--inx', "127.0.0.1:$port", '--dsn', $node->connstr('node_restart'),
+        '--no-progress', '--until-synced'], '>', \$kout, '2>', \$kerr);
+$inx->finish;    # the server exits by itself (code 3) mid-cone
+is($inx->result(0), 3, 'the test node died mid-stream');
+sleep 1;
+($inx) = start_inx('--port', $port);
+$sync->finish;
+is($sync->result(0), 0, 'the sync ended once the node was back') or diag($kerr);
+like($kerr, qr/retrying/, 'it said it was retrying');
+is(fingerprint('node_restart'), $expected, 'and the archive equals the file ingest');
+stop_inx($inx);
+
+# 5. A milestone whose ledger updates disagree with its cone: bytes, then IDs.
+for my $how (qw(bytes id))
+{
+    ($inx, $port) = start_inx('--disagree-at', '30', '--disagree-by', $how);
+    new_database("disagree_$how");
+    ($rc, $err) = run_sync("disagree_$how", $port, '--until-synced');
+    is($rc, 10, "updates that disagree by $how: exit 10");
+    like($err, qr/milestone 30: .*(disagree|differ)/, "the error names milestone 30 ($how)");
+    like($err, qr/output 0x[0-9a-f]{68}/, "and the output ($how)");
+    is(newest("disagree_$how"), 29, "nothing of milestone 30 is archived ($how)");
+    stop_inx($inx);
+}
+
+# 6. Another network: a node of another HRP on an empty archive, another network name later.
+($inx, $port) = start_inx('--hrp', 'rms');
+new_database('network');
+($rc, $err) = run_sync('network', $port, '--until-synced');
+is($rc, 9, 'a node of another address prefix: exit 9');
+like($err, qr/rms1.*smr1|"rms".*"smr1/, 'the error names both');
+is(newest('network'), '', 'nothing archived');
+stop_inx($inx);
+($inx, $port) = start_inx('--network-name', 'another-net');
+($rc, $err) = run_sync('resumed', $port, '--until-synced');
+is($rc, 9, 'a node of another network name than the one followed before: exit 9');
+like($err, qr/another-net/, 'the error names it');
+stop_inx($inx);
+
+# 7. A node behind the archive; a node that pruned what the archive needs.
+($inx, $port) = start_inx('--confirmed', '60');
+($rc, $err) = run_sync('synced', $port, '--until-synced');
+is($rc, 8, 'a node behind the archive: exit 8');
+like($err, qr/confirmed milestone 60, behind this archive's newest, 120/, 'the error says so');
+stop_inx($inx);
+new_database('gap');
+($inx, $port) = start_inx();
+run_sync('gap', $port, '--to', '10');
+stop_inx($inx);
+($inx, $port) = start_inx('--pruning-index', '70');
+($rc, $err) = run_sync('gap', $port, '--until-synced');
+is($rc, 7, 'a node that pruned milestones the archive needs: exit 7');
+like($err, qr/pruned milestones 11 to 70/, 'the error names the gap');
+like($err, qr/--from 11 --to 70/, 'and says how to fill it');
+
+# 8. An empty archive from a pruned node: the ledger before its first milestone comes from the
+# node's unspent outputs and ledger updates, so the UTXO set is the file ingest's.
+new_database('pruned');
+($rc, $err) = run_sync('pruned', $port, '--until-synced');
+is($rc, 0, 'an empty archive syncs from a pruned node') or diag($err);
+is($node->safe_psql('pruned', 'SELECT min(milestone_index) FROM permanode.sync'), 71,
+    'starting at the node\'s oldest milestone');
+my $utxo = q{SELECT count(*), md5(string_agg(output_id::text, ',' ORDER BY output_id::text))
+             FROM permanode.unspent_outputs};
+is($node->safe_psql('pruned', $utxo), $node->safe_psql('filed', $utxo),
+    'the unspent outputs equal those of the whole ledger');
+stop_inx($inx);
+
+$node->stop;
+done_testing();
