@@ -265,7 +265,7 @@ int Sync(const std::string &dsn, const SyncOptions &options)
     Writer writer(dsn, options.pipeline_depth);
     SyncProgress progress(options.progress);
     sync::Fetcher fetcher(
-        node, start.start, options.ahead, options.fetchers,
+        node, start.start, status->confirmed_index, options.ahead, options.fetchers,
         [&](std::uint32_t index, const sync::NodeError &e)
         { fmt::print(stderr, "permanode sync: milestone {}: {}; retrying\n", index, e.what()); });
     std::uint32_t next = start.start;

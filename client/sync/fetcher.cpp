@@ -15,10 +15,10 @@ constexpr int kConfirmationWaitMs = 500;
 
 } // namespace
 
-Fetcher::Fetcher(Node &node, std::uint32_t first, int ahead, int threads,
+Fetcher::Fetcher(Node &node, std::uint32_t first, std::uint32_t confirmed, int ahead, int threads,
                  std::function<void(std::uint32_t, const NodeError &)> on_retry)
     : node_(node), ahead_(std::max(ahead, 1)), on_retry_(std::move(on_retry)),
-      next_to_fetch_(first), next_to_take_(first)
+      next_to_fetch_(first), next_to_take_(first), confirmed_(confirmed)
 {
     for (int i = 0; i < std::max(threads, 1); ++i)
         threads_.emplace_back([this] { Run(); });
@@ -73,16 +73,18 @@ void Fetcher::Run()
             index = next_to_fetch_++;
         }
         // wait until the node has confirmed it (a live node confirms one every few seconds)
-        std::uint32_t confirmed = 0;
         for (;;)
         {
-            confirmed = node_.WaitForConfirmation(index - 1, kConfirmationWaitMs);
+            {
+                std::lock_guard<std::mutex> lock(mutex_);
+                if (stopping_)
+                    return;
+                if (confirmed_ >= index)
+                    break;
+            }
+            std::uint32_t confirmed = node_.WaitForConfirmation(index - 1, kConfirmationWaitMs);
             std::lock_guard<std::mutex> lock(mutex_);
             confirmed_ = std::max(confirmed_, confirmed);
-            if (stopping_)
-                return;
-            if (confirmed >= index)
-                break;
         }
         try
         {

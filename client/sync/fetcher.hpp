@@ -23,8 +23,9 @@ class Fetcher
 {
   public:
     // Fetches milestones from `first` on, at most `ahead` beyond the one the writer waits for,
-    // with `threads` threads. `on_retry` is told of each failed attempt (from those threads).
-    Fetcher(Node &node, std::uint32_t first, int ahead, int threads,
+    // with `threads` threads; `confirmed`: the node's confirmed milestone as last read.
+    // `on_retry` is told of each failed attempt (from those threads).
+    Fetcher(Node &node, std::uint32_t first, std::uint32_t confirmed, int ahead, int threads,
             std::function<void(std::uint32_t index, const NodeError &error)> on_retry);
     ~Fetcher();
     Fetcher(const Fetcher &) = delete;

@@ -331,8 +331,8 @@ std::uint32_t InxNode::WaitForConfirmation(std::uint32_t after, int timeout_ms)
     std::unique_lock<std::mutex> lock(mutex_);
     if (!listening_)
     {
+        // from `after` on: the stream names every confirmed milestone from there
         listening_ = true;
-        confirmed_ = after;
         listener_ = std::thread([this, after] { Listen(after + 1); });
     }
     confirmed_changed_.wait_for(lock, std::chrono::milliseconds(timeout_ms),
