@@ -163,6 +163,13 @@ MilestoneBundle ParseBundle(std::string_view line)
         for (element entry : outputs)
             bundle.snapshot_outputs.push_back(ParseSnapshotOutput(entry, i++));
     }
+    bool partial = false;
+    if (top["partial_cone"].get(partial) == simdjson::SUCCESS)
+        bundle.partial_cone = partial;
+    element payload;
+    if (bundle.protocol_version == kStardustProtocol &&
+        top["milestone"].get(payload) == simdjson::SUCCESS && !payload.is_null())
+        bundle.milestone_payload = HexField(top, "milestone", {});
     return bundle;
 }
 
@@ -207,6 +214,8 @@ std::string FormatBundle(const MilestoneBundle &bundle)
         }
         out += "]";
     }
+    if (bundle.partial_cone)
+        out += ",\"partial_cone\":true";
     out += "}";
     return out;
 }

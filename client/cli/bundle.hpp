@@ -47,6 +47,10 @@ struct MilestoneBundle
     std::uint32_t milestone_timestamp = 0; // unix seconds
     std::vector<BundleBlock> blocks;       // the cone, in white-flag order
     std::vector<SnapshotOutput> snapshot_outputs;
+    // A cone known to lack blocks (real data recorded in part): its Merkle check is skipped.
+    bool partial_cone = false;
+    // Stardust: the milestone's own payload (the node field "milestone"), when the line has it.
+    codec::Bytes milestone_payload;
 };
 
 // A line that is not a valid bundle; the message says what is wrong (without file:line).

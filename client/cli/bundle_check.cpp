@@ -8,6 +8,8 @@
 #include "codec/ids.hpp"
 #include "codec/output.hpp"
 
+#include "sync/cone_check.hpp"
+
 #include <optional>
 #include <utility>
 
@@ -120,6 +122,34 @@ void CheckBundle(const MilestoneBundle &bundle)
             throw BundleError("snapshot output " + std::to_string(i) +
                               ": does not decode: " + e.what());
         }
+    }
+    if (bundle.partial_cone)
+        return;
+    if (auto problem = MerkleProblem(bundle))
+        throw BundleError(*problem +
+                          " (a cone known to be recorded in part may say \"partial_cone\": true)");
+}
+
+std::optional<std::string> MerkleProblem(const MilestoneBundle &bundle)
+{
+    if (bundle.protocol_version != kChrysalisProtocol && bundle.milestone_payload.empty())
+        return std::nullopt;
+    sync::NodeMilestone milestone;
+    milestone.protocol_version = bundle.protocol_version;
+    milestone.index = bundle.milestone_index;
+    milestone.timestamp = bundle.milestone_timestamp;
+    milestone.payload = bundle.milestone_payload;
+    for (const BundleBlock &block : bundle.blocks)
+        milestone.blocks.push_back(
+            {block.bytes, static_cast<std::uint8_t>(block.inclusion_state), block.conflict_reason});
+    try
+    {
+        sync::CheckCone(milestone);
+        return std::nullopt;
+    }
+    catch (const sync::ConeError &e)
+    {
+        return e.what();
     }
 }
 

@@ -1,6 +1,8 @@
 // See chrysalis_fixtures.hpp.
 #include "chrysalis_fixtures.hpp"
 
+#include "bundle_check.hpp"
+
 #include "codec/hex.hpp"
 
 #include <fstream>
@@ -73,6 +75,8 @@ std::vector<MilestoneBundle> ChrysalisFixtureBundles(const std::string &messages
                                          "…");
             bundle.blocks.push_back({found->second, entry.state, 0});
         }
+        // the fixture holds some messages of each cone only
+        bundle.partial_cone = MerkleProblem(bundle).has_value();
         bundles.push_back(std::move(bundle));
     }
     return bundles;

@@ -3,7 +3,8 @@
 // assembles the two testnet7 milestones they can form. Milestone 16241 holds the TIP-13
 // milestone message (16241, in its own cone as in Chrysalis) after a message without payload,
 // an indexation and three value transactions; 16242 holds the transaction that spends output 12
-// of one of them. The pg_regress test chrysalis_ledger assembles the same cones in SQL.
+// of one of them. Neither is the whole cone its milestone commits to (TIP-4): each says
+// "partial_cone". The pg_regress test chrysalis_ledger assembles the same cones in SQL.
 #pragma once
 
 #include "bundle.hpp"

@@ -6,10 +6,11 @@
 // transactions, and a few carry nothing.
 //
 // Parents. The generator keeps the cone's tips: its messages that no message references yet.
-// A message takes 1 to 8 parents, some of them tips (often none, as if issued at the same time
-// as the message before and seeing the same tips), the rest among the latest messages of this
-// or earlier cones. Once there are 8 tips a message must take at least one, so there are never
-// more than 8, and the milestone message takes them all: the whole cone is its past cone.
+// A message takes 1 to 8 parents: the message issued just before it (so generation order is
+// white-flag order, TIP-2's depth-first walk), some tips (often none), the rest among the latest
+// messages of this or earlier cones. Once there are 8 tips a message must take at least one, so
+// there are never more than 8, and the milestone message takes them all: the whole cone is its
+// past cone.
 //
 // Value. The genesis milestone books the total supply as snapshot outputs on the first
 // addresses, less a treasury that receipts draw on. Transactions spend SigLockedSingleOutputs
@@ -153,10 +154,19 @@ struct ChrysalisLedgerGenerator::State
         std::size_t wanted = random.Chance(0.05)   ? 1
                              : random.Chance(0.25) ? 2
                                                    : random.Between(3, v1::limits::kMaxParents);
+        // The message issued just before is always one: the cone is then the past cone of its
+        // last message, and generation order is white-flag order, the depth-first walk of TIP-2
+        // that a node's REST API leaves a client to repeat.
         std::vector<v1::MessageId> parents;
+        if (!recent.empty())
+        {
+            parents.push_back(recent.back());
+            tips.erase(std::remove(tips.begin(), tips.end(), recent.back()), tips.end());
+        }
         if (!tips.empty() && (tips.size() >= v1::limits::kMaxParents || random.Chance(0.6)))
         {
-            std::size_t take = 1 + random.Below(std::min(wanted, tips.size()));
+            std::size_t take = std::min(1 + random.Below(std::min(wanted, tips.size())),
+                                        v1::limits::kMaxParents - parents.size());
             for (std::size_t i = 0; i < take; ++i)
             {
                 std::size_t j = random.Below(tips.size());

@@ -240,19 +240,31 @@ void RegisterSyncCommand(CLI::App &app, CommonOptions &common)
         "is confirmed; a restart resumes after the newest milestone archived. Each milestone is "
         "checked before it commits: its cone against its payload's Merkle roots (TIP-4), and the "
         "outputs the node says it created and consumed against those ingest derives\n\n"
-        "Exit codes: 0 ok (--to or --until-synced reached), 3 database error, 5 no cluster, "
-        "7 the node has pruned milestones the archive needs, 8 the node is behind the archive, "
+        "Exit codes: 0 ok (--to, --until-synced or --gaps done), 2 bad command line, 3 database "
+        "error, 5 no cluster, 7 the node has pruned milestones the archive needs, 8 the node is "
+        "behind the archive, "
         "9 the node follows another network, 10 a milestone's cone, payload and ledger updates "
         "disagree (nothing of it archived), 130 interrupted (after the milestones in flight)");
-    sync->add_option("--inx", options.inx,
-                     "HOST:PORT of a Hornet 2.x node's INX server (Hornet: inx.enabled, "
-                     "localhost:9029)")
-        ->required();
+    auto *inx = sync->add_option("--inx", options.inx,
+                                 "HOST:PORT of a Hornet 2.x node's INX server (Hornet: "
+                                 "inx.enabled, localhost:9029)");
+    auto *api = sync->add_option(
+        "--api", options.api,
+        "URL of a node's REST API instead: the core API v2 (Stardust) or the API v1 "
+        "(Chrysalis, Hornet 1.x or inx-api-core-v1), whichever it serves; a permanode's own "
+        "`permanode serve` too (http://localhost:14265)");
+    inx->excludes(api);
+    sync->add_flag("--gaps", options.gaps,
+                   "Fill the gaps of permanode.sync_gaps() from the node, as far as it has them "
+                   "(those it does not have are named and stay), then stop");
+    sync->add_option("--requests", options.requests,
+                     "REST requests at once per milestone (default 8)")
+        ->check(CLI::Range(1, 64));
     sync->add_option("--dsn", common.dsn, "libpq connection string (default: embedded cluster)");
     sync->add_option("--dir", common.dir, "Embedded cluster directory");
     sync->add_option("--from", from,
-                     "On an empty archive, the first milestone wanted (default: the oldest the "
-                     "node has)");
+                     "The first milestone wanted (default: after the archive's newest of the "
+                     "node's era, or on an empty archive the oldest the node has)");
     sync->add_option("--to", to, "Stop after this milestone");
     sync->add_flag("--until-synced", options.until_synced,
                    "Stop once the node's confirmed milestone is archived");
@@ -263,6 +275,11 @@ void RegisterSyncCommand(CLI::App &app, CommonOptions &common)
     sync->callback(
         [&]
         {
+            if (options.inx.empty() && options.api.empty())
+            {
+                fmt::print(stderr, "permanode sync: name the node: --inx HOST:PORT or --api URL\n");
+                Exit(kUsage);
+            }
             if (from > 0)
                 options.from = from;
             if (to > 0)

@@ -3,6 +3,7 @@
 
 #include "archive.hpp"
 #include "bundle.hpp"
+#include "bundle_check.hpp"
 #include "chronicle_import.hpp"
 #include "chrysalis_fixtures.hpp"
 #include "chrysalis_generator.hpp"
@@ -52,13 +53,17 @@ constexpr std::uint32_t kChrysalisStart = 1000;
 constexpr std::uint32_t kChrysalisTimestamp = 1'617'000'000; // 2021-03-29
 constexpr std::uint32_t kChrysalisMilestones = 1000;
 
+// The generators' revision: a file written by an earlier one is not reused (2: every block
+// references the one before it, so cones are in TIP-2's white-flag order).
+constexpr int kGeneratorRevision = 2;
+
 // Writes a generated ledger once; later runs reuse the file.
 template <typename Generator>
 fs::path GeneratedLedger(const fs::path &work, const std::string &name,
                          const GeneratorOptions &options)
 {
-    fs::path path =
-        work / fmt::format("generated-{}-{}-{}.ndjson", name, options.seed, options.milestones);
+    fs::path path = work / fmt::format("generated-{}-{}-{}-{}.ndjson", name, kGeneratorRevision,
+                                       options.seed, options.milestones);
     if (fs::exists(path))
         return path;
     fmt::print("generating {} milestones of a synthetic {} ledger ...\n", options.milestones, name);
@@ -413,7 +418,14 @@ int RunDemo(const DemoOptions &options)
     fs::path chrysalis_bundles = work / "chrysalis-testnet7.ndjson";
     fmt::print("$ (the Chrysalis fixture messages as milestone bundles) > {}\n",
                chrysalis_bundles.string());
-    WriteBundles(ChrysalisFixtureBundles(chrysalis.string()), chrysalis_bundles);
+    std::vector<MilestoneBundle> testnet7 = ChrysalisFixtureBundles(chrysalis.string());
+    for (const MilestoneBundle &bundle : testnet7)
+        if (bundle.partial_cone)
+            fmt::print("  milestone {}: a partial cone ({} messages recorded), labelled "
+                       "\"partial_cone\": {}\n",
+                       bundle.milestone_index, bundle.blocks.size(),
+                       MerkleProblem(bundle).value_or(""));
+    WriteBundles(testnet7, chrysalis_bundles);
     Load(dsn, chrysalis_bundles);
     GeneratorOptions stardust_options;
     stardust_options.milestones = options.milestones;

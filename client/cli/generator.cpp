@@ -2,11 +2,12 @@
 //
 // Each milestone's cone starts with the previous milestone's block (a milestone's own block is
 // issued after it and referenced by the next one), followed by tagged-data blocks, transactions
-// and a few blocks without payload, in generation order: every parent comes before its child,
-// as in white-flag order. Transactions spend outputs of the generator's UTXO set; a few
-// double-spend a recently spent output and are conflicting (reason 1). Addresses and tags are
-// drawn from populations that grow over time, with Zipf-like popularity (older members are
-// the popular ones).
+// and a few blocks without payload, in generation order, which is white-flag order: every block
+// references the one before it, so TIP-2's depth-first walk from the milestone's parents (the
+// cone's last blocks) meets them in the order they were made. Transactions spend outputs of the
+// generator's UTXO set; a few double-spend a recently spent output and are conflicting (reason 1).
+// Addresses and tags are drawn from populations that grow over time, with Zipf-like popularity
+// (older members are the popular ones).
 #include "generator.hpp"
 
 #include "codec/block.hpp"
@@ -89,6 +90,10 @@ struct LedgerGenerator::State
         std::vector<BlockId> parents;
         for (std::size_t i = 0; i < wanted && i < available * 2; ++i)
             parents.push_back(recent[recent.size() - 1 - random.Below(available)]);
+        // The block issued just before is always one (7 drawn at most, 8 allowed): the cone is
+        // then the past cone of its last block, and generation order is white-flag order, the
+        // depth-first walk of TIP-2 that a node's REST API leaves a client to repeat.
+        parents.push_back(recent.back());
         std::sort(parents.begin(), parents.end());
         parents.erase(std::unique(parents.begin(), parents.end()), parents.end());
         return parents;

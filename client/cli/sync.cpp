@@ -2,6 +2,7 @@
 // ahead by the Fetcher's threads, checked against its payload (cone_check.hpp), sent through the
 // ingest connection's pipeline with the check of the node's ledger updates in the same
 // transaction, committed in order. A restart resumes after the newest milestone committed.
+// With --gaps, the same loop runs over each gap of permanode.sync_gaps() instead.
 #include "sync.hpp"
 
 #include "bundle.hpp"
@@ -12,6 +13,7 @@
 #include "sync/cone_check.hpp"
 #include "sync/fetcher.hpp"
 #include "sync/inx_node.hpp"
+#include "sync/rest_node.hpp"
 #include "sync/start_point.hpp"
 
 #include "codec/ids.hpp"
@@ -34,36 +36,60 @@ using Clock = std::chrono::steady_clock;
 constexpr int kTakeWaitMs = 200;
 constexpr auto kNodeWaitMax = 5s;
 
-// What the archive holds that decides the start.
-sync::ArchiveState ReadArchive(const std::string &dsn)
+// The setting that records the network each era's nodes follow.
+std::string NetworkSettingOf(std::uint8_t protocol_version)
+{
+    return protocol_version == kChrysalisProtocol ? "chrysalis_node_network_name"
+                                                  : "node_network_name";
+}
+
+// What the archive holds that decides the start, for a node of `protocol_version`'s era.
+sync::ArchiveState ReadArchive(const std::string &dsn, std::uint8_t protocol_version)
 {
     pqxx::connection db(dsn);
     pqxx::nontransaction tx(db);
     sync::ArchiveState state;
+    // the archive's HRP is its Stardust addresses'; Chrysalis ones have their own
     auto hrp = tx.exec("SELECT value FROM permanode.settings WHERE key = 'bech32_hrp'");
-    if (!hrp.empty())
+    if (!hrp.empty() && protocol_version == kStardustProtocol)
         state.bech32_hrp = hrp[0][0].as<std::string>();
-    auto name = tx.exec("SELECT value FROM permanode.settings WHERE key = 'node_network_name'");
+    auto name = tx.exec_params("SELECT value FROM permanode.settings WHERE key = $1",
+                               NetworkSettingOf(protocol_version));
     if (!name.empty())
         state.network_name = name[0][0].as<std::string>();
-    auto newest = tx.exec("SELECT max(milestone_index) FROM permanode.sync")[0][0];
+    auto newest = tx.exec_params("SELECT max(milestone_index) FROM permanode.milestone_protocols "
+                                 "WHERE protocol_version = $1",
+                                 static_cast<int>(protocol_version))[0][0];
     if (!newest.is_null())
         state.newest = newest.as<std::uint32_t>();
+    state.empty = tx.exec("SELECT 1 FROM permanode.sync LIMIT 1").empty();
     return state;
 }
 
-// Remembers the network of the node followed, so that a later sync refuses another one.
-void RecordNetwork(const std::string &dsn, const std::string &network_name)
+// The gaps between the milestones held, oldest first.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> ReadGaps(const std::string &dsn)
 {
-    if (network_name.empty())
+    pqxx::connection db(dsn);
+    pqxx::nontransaction tx(db);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> gaps;
+    for (const auto &row :
+         tx.exec("SELECT from_milestone, to_milestone FROM permanode.sync_gaps()"))
+        gaps.emplace_back(row[0].as<std::uint32_t>(), row[1].as<std::uint32_t>());
+    return gaps;
+}
+
+// Remembers the network of the node followed, so that a later sync refuses another one.
+void RecordNetwork(const std::string &dsn, const sync::NodeStatus &status)
+{
+    if (status.network_name.empty())
         return;
     pqxx::connection db(dsn);
     pqxx::nontransaction tx(db);
     try
     {
-        tx.exec_params("INSERT INTO permanode.settings VALUES ('node_network_name', $1) "
+        tx.exec_params("INSERT INTO permanode.settings VALUES ($1, $2) "
                        "ON CONFLICT (key) DO NOTHING",
-                       network_name);
+                       NetworkSettingOf(status.protocol_version), status.network_name);
     }
     catch (const pqxx::insufficient_privilege &)
     {
@@ -115,7 +141,7 @@ std::pair<MilestoneBundle, ExpectedUpdates> BundleOf(const sync::NodeMilestone &
                                                      const std::vector<sync::LedgerOutput> &before)
 {
     MilestoneBundle bundle;
-    bundle.protocol_version = kStardustProtocol;
+    bundle.protocol_version = milestone.protocol_version;
     bundle.milestone_index = milestone.index;
     bundle.milestone_timestamp = milestone.timestamp;
     for (const sync::ConeBlock &block : milestone.blocks)
@@ -237,38 +263,26 @@ class SyncProgress
     Clock::time_point last_{};
 };
 
-} // namespace
-
-int Sync(const std::string &dsn, const SyncOptions &options)
+// One stretch of milestones to archive in order.
+struct Stretch
 {
-    InstallInterruptHandlers();
-    sync::InxNode node(options.inx);
-    std::optional<sync::NodeStatus> status = WaitForNode(node);
-    if (!status)
-        return kInterrupted;
-    sync::StartPoint start;
-    try
-    {
-        start = sync::ChooseStart(node, *status, ReadArchive(dsn), options.from);
-    }
-    catch (const sync::StartError &e)
-    {
-        fmt::print(stderr, "permanode sync: {}\n", e.what());
-        return ExitCodeOf(e.kind());
-    }
-    RecordNetwork(dsn, status->network_name);
-    fmt::print(stderr,
-               "permanode sync: following {} (network \"{}\") from milestone {} (the node "
-               "is at {})\n",
-               node.Name(), status->network_name, start.start, status->confirmed_index);
+    std::uint32_t start = 0;
+    std::optional<std::uint32_t> to;                // the last one; nullopt: on and on
+    bool until_synced = false;                      // stop at the node's confirmed milestone
+    std::vector<sync::LedgerOutput> outputs_before; // to book at `start`
+};
 
+// Archives the stretch from the node in order; returns the exit code.
+int Follow(sync::Node &node, const std::string &dsn, const sync::NodeStatus &status,
+           const Stretch &stretch, const SyncOptions &options)
+{
     Writer writer(dsn, options.pipeline_depth);
     SyncProgress progress(options.progress);
     sync::Fetcher fetcher(
-        node, start.start, status->confirmed_index, options.ahead, options.fetchers,
+        node, stretch.start, status.confirmed_index, options.ahead, options.fetchers,
         [&](std::uint32_t index, const sync::NodeError &e)
         { fmt::print(stderr, "permanode sync: milestone {}: {}; retrying\n", index, e.what()); });
-    std::uint32_t next = start.start;
+    std::uint32_t next = stretch.start;
     int code = kOk;
     while (code == kOk)
     {
@@ -277,9 +291,9 @@ int Sync(const std::string &dsn, const SyncOptions &options)
             code = kInterrupted;
             break;
         }
-        if (options.to && next > *options.to)
+        if (stretch.to && next > *stretch.to)
             break;
-        if (options.until_synced && next > status->confirmed_index && next > fetcher.Confirmed())
+        if (stretch.until_synced && next > status.confirmed_index && next > fetcher.Confirmed())
             break;
         std::optional<sync::NodeMilestone> milestone;
         try
@@ -288,9 +302,9 @@ int Sync(const std::string &dsn, const SyncOptions &options)
             if (!milestone)
                 continue;
             sync::CheckCone(*milestone);
-            bool first = next == start.start;
+            bool first = next == stretch.start;
             auto [bundle, expected] = BundleOf(
-                *milestone, first ? start.outputs_before : std::vector<sync::LedgerOutput>());
+                *milestone, first ? stretch.outputs_before : std::vector<sync::LedgerOutput>());
             expected.previous = first ? 0 : next - 1;
             if (!writer.Send(bundle, expected))
                 code = writer.exit_code();
@@ -311,12 +325,101 @@ int Sync(const std::string &dsn, const SyncOptions &options)
     // the milestones before a failure still commit, in order
     if (!writer.Drain() && (code == kOk || code == kInterrupted))
         code = writer.exit_code();
+    std::uint32_t node_at = std::max(fetcher.Confirmed(), status.confirmed_index);
     if (writer.committed())
         fmt::print(stderr, "permanode sync: stopped after milestone {}; the node is at {}\n",
-                   *writer.committed(), std::max(fetcher.Confirmed(), status->confirmed_index));
+                   *writer.committed(), node_at);
+    else if (code == kOk)
+        fmt::print(stderr, "permanode sync: nothing to archive; the node is at {}\n", node_at);
     else
         fmt::print(stderr, "permanode sync: stopped; no milestone archived\n");
     return code;
+}
+
+// --gaps: each gap of permanode.sync_gaps(), as far as the node has it; what it does not have
+// (another era's, or pruned) is named and stays a gap.
+int FillGaps(sync::Node &node, const std::string &dsn, const sync::NodeStatus &status,
+             const SyncOptions &options)
+{
+    std::uint32_t oldest = status.pruning_index + 1;
+    auto gaps = ReadGaps(dsn);
+    if (gaps.empty())
+        fmt::print(stderr, "permanode sync: the archive has no gaps\n");
+    for (auto [from, to] : gaps)
+    {
+        Stretch stretch{std::max(from, oldest), std::min(to, status.confirmed_index), false, {}};
+        if (stretch.start > *stretch.to)
+        {
+            fmt::print(stderr,
+                       "permanode sync: {} has none of milestones {} to {} (it has {} to {}); "
+                       "they stay a gap\n",
+                       node.Name(), from, to, oldest, status.confirmed_index);
+            continue;
+        }
+        fmt::print(stderr, "permanode sync: filling milestones {} to {} of the gap {} to {}\n",
+                   stretch.start, *stretch.to, from, to);
+        int filled = Follow(node, dsn, status, stretch, options);
+        if (filled != kOk)
+            return filled;
+    }
+    return kOk;
+}
+
+std::unique_ptr<sync::Node> NodeOf(const SyncOptions &options)
+{
+    if (!options.api.empty())
+        return std::make_unique<sync::RestNode>(options.api, options.requests);
+    return std::make_unique<sync::InxNode>(options.inx);
+}
+
+} // namespace
+
+int Sync(const std::string &dsn, const SyncOptions &options)
+{
+    InstallInterruptHandlers();
+    std::unique_ptr<sync::Node> node;
+    try
+    {
+        node = NodeOf(options);
+    }
+    catch (const std::invalid_argument &e)
+    {
+        fmt::print(stderr, "permanode sync: --api: {}\n", e.what());
+        return kUsage;
+    }
+    std::optional<sync::NodeStatus> status = WaitForNode(*node);
+    if (!status)
+        return kInterrupted;
+    sync::ArchiveState archive = ReadArchive(dsn, status->protocol_version);
+    Stretch stretch{0, options.to, options.until_synced, {}};
+    try
+    {
+        if (options.gaps)
+        {
+            sync::CheckNetwork(*node, *status, archive);
+            return FillGaps(*node, dsn, *status, options);
+        }
+        sync::StartPoint start = sync::ChooseStart(*node, *status, archive, options.from);
+        stretch.start = start.start;
+        stretch.outputs_before = std::move(start.outputs_before);
+    }
+    catch (const sync::StartError &e)
+    {
+        fmt::print(stderr, "permanode sync: {}\n", e.what());
+        return ExitCodeOf(e.kind());
+    }
+    RecordNetwork(dsn, *status);
+    fmt::print(stderr,
+               "permanode sync: following {} (network \"{}\") from milestone {} (the node "
+               "is at {})\n",
+               node->Name(), status->network_name, stretch.start, status->confirmed_index);
+    if (archive.empty && !node->ReadsLedger() && stretch.start > 1)
+        fmt::print(stderr,
+                   "permanode sync: the outputs created before milestone {} come with the "
+                   "milestones before it: fill them from a node that has them "
+                   "(`permanode sync --api URL --from N --to {}`)\n",
+                   stretch.start, stretch.start - 1);
+    return Follow(*node, dsn, *status, stretch, options);
 }
 
 } // namespace permanode::cli

@@ -14,11 +14,14 @@ namespace permanode::cli
 struct SyncOptions
 {
     std::string inx;                   // HOST:PORT of a Hornet node's INX server
-    std::optional<std::uint32_t> from; // on an empty archive: the first milestone wanted
+    std::string api;                   // or the URL of a node's REST API
+    bool gaps = false;                 // fill the gaps of permanode.sync_gaps() and stop
+    std::optional<std::uint32_t> from; // the first milestone wanted
     std::optional<std::uint32_t> to;   // stop after this milestone
     bool until_synced = false;         // stop once the node's confirmed milestone is archived
     int ahead = 16;                    // milestones fetched ahead of the writer at most
     int fetchers = 4;                  // threads fetching them
+    int requests = 8;                  // REST requests at once per milestone
     int pipeline_depth = 4;            // milestones sent to the server and not yet answered
     bool progress = true;
 };

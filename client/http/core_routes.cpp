@@ -83,6 +83,10 @@ Task<> Info(const httplib::Request &, httplib::Response &response, Db &db, const
         latest["milestoneId"] = milestones[0].milestone_id;
     }
     auto parameters = ParametersOf(milestones).value_or(ShimmerDefaults());
+    // Milestones before the era's first are not served here (Chrysalis ones are, under /api/v1):
+    // to a client, the core API's history starts there.
+    auto era = co_await db.Run(client::queries::EraOf(client::kStardust));
+    std::int32_t pruning_index = era && era->first_index > 0 ? era->first_index - 1 : 0;
     nlohmann::json body = {
         {"name", "permanode"},
         {"version", PERMANODE_VERSION_STRING},
@@ -90,7 +94,7 @@ Task<> Info(const httplib::Request &, httplib::Response &response, Db &db, const
          {{"isHealthy", ledger_index > 0},
           {"latestMilestone", latest},
           {"confirmedMilestone", latest},
-          {"pruningIndex", 0}}},
+          {"pruningIndex", pruning_index}}},
         {"supportedProtocolVersions", {parameters.version}},
         {"protocol", codec::ToJson(parameters)},
         {"pendingProtocolParameters", nlohmann::json::array()},

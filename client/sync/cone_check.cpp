@@ -2,6 +2,7 @@
 #include "sync/cone_check.hpp"
 
 #include "codec/block.hpp"
+#include "codec/chrysalis/message.hpp"
 #include "codec/error.hpp"
 #include "codec/hex.hpp"
 #include "codec/ids.hpp"
@@ -54,7 +55,10 @@ void CompareRoot(const NodeMilestone &milestone, const char *name, const codec::
 
 } // namespace
 
-void CheckCone(const NodeMilestone &milestone)
+namespace
+{
+
+void CheckStardustCone(const NodeMilestone &milestone)
 {
     codec::MilestonePayload payload = DecodePayload(milestone);
     const codec::MilestoneEssence &essence = payload.essence;
@@ -76,35 +80,135 @@ void CheckCone(const NodeMilestone &milestone)
                 "included transactions");
 }
 
-std::vector<LedgerOutput> OutputsFromOutside(const NodeMilestone &milestone)
+// A Chrysalis cone ends with its milestone's own message, whose payload commits to the
+// included transaction messages (TIP-4's inclusion merkle proof).
+const codec::chrysalis::MilestonePayload &ChrysalisPayloadOf(const NodeMilestone &milestone,
+                                                             codec::chrysalis::Message &message)
 {
-    // the outputs of every included transaction of the cone, by transaction ID
-    std::map<codec::TransactionId, std::vector<codec::Output>> created_by;
+    if (milestone.blocks.empty())
+        throw ConeError(fmt::format("milestone {}: the node sent an empty cone", milestone.index));
+    try
+    {
+        message = codec::chrysalis::DecodeMessage(milestone.blocks.back().bytes);
+    }
+    catch (const codec::DecodeError &e)
+    {
+        throw ConeError(fmt::format("milestone {}: its milestone message does not decode: {}",
+                                    milestone.index, e.what()));
+    }
+    const auto *payload = message.payload
+                              ? std::get_if<codec::chrysalis::MilestonePayload>(&*message.payload)
+                              : nullptr;
+    if (!payload)
+        throw ConeError(fmt::format("milestone {}: the cone does not end with its milestone "
+                                    "message",
+                                    milestone.index));
+    return *payload;
+}
+
+void CheckChrysalisCone(const NodeMilestone &milestone)
+{
+    codec::chrysalis::Message message;
+    const auto &essence = ChrysalisPayloadOf(milestone, message).essence;
+    if (essence.index != milestone.index || essence.timestamp != milestone.timestamp)
+        throw ConeError(fmt::format("milestone {} (timestamp {}): the cone ends with the "
+                                    "message of milestone {} (timestamp {})",
+                                    milestone.index, milestone.timestamp, essence.index,
+                                    essence.timestamp));
+    std::vector<codec::Hash32> applied;
+    for (const ConeBlock &block : milestone.blocks)
+        if (block.inclusion_state == 1)
+            applied.push_back(codec::ComputeBlockId(block.bytes));
+    CompareRoot(milestone, "inclusion merkle proof", essence.inclusion_merkle_proof, applied,
+                "included transaction messages");
+}
+
+void AddStardustOutputs(const ConeBlock &block, std::map<codec::OutputIdBytes, codec::Bytes> &out)
+{
+    codec::DecodedBlock decoded = codec::DecodeBlockWithIds(block.bytes);
+    if (const codec::TransactionPayload *tx = codec::TransactionOf(decoded.block))
+        for (std::size_t i = 0; i < tx->essence.outputs.size(); ++i)
+            out[codec::ToBytes({*decoded.transaction_id, static_cast<std::uint16_t>(i)})] =
+                codec::EncodeOutput(tx->essence.outputs[i]);
+}
+
+void AddChrysalisOutputs(const ConeBlock &block, std::map<codec::OutputIdBytes, codec::Bytes> &out)
+{
+    namespace chrysalis = codec::chrysalis;
+    chrysalis::Message message = chrysalis::DecodeMessage(block.bytes);
+    if (!message.payload)
+        return;
+    if (const auto *tx = std::get_if<chrysalis::TransactionPayload>(&*message.payload))
+    {
+        codec::TransactionId id = chrysalis::ComputeTransactionId(*tx);
+        for (std::size_t i = 0; i < tx->essence.outputs.size(); ++i)
+            out[chrysalis::ComputeOutputId(id, static_cast<std::uint16_t>(i))] =
+                chrysalis::EncodeOutputBytes(tx->essence.outputs[i]);
+    }
+}
+
+// The funds a Chrysalis milestone's receipt migrates (TIP-17), booked as Hornet 1.x booked
+// them: the milestone ID as the transaction ID.
+void AddMigratedFunds(const NodeMilestone &milestone,
+                      std::map<codec::OutputIdBytes, codec::Bytes> &out)
+{
+    namespace chrysalis = codec::chrysalis;
+    chrysalis::Message message;
+    const auto &essence = ChrysalisPayloadOf(milestone, message).essence;
+    if (!essence.receipt)
+        return;
+    codec::MilestoneId id = chrysalis::ComputeMilestoneId(essence);
+    for (std::size_t i = 0; i < essence.receipt->funds.size(); ++i)
+    {
+        const auto &entry = essence.receipt->funds[i];
+        out[chrysalis::ComputeOutputId(id, static_cast<std::uint16_t>(i))] =
+            chrysalis::EncodeOutputBytes(
+                chrysalis::SigLockedSingleOutput{entry.address, entry.deposit});
+    }
+}
+
+} // namespace
+
+void CheckCone(const NodeMilestone &milestone)
+{
+    if (milestone.protocol_version == 1)
+        CheckChrysalisCone(milestone);
+    else
+        CheckStardustCone(milestone);
+}
+
+std::map<codec::OutputIdBytes, codec::Bytes> OutputsOfCone(const NodeMilestone &milestone)
+{
+    std::map<codec::OutputIdBytes, codec::Bytes> out;
     for (const ConeBlock &block : milestone.blocks)
     {
         if (block.inclusion_state != 1)
             continue;
-        codec::DecodedBlock decoded = codec::DecodeBlockWithIds(block.bytes);
-        if (const codec::TransactionPayload *tx = codec::TransactionOf(decoded.block))
-            created_by[*decoded.transaction_id] = tx->essence.outputs;
+        if (milestone.protocol_version == 1)
+            AddChrysalisOutputs(block, out);
+        else
+            AddStardustOutputs(block, out);
     }
+    if (milestone.protocol_version == 1)
+        AddMigratedFunds(milestone, out);
+    return out;
+}
+
+std::vector<LedgerOutput> OutputsFromOutside(const NodeMilestone &milestone)
+{
+    std::map<codec::OutputIdBytes, codec::Bytes> of_cone = OutputsOfCone(milestone);
     std::vector<LedgerOutput> outside;
     for (const LedgerOutput &output : milestone.updates.created)
     {
-        auto found = created_by.find(output.output_id.transaction_id);
-        if (found == created_by.end())
-        {
+        codec::OutputIdBytes id = codec::ToBytes(output.output_id);
+        auto found = of_cone.find(id);
+        if (found == of_cone.end())
             outside.push_back(output);
-            continue;
-        }
-        const auto &outputs = found->second;
-        if (output.output_id.index >= outputs.size() ||
-            codec::EncodeOutput(outputs[output.output_id.index]) != output.output)
+        else if (!output.output.empty() && found->second != output.output)
             throw ConeError(fmt::format(
                 "milestone {}: the node's ledger updates disagree with its cone: created output "
                 "{} is not what transaction {} of the cone creates",
-                milestone.index, codec::ToHex(codec::ToBytes(output.output_id)),
-                codec::ToHex(output.output_id.transaction_id)));
+                milestone.index, codec::ToHex(id), codec::ToHex(output.output_id.transaction_id)));
     }
     return outside;
 }

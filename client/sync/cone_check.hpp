@@ -6,6 +6,7 @@
 
 #include "sync/node.hpp"
 
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -20,13 +21,18 @@ class ConeError : public std::runtime_error
     using std::runtime_error::runtime_error;
 };
 
-// Checks the cone against the milestone payload (index, timestamp, inclusion and applied Merkle
-// roots, the milestone's parents in the cone or an earlier one). Throws ConeError.
+// Checks the cone against the milestone payload: its index and timestamp, and the Merkle roots
+// (Stardust: inclusion and applied; Chrysalis: the inclusion merkle proof, the payload being in
+// the cone's last message). Throws ConeError.
 void CheckCone(const NodeMilestone &milestone);
 
+// Every output the cone's included transactions create, and in Chrysalis the funds the
+// milestone's receipt migrates, by output ID with its bytes.
+std::map<codec::OutputIdBytes, codec::Bytes> OutputsOfCone(const NodeMilestone &milestone);
+
 // The outputs the milestone booked from outside its cone (a genesis or a snapshot): those of the
-// node's created outputs that no included transaction of the cone creates. Throws ConeError when
-// a created output that a cone transaction does create differs from its bytes there.
+// node's created outputs that OutputsOfCone does not hold. Throws ConeError when a created output
+// the node gives with its bytes differs from the cone's.
 std::vector<LedgerOutput> OutputsFromOutside(const NodeMilestone &milestone);
 
 } // namespace permanode::sync

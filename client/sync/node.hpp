@@ -16,6 +16,7 @@ namespace permanode::sync
 
 struct NodeStatus
 {
+    std::uint8_t protocol_version = 2; // of the milestones it serves: 2 Stardust, 1 Chrysalis
     bool healthy = false;
     std::uint32_t confirmed_index = 0;     // 0: no confirmed milestone yet
     std::uint32_t confirmed_timestamp = 0; // unix seconds
@@ -61,11 +62,14 @@ struct LedgerUpdates
 // One confirmed milestone, everything the archive needs of it.
 struct NodeMilestone
 {
+    std::uint8_t protocol_version = 2; // 2 Stardust blocks, 1 Chrysalis messages
     std::uint32_t index = 0;
     std::uint32_t timestamp = 0;
     codec::MilestoneId milestone_id{};
-    codec::Bytes payload;          // the milestone payload, from its u32 type on
-    std::vector<ConeBlock> blocks; // the cone, in white-flag order
+    codec::Bytes payload;          // Stardust: the milestone payload, from its u32 type on
+    std::vector<ConeBlock> blocks; // the cone, in white-flag order (Chrysalis: its own last)
+    // created: every output booked, with its bytes where the node gives them (INX) or where the
+    // cone does not create it (REST); consumed: by ID, with the rest where the node gives it
     LedgerUpdates updates;
 };
 
@@ -103,6 +107,9 @@ class Node
     virtual std::uint32_t WaitForConfirmation(std::uint32_t after, int timeout_ms) = 0;
     // Where the node is, as said to people ("INX localhost:9029").
     virtual std::string Name() const = 0;
+    // Whether UnspentOutputs and Updates work, so that an empty archive may start after the
+    // node's first milestone with the ledger before it (INX yes; a REST API has no such call).
+    virtual bool ReadsLedger() const { return true; }
 };
 
 } // namespace permanode::sync

@@ -11,8 +11,7 @@
 namespace permanode::sync
 {
 
-StartPoint ChooseStart(Node &node, const NodeStatus &status, const ArchiveState &archive,
-                       std::optional<std::uint32_t> from)
+void CheckNetwork(const Node &node, const NodeStatus &status, const ArchiveState &archive)
 {
     if (!status.bech32_hrp.empty() && !archive.bech32_hrp.empty() &&
         status.bech32_hrp != archive.bech32_hrp)
@@ -31,9 +30,15 @@ StartPoint ChooseStart(Node &node, const NodeStatus &status, const ArchiveState 
                                      "use another database",
                                      node.Name(), status.network_name, archive.network_name,
                                      archive.network_name));
+}
+
+StartPoint ChooseStart(Node &node, const NodeStatus &status, const ArchiveState &archive,
+                       std::optional<std::uint32_t> from)
+{
+    CheckNetwork(node, status, archive);
     std::uint32_t oldest = status.pruning_index + 1;
     StartPoint point;
-    if (archive.newest)
+    if (archive.newest && !from)
     {
         point.start = *archive.newest + 1;
         if (status.confirmed_index < *archive.newest)
@@ -53,7 +58,7 @@ StartPoint ChooseStart(Node &node, const NodeStatus &status, const ArchiveState 
         return point;
     }
     point.start = std::max(from.value_or(oldest), oldest);
-    if (point.start > 1)
+    if (archive.empty && point.start > 1 && node.ReadsLedger())
         point.outputs_before = OutputsBefore(node, point.start);
     return point;
 }

@@ -1,6 +1,7 @@
-// Where following a node starts: after the archive's newest milestone, or on an empty archive at
-// --from or the oldest milestone the node still has; and, when that is not the start of the
-// ledger, the outputs alive just before it, which the node's ledger gives.
+// Where following a node starts: after the archive's newest milestone of the node's era, at
+// --from, or on an empty archive at the oldest milestone the node still has; and, when an empty
+// archive starts after the start of the ledger, the outputs alive just before it, which the
+// node's ledger gives (INX; a REST API has no such call, and the milestones before stay a gap).
 #pragma once
 
 #include "sync/node.hpp"
@@ -17,7 +18,8 @@ namespace permanode::sync
 // What the archive holds that decides the start.
 struct ArchiveState
 {
-    std::optional<std::uint32_t> newest; // the newest milestone held; nullopt: empty
+    std::optional<std::uint32_t> newest; // the newest milestone held of the node's era
+    bool empty = true;                   // no milestone of any era held
     std::string bech32_hrp;              // of the archive's network
     std::string network_name;            // of the nodes it followed (empty: none yet)
 };
@@ -48,8 +50,12 @@ class StartError : public std::runtime_error
     Kind kind_;
 };
 
-// Chooses the start (throws StartError); reads the node's ledger when the outputs before the
-// start are needed.
+// Throws StartError when the node follows another network than the archive.
+void CheckNetwork(const Node &node, const NodeStatus &status, const ArchiveState &archive);
+
+// Chooses the start (throws StartError): --from where given (not below the node's oldest),
+// else after the archive's newest, else the node's oldest. Reads the node's ledger when the
+// outputs before the start are needed.
 StartPoint ChooseStart(Node &node, const NodeStatus &status, const ArchiveState &archive,
                        std::optional<std::uint32_t> from);
 

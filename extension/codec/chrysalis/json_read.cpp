@@ -291,4 +291,9 @@ Message MessageFromJson(const nlohmann::json &json)
     return message;
 }
 
+Output OutputFromJson(const nlohmann::json &json)
+{
+    return OutputFromJson(json, "$");
+}
+
 } // namespace permanode::codec::chrysalis

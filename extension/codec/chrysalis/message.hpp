@@ -39,6 +39,8 @@ nlohmann::json ToJson(const Payload &payload);
 // numbers, network ID and nonce as decimal strings; absent optional parts are left out.
 nlohmann::json ToJson(const Message &message);
 Message MessageFromJson(const nlohmann::json &json);
+// An output in that shape (GET outputs/{id}'s "output").
+Output OutputFromJson(const nlohmann::json &json);
 
 // One input, output or unlock on its own, as a transaction serializes it (what the ledger stores
 // per part), and a SigLocked output back from such bytes (rejecting trailing bytes).
