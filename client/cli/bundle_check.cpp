@@ -149,7 +149,10 @@ std::optional<std::string> MerkleProblem(const MilestoneBundle &bundle)
     }
     catch (const sync::ConeError &e)
     {
-        return e.what();
+        // the caller names the milestone already
+        std::string what = e.what();
+        std::string named = "milestone " + std::to_string(bundle.milestone_index) + ": ";
+        return what.rfind(named, 0) == 0 ? what.substr(named.size()) : what;
     }
 }
 

@@ -566,7 +566,8 @@ TEST_F(IngestTest, ConcurrentIngestAcrossManySmallRanges)
 }
 
 // The real Chrysalis messages as the two testnet7 milestones they form (the pg_regress test
-// chrysalis_ledger and the demo assemble the same cones), one bundle line each.
+// chrysalis_ledger and the demo assemble the same cones), one bundle line each. The fixture
+// holds part of each cone only, which each line says ("partial_cone").
 std::vector<std::string> ChrysalisLines()
 {
     std::ifstream in(fs::path(Fixtures()).parent_path() / "chrysalis" / "chrysalis_messages.json");
@@ -589,11 +590,13 @@ std::vector<std::string> ChrysalisLines()
         {"blocks",
          {block("10dbee9c", "no_transaction"), block("30d87fa9", "no_transaction"),
           block("70a9a9bc", "included"), block("92f427d6", "included"),
-          block("89e4d40f", "included"), block("53e5f848", "no_transaction")}}};
+          block("89e4d40f", "included"), block("53e5f848", "no_transaction")}},
+        {"partial_cone", true}};
     nlohmann::json second = {{"protocol_version", 1},
                              {"milestone_index", 16242},
                              {"milestone_timestamp", 1617959722},
-                             {"blocks", {block("1f7af3df", "included")}}};
+                             {"blocks", {block("1f7af3df", "included")}},
+                             {"partial_cone", true}};
     return {first.dump(), second.dump()};
 }
 

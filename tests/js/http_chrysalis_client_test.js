@@ -34,9 +34,11 @@ function writeFixtureBundle(dir, out) {
             ["53e5f848", "no_transaction"]]],
         [16242, 1617959722, [["1f7af3df", "included"]]],
     ];
+    // The fixture holds part of each cone only: its Merkle proof cannot hold ("partial_cone").
     const lines = cones.map(([index, timestamp, cone]) => JSON.stringify({
         protocol_version: 1, milestone_index: index, milestone_timestamp: timestamp,
         blocks: cone.map(([p, state]) => ({ block: "0x" + byPrefix(p), inclusion_state: state })),
+        partial_cone: true,
     }));
     fs.writeFileSync(out, lines.join("\n") + "\n");
 }
