@@ -13,6 +13,7 @@
 #include "sync/fetcher.hpp"
 #include "sync/inx_node.hpp"
 #include "sync/start_point.hpp"
+#include "sync/sync_report.hpp"
 
 #include "codec/ids.hpp"
 
@@ -268,6 +269,14 @@ int Sync(const std::string &dsn, const SyncOptions &options)
         node, start.start, status->confirmed_index, options.ahead, options.fetchers,
         [&](std::uint32_t index, const sync::NodeError &e)
         { fmt::print(stderr, "permanode sync: milestone {}: {}; retrying\n", index, e.what()); });
+    sync::SyncReporter reporter(dsn, node.Name(), !options.to && !options.until_synced);
+    // for health: where the archive is against the node (at most one write a second)
+    auto report = [&]
+    {
+        sync::Confirmation confirmed = sync::NewestConfirmation(node, *status);
+        reporter.Update(writer.committed().value_or(start.start - 1), confirmed.index,
+                        confirmed.timestamp, writer.blocks(), node.Reconnects());
+    };
     std::uint32_t next = start.start;
     int code = kOk;
     while (code == kOk)
@@ -286,7 +295,10 @@ int Sync(const std::string &dsn, const SyncOptions &options)
         {
             milestone = fetcher.Take(next, kTakeWaitMs);
             if (!milestone)
+            {
+                report(); // waiting for the node counts as following it
                 continue;
+            }
             sync::CheckCone(*milestone);
             bool first = next == start.start;
             auto [bundle, expected] = BundleOf(
@@ -307,10 +319,13 @@ int Sync(const std::string &dsn, const SyncOptions &options)
         }
         ++next;
         progress.Update(writer.committed().value_or(0), fetcher.Confirmed(), writer.blocks());
+        report();
     }
     // the milestones before a failure still commit, in order
     if (!writer.Drain() && (code == kOk || code == kInterrupted))
         code = writer.exit_code();
+    report();
+    reporter.Stop(code);
     if (writer.committed())
         fmt::print(stderr, "permanode sync: stopped after milestone {}; the node is at {}\n",
                    *writer.committed(), std::max(fetcher.Confirmed(), status->confirmed_index));

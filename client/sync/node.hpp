@@ -25,6 +25,13 @@ struct NodeStatus
     std::string bech32_hrp;
 };
 
+// A milestone the node announced as confirmed.
+struct Confirmation
+{
+    std::uint32_t index = 0;
+    std::uint32_t timestamp = 0; // unix seconds
+};
+
 // A block of a cone with its ledger metadata (TIP-25).
 struct ConeBlock
 {
@@ -103,6 +110,10 @@ class Node
     virtual std::uint32_t WaitForConfirmation(std::uint32_t after, int timeout_ms) = 0;
     // Where the node is, as said to people ("INX localhost:9029").
     virtual std::string Name() const = 0;
+    // The newest confirmation heard while waiting for them ({} before the first).
+    virtual Confirmation LastConfirmation() const { return {}; }
+    // How often the connection that brings confirmations was made again after it broke.
+    virtual std::uint64_t Reconnects() const { return 0; }
 };
 
 } // namespace permanode::sync
