@@ -44,6 +44,10 @@ sub newest
     return $node->safe_psql($_[0], 'SELECT coalesce(max(milestone_index), 0) FROM permanode.sync');
 }
 
+# The node, syncs and server started, stopped here should the test die halfway.
+my @started;
+END { local $?; eval { $_->kill_kill(grace => 2) } for @started }
+
 # Waits up to $seconds for $check to return true; returns whether it did.
 sub wait_for
 {
@@ -64,6 +68,7 @@ sub start_inx
     my ($out, $err) = ('', '');
     my $h = IPC::Run::start(['python3', $inx_server, @proto, @options, $ledger],
         '>', \$out, '2>', \$err);
+    push @started, $h;
     wait_for(sub { $h->pump_nb; $out =~ /INX listening on 127\.0\.0\.1:(\d+)/ }, 60)
       or die "the INX server did not start: $err";
     $out =~ /:(\d+)/;
@@ -79,6 +84,7 @@ sub start_sync
     my $h = IPC::Run::start([$cli, 'sync', '--inx', "127.0.0.1:$port", '--dsn',
             $node->connstr($db) . ($dsn_extra // ''), '--no-progress', @options],
         '>', \$out, '2>', \$err);
+    push @started, $h;
     return ($h, \$err);
 }
 
@@ -93,6 +99,7 @@ my ($sout, $serr) = ('', '');
 my $server = IPC::Run::start([$cli, 'serve', '--port', $http_port, '--sync-max-silence', '3',
         '--dsn', $node->connstr('followed') . ' user=regress_http'],
     '>', \$sout, '2>', \$serr);
+push @started, $server;
 my $http = HTTP::Tiny->new(timeout => 30);
 my $base = "http://127.0.0.1:$http_port";
 wait_for(sub { $http->get("$base/health")->{status} != 599 }, 30)
