@@ -17,6 +17,7 @@
 #include "progress.hpp"
 #include "follow.hpp"
 #include "sync.hpp"
+#include "sync_status.hpp"
 #include "verify.hpp"
 
 #include <fstream>
@@ -150,9 +151,18 @@ void RegisterClusterCommands(CLI::App &app, CommonOptions &common)
 
 void RegisterStatusCommand(CLI::App &app, CommonOptions &common)
 {
+    static SyncLimits limits;
     auto *status = app.add_subcommand("status", "Show what the database holds and where");
     status->add_option("--dsn", common.dsn, "libpq connection string (default: embedded cluster)");
     status->add_option("--dir", common.dir, "Embedded cluster directory");
+    status
+        ->add_option("--sync-max-lag", limits.max_lag,
+                     "Milestones the archive may be behind a node followed (as serve's)")
+        ->capture_default_str();
+    status
+        ->add_option("--sync-max-silence", limits.max_silence_s,
+                     "Seconds a running sync may go without reporting (as serve's)")
+        ->capture_default_str();
     status->callback(
         [&]
         {
@@ -161,6 +171,8 @@ void RegisterStatusCommand(CLI::App &app, CommonOptions &common)
             fmt::print("\n");
             pqxx::connection conn(dsn);
             PrintLedgerStatus(conn);
+            fmt::print("\n");
+            PrintSyncStatus(conn, limits);
         });
 }
 

@@ -15,6 +15,7 @@
 #include "sync/inx_node.hpp"
 #include "sync/rest_node.hpp"
 #include "sync/start_point.hpp"
+#include "sync/sync_report.hpp"
 
 #include "codec/ids.hpp"
 
@@ -282,6 +283,14 @@ int Follow(sync::Node &node, const std::string &dsn, const sync::NodeStatus &sta
         node, stretch.start, status.confirmed_index, options.ahead, options.fetchers,
         [&](std::uint32_t index, const sync::NodeError &e)
         { fmt::print(stderr, "permanode sync: milestone {}: {}; retrying\n", index, e.what()); });
+    sync::SyncReporter reporter(dsn, node.Name(), !stretch.to && !stretch.until_synced);
+    // for health: where the archive is against the node (at most one write a second)
+    auto report = [&]
+    {
+        sync::Confirmation confirmed = sync::NewestConfirmation(node, status);
+        reporter.Update(writer.committed().value_or(stretch.start - 1), confirmed.index,
+                        confirmed.timestamp, writer.blocks(), node.Reconnects());
+    };
     std::uint32_t next = stretch.start;
     int code = kOk;
     while (code == kOk)
@@ -300,7 +309,10 @@ int Follow(sync::Node &node, const std::string &dsn, const sync::NodeStatus &sta
         {
             milestone = fetcher.Take(next, kTakeWaitMs);
             if (!milestone)
+            {
+                report(); // waiting for the node counts as following it
                 continue;
+            }
             sync::CheckCone(*milestone);
             bool first = next == stretch.start;
             auto [bundle, expected] = BundleOf(
@@ -321,10 +333,13 @@ int Follow(sync::Node &node, const std::string &dsn, const sync::NodeStatus &sta
         }
         ++next;
         progress.Update(writer.committed().value_or(0), fetcher.Confirmed(), writer.blocks());
+        report();
     }
     // the milestones before a failure still commit, in order
     if (!writer.Drain() && (code == kOk || code == kInterrupted))
         code = writer.exit_code();
+    report();
+    reporter.Stop(code);
     std::uint32_t node_at = std::max(fetcher.Confirmed(), status.confirmed_index);
     if (writer.committed())
         fmt::print(stderr, "permanode sync: stopped after milestone {}; the node is at {}\n",

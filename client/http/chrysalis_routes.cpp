@@ -8,6 +8,7 @@
 #include "params.hpp"
 #include "render.hpp"
 #include "router.hpp"
+#include "sync_health.hpp"
 
 #ifndef PERMANODE_VERSION_STRING
 #define PERMANODE_VERSION_STRING "0.0.0"
@@ -60,9 +61,10 @@ Task<client::BlockRow> FindIncludedMessage(Db &db, const PathParams &path)
     co_return co_await FindMessage(db, *block_id);
 }
 
-Task<> Info(const httplib::Request &, httplib::Response &response, Db &db, const PathParams &)
+Task<> Info(Db &db, httplib::Response &response, HealthLimits limits)
 {
     auto era = co_await db.Run(client::queries::EraOf(client::kChrysalis));
+    SyncHealth health = co_await ReadSyncHealth(db, limits);
     std::string network = "";
     std::string hrp = "";
     std::int32_t latest = 0;
@@ -86,7 +88,7 @@ Task<> Info(const httplib::Request &, httplib::Response &response, Db &db, const
     // An archive takes no messages: no PoW, no rates; everything it holds was referenced.
     SendData(response, {{"name", "permanode"},
                         {"version", PERMANODE_VERSION_STRING},
-                        {"isHealthy", latest > 0},
+                        {"isHealthy", latest > 0 && health.healthy},
                         {"networkId", network},
                         {"bech32HRP", hrp},
                         {"minPoWScore", 0},
@@ -377,7 +379,7 @@ Task<> IncludedMessageChildren(const httplib::Request &, httplib::Response &resp
 
 } // namespace
 
-void RegisterChrysalisRoutes(Router &router)
+void RegisterChrysalisRoutes(Router &router, const HealthLimits &health)
 {
     const std::string family = "chrysalis";
     std::vector<QueryParam> outputs_query = {
@@ -385,7 +387,10 @@ void RegisterChrysalisRoutes(Router &router)
         {"include-spent", "boolean", "also the spent outputs (after the unspent ones)"},
         {"ledgerIndex", "integer",
          "a Chrysalis milestone held: the outputs unspent at its end (permanode's extension)"}};
-    router.Get({kV1 + "/info", family, "Chrysalis network, newest and oldest milestone"}, Info);
+    router.Get({kV1 + "/info", family,
+                "Chrysalis network, newest and oldest milestone; isHealthy as /health"},
+               [health](const httplib::Request &, httplib::Response &response, Db &db,
+                        const PathParams &) { return Info(db, response, health); });
     router.Get({kV1 + "/messages",
                 family,
                 "Messages with an indexation index (hex or UTF-8), newest first, 1000 at most",

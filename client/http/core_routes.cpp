@@ -11,6 +11,7 @@
 #include "params.hpp"
 #include "render.hpp"
 #include "router.hpp"
+#include "sync_health.hpp"
 
 #ifndef PERMANODE_VERSION_STRING
 #define PERMANODE_VERSION_STRING "0.0.0"
@@ -72,9 +73,10 @@ ParametersOf(const std::vector<client::MilestoneRow> &milestones)
     return std::nullopt;
 }
 
-Task<> Info(const httplib::Request &, httplib::Response &response, Db &db, const PathParams &)
+Task<> Info(Db &db, httplib::Response &response, HealthLimits limits)
 {
     std::int32_t ledger_index = co_await db.Run(client::queries::LedgerIndex());
+    SyncHealth health = co_await ReadSyncHealth(db, limits);
     auto milestones = co_await db.Run(client::queries::LatestMilestones(100));
     nlohmann::json latest = {{"index", ledger_index}};
     if (!milestones.empty() && milestones[0].milestone_index == ledger_index)
@@ -91,7 +93,7 @@ Task<> Info(const httplib::Request &, httplib::Response &response, Db &db, const
         {"name", "permanode"},
         {"version", PERMANODE_VERSION_STRING},
         {"status",
-         {{"isHealthy", ledger_index > 0},
+         {{"isHealthy", ledger_index > 0 && health.healthy},
           {"latestMilestone", latest},
           {"confirmedMilestone", latest},
           {"pruningIndex", pruning_index}}},
@@ -302,10 +304,19 @@ Task<> UtxoChangesById(const httplib::Request &, httplib::Response &response, Db
     co_await SendUtxoChanges(response, db, milestone->milestone_index);
 }
 
-Task<> Health(const httplib::Request &, httplib::Response &response, Db &db, const PathParams &)
+// 200 when the database answers and every node followed is kept up with; else 503 saying why
+// (the node pools of client libraries pick nodes by this).
+Task<> Health(Db &db, httplib::Response &response, HealthLimits limits)
 {
-    co_await db.Run(client::queries::LedgerIndex());
-    response.status = 200;
+    SyncHealth health = co_await ReadSyncHealth(db, limits);
+    if (health.healthy)
+    {
+        response.status = 200;
+        co_return;
+    }
+    response.status = 503;
+    response.set_content(nlohmann::json{{"healthy", false}, {"reason", health.reason}}.dump(),
+                         "application/json");
 }
 
 Task<> Routes(const httplib::Request &, httplib::Response &response, Db &, const PathParams &)
@@ -317,9 +328,12 @@ Task<> Routes(const httplib::Request &, httplib::Response &response, Db &, const
 
 } // namespace
 
-void RegisterCoreRoutes(Router &router)
+void RegisterCoreRoutes(Router &router, const HealthLimits &health)
 {
-    router.Get({kCore + "/info", "core", "Node information and protocol parameters"}, Info);
+    router.Get(
+        {kCore + "/info", "core", "Node information and protocol parameters; isHealthy as /health"},
+        [health](const httplib::Request &, httplib::Response &response, Db &db, const PathParams &)
+        { return Info(db, response, health); });
     router.Get({kCore + "/blocks/{blockId}", "core", "A block (JSON or raw bytes)", {}, true},
                Block);
     router.Get({kCore + "/blocks/{blockId}/metadata", "core", "A block's metadata"}, BlockMetadata);
@@ -352,7 +366,11 @@ void RegisterCoreRoutes(Router &router)
     router.Get({kCore + "/milestones/{milestoneId}/utxo-changes", "core",
                 "Outputs a milestone created and consumed"},
                UtxoChangesById);
-    router.Get({"/health", "core", "200 when the database answers, else 503"}, Health);
+    router.Get({"/health", "core",
+                "200 when the database answers and the archive keeps up with the nodes "
+                "`permanode sync` follows, else 503 with {\"healthy\": false, \"reason\"}"},
+               [health](const httplib::Request &, httplib::Response &response, Db &db,
+                        const PathParams &) { return Health(db, response, health); });
     router.Get({"/api/routes", "core", "The API families this server offers"}, Routes);
 }
 

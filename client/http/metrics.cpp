@@ -1,6 +1,7 @@
 // Metrics bookkeeping and the Prometheus text format.
 #include "metrics.hpp"
 
+#include <optional>
 #include <sstream>
 
 namespace permanode::http
@@ -139,6 +140,48 @@ std::string Metrics::Render(const ConnectionStats &connections)
                 "Client connections turned away at --max-clients (answered 503, or closed) or "
                 "for want of descriptors.",
                 connections.clients_refused);
+    return out.str();
+}
+
+std::string RenderSyncMetrics(const std::vector<client::SyncFollowRow> &syncs)
+{
+    std::ostringstream out;
+    auto per_sync = [&](const char *name, const char *type, const char *help, auto value)
+    {
+        out << "# HELP " << name << " " << help << "\n# TYPE " << name << " " << type << "\n";
+        for (const auto &sync : syncs)
+        {
+            auto v = value(sync);
+            if (v) // unknown: no sample
+                out << name << "{source=\"" << Label(sync.source) << "\"} " << *v << "\n";
+        }
+    };
+    using Row = client::SyncFollowRow;
+    per_sync("permanode_sync_lag_milestones", "gauge",
+             "Milestones the archive is behind the node a sync follows (its confirmed milestone "
+             "as last reported).",
+             [](const Row &s) { return std::optional<double>(s.lag_milestones); });
+    per_sync("permanode_sync_lag_seconds", "gauge",
+             "Seconds between the node's confirmed milestone and the archive's newest, by their "
+             "timestamps.",
+             [](const Row &s)
+             { return s.lag_seconds ? std::optional<double>(*s.lag_seconds) : std::nullopt; });
+    per_sync("permanode_sync_milestones_per_second", "gauge",
+             "Milestones the sync archived per second over its last seconds.",
+             [](const Row &s) { return std::optional<double>(s.milestones_per_second); });
+    per_sync("permanode_sync_blocks_per_second", "gauge",
+             "Blocks the sync archived per second over its last seconds.",
+             [](const Row &s) { return std::optional<double>(s.blocks_per_second); });
+    per_sync("permanode_sync_reconnects_total", "counter",
+             "Times the sync opened the node's confirmation stream again after it broke, since "
+             "it started.",
+             [](const Row &s) { return std::optional<double>(s.reconnects); });
+    per_sync("permanode_sync_heartbeat_age_seconds", "gauge",
+             "Seconds since the sync last reported.",
+             [](const Row &s) { return std::optional<double>(s.heartbeat_age_seconds); });
+    per_sync("permanode_sync_healthy", "gauge",
+             "1 when the sync keeps the archive healthy (as /health judges it), else 0.",
+             [](const Row &s) { return std::optional<double>(s.healthy ? 1 : 0); });
     return out.str();
 }
 

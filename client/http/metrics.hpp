@@ -1,5 +1,5 @@
-// Prometheus metrics: requests by route and status, a latency histogram per route, and the
-// database connections.
+// Prometheus metrics: requests by route and status, a latency histogram per route, the
+// database connections, and the syncs that follow nodes.
 #pragma once
 
 #include <array>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "db_nodes.hpp"
+#include "permanode/ledger_types.hpp"
 
 namespace permanode::http
 {
@@ -49,5 +50,9 @@ class Metrics
     std::map<std::string, Histogram> latency_;
     std::map<std::string, long long> consumers_;
 };
+
+// The figures of the syncs that follow nodes (permanode.sync_health), labelled by source, in the
+// same text format: lag, rates, reconnects, heartbeat age and health.
+std::string RenderSyncMetrics(const std::vector<client::SyncFollowRow> &syncs);
 
 } // namespace permanode::http

@@ -1,4 +1,5 @@
 // Operations routes: Prometheus /metrics and the OpenAPI 3 document of every registered route.
+#include <optional>
 #include <regex>
 
 #include <httplib.h>
@@ -6,6 +7,7 @@
 
 #include "render.hpp"
 #include "router.hpp"
+#include "sync_health.hpp"
 
 #ifndef PERMANODE_VERSION_STRING
 #define PERMANODE_VERSION_STRING "0.0.0"
@@ -142,16 +144,27 @@ nlohmann::json OpenApi(const std::vector<RouteInfo> &routes)
 
 } // namespace
 
-void RegisterOperationRoutes(Router &router, Metrics &metrics,
+void RegisterOperationRoutes(Router &router, Metrics &metrics, const HealthLimits &health,
                              std::function<ConnectionStats()> stats)
 {
     router.Get({"/metrics", "operations", "Prometheus metrics"},
-               [&metrics, stats](const httplib::Request &, httplib::Response &response, Db &,
-                                 const PathParams &) -> Task<>
+               [&metrics, stats, health](const httplib::Request &, httplib::Response &response,
+                                         Db &db, const PathParams &) -> Task<>
                {
+                   std::string text = metrics.Render(stats());
+                   // the server's own figures are worth having while the database is away
+                   std::optional<SyncHealth> syncs;
+                   try
+                   {
+                       syncs = co_await ReadSyncHealth(db, health);
+                   }
+                   catch (const std::exception &)
+                   {
+                   }
+                   if (syncs)
+                       text += RenderSyncMetrics(syncs->syncs);
                    response.status = 200;
-                   response.set_content(metrics.Render(stats()), "text/plain; version=0.0.4");
-                   co_return;
+                   response.set_content(text, "text/plain; version=0.0.4");
                });
     router.Get({"/api/openapi.json", "operations", "This document"},
                [&router](const httplib::Request &, httplib::Response &response, Db &,

@@ -25,6 +25,7 @@ namespace permanode::http
 {
 
 struct ServerOptions;
+struct HealthLimits;
 class Authorizer;
 
 // A query parameter, or a field of a JSON request body.
@@ -95,7 +96,8 @@ class Router
 };
 
 // Route families, one file each.
-void RegisterCoreRoutes(Router &router);
+// `health`: what /health and isHealthy ask of the syncs that follow nodes.
+void RegisterCoreRoutes(Router &router, const HealthLimits &health);
 void RegisterIndexerRoutes(Router &router);
 void RegisterSeedRoutes(Router &router);
 void RegisterExplorerRoutes(Router &router);
@@ -104,16 +106,17 @@ void RegisterAnalyticsRoutes(Router &router);
 // The explorer's pages at / and /web/ (files built into the binary).
 void RegisterWebRoutes(Router &router);
 // REST API v1 (Chrysalis) under /api/v1.
-void RegisterChrysalisRoutes(Router &router);
+void RegisterChrysalisRoutes(Router &router, const HealthLimits &health);
 // The legacy node API (IRI's, ternary era): POST / and POST /api with {"command": ...}.
 void RegisterLegacyRoutes(Router &router);
 // The explorer's legacy reads: a legacy transaction's fields (/api/explorer/v2/legacy/...).
 void RegisterLegacyExplorerRoutes(Router &router);
-// /metrics (with the database connections' figures from `stats`) and /api/openapi.json.
+// /metrics (with the database connections' figures from `stats`, and the figures of the syncs
+// that follow nodes, judged by `health`) and /api/openapi.json.
 // The headers every routed response carries, for the OpenAPI document.
 constexpr const char *kNodeHeader = "X-Permanode-Node";
 constexpr const char *kLedgerIndexHeader = "X-Permanode-Ledger-Index";
-void RegisterOperationRoutes(Router &router, Metrics &metrics,
+void RegisterOperationRoutes(Router &router, Metrics &metrics, const HealthLimits &health,
                              std::function<ConnectionStats()> stats);
 
 } // namespace permanode::http

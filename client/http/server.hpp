@@ -10,6 +10,13 @@
 namespace permanode::http
 {
 
+// What health asks of a sync that follows a node (permanode.sync_health).
+struct HealthLimits
+{
+    int max_lag = 3;        // milestones the archive may be behind the node
+    int max_silence_s = 30; // seconds a running sync may go without reporting
+};
+
 struct ServerOptions
 {
     std::string dsn; // the primary: a login with permanode_reader's rights only
@@ -28,6 +35,7 @@ struct ServerOptions
     // "ucan": every request needs a UCAN granting archive/read on service_did (auth.hpp).
     std::string auth = "none";
     std::string service_did;
+    HealthLimits health;
 };
 
 class ServerImpl;

@@ -39,6 +39,16 @@ void AddServerOptions(CLI::App &app, ServerOptions &options)
                    "granting archive/read on --service-did to a space that consumes it")
         ->check(CLI::IsMember({"none", "ucan"}))
         ->capture_default_str();
+    app.add_option("--sync-max-lag", options.health.max_lag,
+                   "Milestones the archive may be behind a node that `permanode sync` follows "
+                   "before /health answers 503")
+        ->check(CLI::Range(0, 1000000))
+        ->capture_default_str();
+    app.add_option("--sync-max-silence", options.health.max_silence_s,
+                   "Seconds a running `permanode sync` may go without reporting before /health "
+                   "answers 503 (it was killed, or is stuck)")
+        ->check(CLI::Range(1, 86400))
+        ->capture_default_str();
     app.add_option("--service-did", options.service_did,
                    "The service's (and provider's) DID, the audience of the UCANs (--auth ucan)");
 }

@@ -340,11 +340,19 @@ std::uint32_t InxNode::WaitForConfirmation(std::uint32_t after, int timeout_ms)
     return confirmed_;
 }
 
+Confirmation InxNode::LastConfirmation() const
+{
+    std::lock_guard<std::mutex> lock(mutex_);
+    return {confirmed_, confirmed_timestamp_};
+}
+
 void InxNode::Listen(std::uint32_t from)
 {
     int backoff_ms = kFirstBackoffMs;
-    for (;;)
+    for (bool first = true;; first = false)
     {
+        if (!first)
+            ++reconnects_;
         grpc::ClientContext context;
         {
             std::lock_guard<std::mutex> lock(mutex_);
@@ -359,11 +367,16 @@ void InxNode::Listen(std::uint32_t from)
         inx::MilestoneAndProtocolParameters message;
         while (reader->Read(&message))
         {
-            std::uint32_t index = message.milestone().milestone_info().milestone_index();
+            const auto &info = message.milestone().milestone_info();
+            std::uint32_t index = info.milestone_index();
             std::lock_guard<std::mutex> lock(mutex_);
             if (index >= from)
                 from = index + 1;
-            confirmed_ = std::max(confirmed_, index);
+            if (index > confirmed_)
+            {
+                confirmed_ = index;
+                confirmed_timestamp_ = info.milestone_timestamp();
+            }
             confirmed_changed_.notify_all();
             backoff_ms = kFirstBackoffMs;
         }

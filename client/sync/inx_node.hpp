@@ -40,6 +40,8 @@ class InxNode final : public Node
     std::vector<LedgerOutput> UnspentOutputs(std::uint32_t *ledger_index) override;
     std::uint32_t WaitForConfirmation(std::uint32_t after, int timeout_ms) override;
     std::string Name() const override { return "INX " + address_; }
+    Confirmation LastConfirmation() const override;
+    std::uint64_t Reconnects() const override { return reconnects_; }
 
   private:
     // The listener thread: streams confirmations from `from` on, reconnecting with backoff.
@@ -48,13 +50,17 @@ class InxNode final : public Node
     std::string address_;
     std::shared_ptr<grpc::Channel> channel_;
     std::unique_ptr<class InxStub> stub_;
-    std::mutex mutex_;
+    mutable std::mutex mutex_;
     std::condition_variable confirmed_changed_;
     std::uint32_t confirmed_ = 0; // the newest confirmation the stream announced (under mutex_)
     bool listening_ = false;      // the thread runs (under mutex_)
     bool stopping_ = false;       // the destructor runs (under mutex_)
     grpc::ClientContext *listen_context_ = nullptr; // the stream's, to cancel it (under mutex_)
     std::thread listener_;
+    // The timestamp of confirmed_ (under mutex_).
+    std::uint32_t confirmed_timestamp_ = 0;
+    // Streams opened again after the first.
+    std::atomic<std::uint64_t> reconnects_{0};
 };
 
 } // namespace permanode::sync

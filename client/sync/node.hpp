@@ -26,6 +26,13 @@ struct NodeStatus
     std::string bech32_hrp;
 };
 
+// A milestone the node announced as confirmed.
+struct Confirmation
+{
+    std::uint32_t index = 0;
+    std::uint32_t timestamp = 0; // unix seconds
+};
+
 // A block of a cone with its ledger metadata (TIP-25).
 struct ConeBlock
 {
@@ -110,6 +117,10 @@ class Node
     // Whether UnspentOutputs and Updates work, so that an empty archive may start after the
     // node's first milestone with the ledger before it (INX yes; a REST API has no such call).
     virtual bool ReadsLedger() const { return true; }
+    // The newest confirmation heard while waiting for them ({} before the first).
+    virtual Confirmation LastConfirmation() const { return {}; }
+    // How often the connection that brings confirmations was made again after it broke.
+    virtual std::uint64_t Reconnects() const { return 0; }
 };
 
 } // namespace permanode::sync

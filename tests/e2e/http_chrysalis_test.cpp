@@ -525,6 +525,32 @@ TEST_F(HttpChrysalis, InfoNamesTheNetworkAndItsMilestones)
     EXPECT_EQ(info["features"], json::array());
 }
 
+// isHealthy is /health's judgement of the syncs that follow nodes (permanode.sync_health): a live
+// sync that reports while the archive is 50 milestones behind its node makes both unhealthy.
+TEST_F(HttpChrysalis, InfoIsUnhealthyWhileALiveSyncFallsBehind)
+{
+    std::string newest = One("SELECT max(milestone_index) FROM permanode.milestone_protocols");
+    pqxx::connection admin(admin_dsn_);
+    pqxx::nontransaction(admin).exec0(
+        "INSERT INTO permanode.sync_follow (source, pid, live, started_at, updated_at, "
+        "node_confirmed_index) VALUES ('INX e2e:9029', 1, true, now(), now(), " +
+        newest + " + 50)");
+    bool v1_healthy = Data("/api/v1/info")["isHealthy"];
+    bool core_healthy = Get("/api/core/v2/info").second["status"]["isHealthy"];
+    auto health = server_->Get("/health");
+    pqxx::nontransaction(admin).exec0("DELETE FROM permanode.sync_follow");
+    EXPECT_FALSE(v1_healthy);
+    EXPECT_FALSE(core_healthy);
+    ASSERT_TRUE(health);
+    EXPECT_EQ(health->status, 503);
+    EXPECT_NE(health->body.find("the archive is 50 milestones behind INX e2e:9029"),
+              std::string::npos)
+        << health->body;
+    // with the row gone, healthy as before
+    EXPECT_EQ(Data("/api/v1/info")["isHealthy"], true);
+    EXPECT_EQ(server_->Get("/health")->status, 200);
+}
+
 TEST_F(HttpChrysalis, BadParametersAre400AndMissingThings404InHornetsShape)
 {
     ExpectError(Get("/api/v1/messages/1234"), 400, "messageId");

@@ -45,6 +45,18 @@ template <> bool Field::as<bool>() const
     Unreadable("a boolean");
 }
 
+template <> double Field::as<double>() const
+{
+    auto value = text();
+    double out = 0;
+    auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), out);
+    if (error != std::errc() || end != value.data() + value.size())
+    {
+        Unreadable("a number");
+    }
+    return out;
+}
+
 std::string Field::Bytes() const
 {
     // bytea's text output: \x followed by two hex digits per byte.

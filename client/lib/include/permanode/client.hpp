@@ -98,6 +98,9 @@ class Client
     // The newest ingested milestone (0 when none).
     std::int32_t GetLedgerIndex();
 
+    // --- following a node: each node `permanode sync` follows, judged (queries::SyncHealth) ---
+    std::vector<SyncFollowRow> GetSyncHealth(int max_lag, int max_silence_seconds);
+
     // --- explorer and analytics ---
     Balance GetBalance(const std::string &address);
     // The balance and the outputs held at the end of a past milestone (its era's outputs).

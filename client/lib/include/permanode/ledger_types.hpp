@@ -182,6 +182,24 @@ struct EraMilestones
     std::string bech32_hrp; // the database's network HRP
 };
 
+// A node that `permanode sync` follows, as permanode.sync_health() judges it.
+struct SyncFollowRow
+{
+    std::string source; // "INX localhost:9029"
+    bool live = false;  // follows the tip (not a bounded run)
+    std::string state;  // following, behind, not reporting, stopped
+    bool healthy = true;
+    std::string reason;                         // why not healthy; "" when healthy
+    std::optional<std::int32_t> archived_index; // the archive's newest milestone
+    std::int32_t node_confirmed_index = 0;
+    std::int32_t lag_milestones = 0;
+    std::optional<std::int32_t> lag_seconds; // unknown without both milestones' timestamps
+    double milestones_per_second = 0;
+    double blocks_per_second = 0;
+    std::int64_t reconnects = 0;
+    double heartbeat_age_seconds = 0;
+};
+
 // An address's unspent Chrysalis outputs (TIP-15 dust rules need the last three).
 struct LegacyBalance
 {

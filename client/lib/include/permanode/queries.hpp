@@ -55,6 +55,12 @@ Query<std::int32_t> LedgerIndex();
 // The first and the newest milestone held (zeros when none).
 Query<std::pair<std::int32_t, std::int32_t>> HeldMilestones();
 
+// --- following a node ---
+// Each node `permanode sync` follows (or followed), judged healthy when its sync reported within
+// max_silence_seconds and the archive is at most max_lag milestones behind it
+// (permanode.sync_health); none when no sync ever ran.
+Query<std::vector<SyncFollowRow>> SyncHealth(int max_lag, int max_silence_seconds);
+
 // --- explorer and analytics ---
 // Now, or at the end of milestone `as_of` (its era's outputs).
 Query<Balance> BalanceOf(const std::string &address,

@@ -81,8 +81,8 @@ class Result
     virtual std::string_view Text(int row, int column) const = 0;
 };
 
-// One value of a result. as<T>() reads text, integers and booleans, and throws Error (SQLSTATE
-// 22P02) when the value does not parse; Bytes() decodes bytea's hex form.
+// One value of a result. as<T>() reads text, integers, doubles and booleans, and throws Error
+// (SQLSTATE 22P02) when the value does not parse; Bytes() decodes bytea's hex form.
 class Field
 {
   public:
@@ -125,9 +125,10 @@ template <> inline std::string Field::as<std::string>() const
     return std::string(text());
 }
 template <> bool Field::as<bool>() const;
+template <> double Field::as<double>() const;
 template <typename T> T Field::as() const
 {
-    static_assert(std::is_integral_v<T>, "Field::as reads text, integers and bool");
+    static_assert(std::is_integral_v<T>, "Field::as reads text, integers, double and bool");
     auto value = text();
     T out{};
     auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), out);
