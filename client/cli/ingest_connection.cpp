@@ -19,7 +19,7 @@ namespace
 using namespace pgbin;
 
 constexpr const char *kStatement = "permanode_ingest_milestone";
-constexpr const char *kCheckStatement = "permanode_check_ledger_updates";
+constexpr const char *kCheckedStatement = "permanode_ingest_milestone_checked";
 
 // An output_id[] in the binary array format: 34 bytes an element.
 std::string OutputIdArray(std::uint32_t oid, const std::vector<codec::OutputId> &ids)
@@ -69,11 +69,18 @@ IngestConnection::IngestConnection(const std::string &dsn, bool synchronous_comm
             "permanode.ingest_milestone($1, $2, $3::bytea[], $4::smallint[], $5::smallint[], "
             "$6::permanode.snapshot_output[], $7)",
             7, ingest_types);
-    const unsigned check_types[4] = {kInt4Oid, 0, 0, kInt4Oid};
-    Prepare(kCheckStatement,
-            "SELECT permanode.check_ledger_updates($1, $2::permanode.output_id[], "
-            "$3::permanode.output_id[], $4)",
-            4, check_types);
+    // A sync's milestone: the same call, and in the same statement the check of the node's
+    // updates against what it returned (check_ledger_updates looks the node's outputs up by ID
+    // when the counts agree).
+    const unsigned checked_types[10] = {kInt4Oid, kInt8Oid, 0, 0, 0, 0, kInt2Oid, 0, 0, kInt4Oid};
+    Prepare(kCheckedStatement,
+            "SELECT i.already_ingested, i.messages, i.outputs, i.spent FROM "
+            "permanode.ingest_milestone($1, $2, $3::bytea[], $4::smallint[], $5::smallint[], "
+            "$6::permanode.snapshot_output[], $7) i CROSS JOIN LATERAL "
+            "permanode.check_ledger_updates(i.milestone, $8::permanode.output_id[], "
+            "$9::permanode.output_id[], $10, CASE WHEN NOT i.already_ingested THEN i.outputs END, "
+            "CASE WHEN NOT i.already_ingested THEN i.spent END) c",
+            10, checked_types);
     if (PQenterPipelineMode(conn_) != 1)
         ThrowConnectionError("cannot enter pipeline mode");
 }
@@ -114,22 +121,6 @@ void IngestConnection::ThrowConnectionError(const std::string &what)
     while (!message.empty() && message.back() == '\n')
         message.pop_back();
     throw client::Error(what + ": " + message, "08006");
-}
-
-void IngestConnection::SendCheck(const MilestoneBundle &bundle, const ExpectedUpdates &expected)
-{
-    std::string index, previous;
-    PutU32(index, bundle.milestone_index);
-    PutU32(previous, expected.previous);
-    std::string created = OutputIdArray(output_id_oid_, expected.created);
-    std::string consumed = OutputIdArray(output_id_oid_, expected.consumed);
-    const char *values[4] = {index.data(), created.data(), consumed.data(),
-                             expected.previous != 0 ? previous.data() : nullptr};
-    int lengths[4] = {static_cast<int>(index.size()), static_cast<int>(created.size()),
-                      static_cast<int>(consumed.size()), static_cast<int>(previous.size())};
-    int formats[4] = {1, 1, 1, 1};
-    if (PQsendQueryPrepared(conn_, kCheckStatement, 4, values, lengths, formats, 1) != 1)
-        ThrowConnectionError("cannot send milestone " + std::to_string(bundle.milestone_index));
 }
 
 void IngestConnection::Send(const MilestoneBundle &bundle, const ExpectedUpdates *expected)
@@ -191,11 +182,42 @@ void IngestConnection::Send(const MilestoneBundle &bundle, const ExpectedUpdates
                       static_cast<int>(reasons.size()),
                       static_cast<int>(snapshot.size()),
                       2};
-    int formats[7] = {1, 1, 1, 1, 1, 1, 1};
-    if (PQsendQueryPrepared(conn_, kStatement, 7, values, lengths, formats, 1) != 1)
-        ThrowConnectionError("cannot send milestone " + std::to_string(bundle.milestone_index));
+    // a sync's: the node's created and consumed outputs, and the milestone before (NULL: none)
+    std::string created, consumed, previous;
     if (expected != nullptr)
-        SendCheck(bundle, *expected);
+    {
+        created = OutputIdArray(output_id_oid_, expected->created);
+        consumed = OutputIdArray(output_id_oid_, expected->consumed);
+        PutU32(previous, expected->previous);
+    }
+    const char *checked_values[10] = {
+        values[0],
+        values[1],
+        values[2],
+        values[3],
+        values[4],
+        values[5],
+        values[6],
+        created.data(),
+        consumed.data(),
+        expected != nullptr && expected->previous != 0 ? previous.data() : nullptr};
+    int checked_lengths[10] = {lengths[0],
+                               lengths[1],
+                               lengths[2],
+                               lengths[3],
+                               lengths[4],
+                               lengths[5],
+                               lengths[6],
+                               static_cast<int>(created.size()),
+                               static_cast<int>(consumed.size()),
+                               static_cast<int>(previous.size())};
+    int formats[10] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    int sent = expected != nullptr
+                   ? PQsendQueryPrepared(conn_, kCheckedStatement, 10, checked_values,
+                                         checked_lengths, formats, 1)
+                   : PQsendQueryPrepared(conn_, kStatement, 7, values, lengths, formats, 1);
+    if (sent != 1)
+        ThrowConnectionError("cannot send milestone " + std::to_string(bundle.milestone_index));
     if (PQpipelineSync(conn_) != 1)
         ThrowConnectionError("cannot send milestone " + std::to_string(bundle.milestone_index));
     ++in_flight_;
@@ -216,10 +238,7 @@ MilestoneOutcome IngestConnection::Receive()
 {
     MilestoneOutcome outcome;
     bool have_result = false;
-    // Each statement's result and the NULL that ends it (the ingest call's, then the check's
-    // when sent), then the sync point's result. The first error is the outcome; after it the
-    // pipeline reports the rest as aborted.
-    int statement = 0;
+    // The statement's result and the NULL that ends it, then the sync point's result.
     for (;;)
     {
         PGresult *result = PQgetResult(conn_);
@@ -227,7 +246,6 @@ MilestoneOutcome IngestConnection::Receive()
         {
             if (PQstatus(conn_) == CONNECTION_BAD)
                 ThrowConnectionError("lost the connection to the server");
-            ++statement;
             continue;
         }
         ExecStatusType status = PQresultStatus(result);
@@ -236,19 +254,7 @@ MilestoneOutcome IngestConnection::Receive()
             PQclear(result);
             break;
         }
-        if (statement > 0 && status == PGRES_TUPLES_OK)
-        {
-            // the check passed
-        }
-        else if (statement > 0 && status == PGRES_FATAL_ERROR && outcome.ok)
-        {
-            outcome.ok = false;
-            outcome.sqlstate = ErrorField(result, PG_DIAG_SQLSTATE);
-            outcome.message = ErrorField(result, PG_DIAG_MESSAGE_PRIMARY);
-            outcome.detail = ErrorField(result, PG_DIAG_MESSAGE_DETAIL);
-            outcome.context = ErrorField(result, PG_DIAG_CONTEXT);
-        }
-        else if (statement == 0 && status == PGRES_TUPLES_OK && PQntuples(result) == 1)
+        if (!have_result && status == PGRES_TUPLES_OK && PQntuples(result) == 1)
         {
             // Binary results: bool is one byte, int4 four bytes big endian.
             auto Int = [&](int column)

@@ -54,8 +54,8 @@ class IngestConnection
     IngestConnection(const IngestConnection &) = delete;
     IngestConnection &operator=(const IngestConnection &) = delete;
 
-    // Queues one milestone (its call, the check of the node's updates when given, and a sync
-    // point) and sends it.
+    // Queues one milestone (its call, with the check of the node's updates in the same statement
+    // when given, and a sync point) and sends it.
     void Send(const MilestoneBundle &bundle, const ExpectedUpdates *expected = nullptr);
     // Waits for the result of the oldest milestone sent and not yet received.
     MilestoneOutcome Receive();
@@ -68,7 +68,6 @@ class IngestConnection
     [[noreturn]] void ThrowConnectionError(const std::string &what);
     void Exec(const std::string &sql);
     void Prepare(const char *name, const std::string &sql, int params, const unsigned *types);
-    void SendCheck(const MilestoneBundle &bundle, const ExpectedUpdates &expected);
 
     PGconn *conn_ = nullptr;
     std::uint32_t snapshot_output_oid_ = 0;

@@ -331,6 +331,11 @@ int Follow(sync::Node &node, const std::string &dsn, const sync::NodeStatus &sta
             fmt::print(stderr, "permanode sync: milestone {}: {}\n", next, e.what());
             code = e.kind() == sync::NodeError::Kind::kNotFound ? kNodePruned : kFailure;
         }
+        catch (const std::exception &e)
+        {
+            fmt::print(stderr, "permanode sync: milestone {}: {}\n", next, e.what());
+            code = kFailure;
+        }
         ++next;
         progress.Update(writer.committed().value_or(0), fetcher.Confirmed(), writer.blocks());
         report();

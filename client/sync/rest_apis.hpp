@@ -2,10 +2,12 @@
 // rest_chrysalis.cpp), and the JSON reading they share (rest_node.cpp).
 #pragma once
 
+#include "sync/cone_walk.hpp"
 #include "sync/http_getter.hpp"
 #include "sync/node.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -26,11 +28,17 @@ nlohmann::json GetJson(HttpGetter &http, const std::string &path);
 // A field of a reply, of the type asked; kProtocol naming `what` and the field otherwise.
 const nlohmann::json &Field(const nlohmann::json &object, const char *key, const std::string &what);
 std::uint32_t U32Field(const nlohmann::json &object, const char *key, const std::string &what);
+std::string StringField(const nlohmann::json &object, const char *key, const std::string &what);
 // Hex with or without 0x, of `size` bytes (0: any).
 codec::Bytes HexBytes(const nlohmann::json &value, std::size_t size, const std::string &what);
 codec::OutputId OutputIdOf(const nlohmann::json &value, const std::string &what);
-// Checks that bytes hash to the ID they were asked by (BLAKE2b-256 in both eras).
-void CheckHashesTo(const codec::Bytes &bytes, const codec::BlockId &id, const char *what);
+// A block as its metadata describes it (both APIs name the fields alike:
+// referencedByMilestoneIndex, ledgerInclusionState, conflictReason, and in Hornet 2.x
+// whiteFlagIndex), with its bytes from get_bytes(), hashed to `id`, when milestone `index`
+// referenced it.
+WalkedBlock ConeBlockOf(const nlohmann::json &metadata, std::uint32_t index,
+                        const codec::BlockId &id, const std::string &what,
+                        const std::function<std::string()> &get_bytes);
 // The node's created and consumed outputs, by ID, from a utxo-changes reply.
 LedgerUpdates UpdatesOf(const nlohmann::json &changes, const std::string &what);
 // The created outputs the cone does not create, filled by fetch(output) (bytes and block).

@@ -5,7 +5,6 @@
 #include "sync/cone_walk.hpp"
 #include "sync/rest_apis.hpp"
 
-#include "codec/block_metadata.hpp"
 #include "codec/chrysalis/message.hpp"
 #include "codec/error.hpp"
 #include "codec/hex.hpp"
@@ -35,24 +34,8 @@ WalkedBlock FetchMessage(HttpGetter &http, const codec::BlockId &id, std::uint32
     std::string path = kV1 + "/messages/" + PlainHex(id);
     std::string what = "message " + PlainHex(id);
     nlohmann::json metadata = DataOf(GetJson(http, path + "/metadata"), what);
-    WalkedBlock out;
-    if (metadata.contains("referencedByMilestoneIndex"))
-        out.referenced_by = U32Field(metadata, "referencedByMilestoneIndex", what);
-    if (out.referenced_by != index)
-        return out;
-    std::string bytes = http.Get(path + "/raw", "application/octet-stream");
-    out.block.bytes.assign(bytes.begin(), bytes.end());
-    CheckHashesTo(out.block.bytes, id, "message");
-    auto state = codec::ParseLedgerInclusionState(
-        Field(metadata, "ledgerInclusionState", what).get<std::string>());
-    if (!state)
-        throw NodeError(NodeError::Kind::kProtocol, what + ": unknown ledgerInclusionState " +
-                                                        metadata["ledgerInclusionState"].dump());
-    out.block.inclusion_state = static_cast<std::uint8_t>(*state);
-    if (metadata.contains("conflictReason"))
-        out.block.conflict_reason =
-            static_cast<std::uint8_t>(U32Field(metadata, "conflictReason", what));
-    return out;
+    return ConeBlockOf(metadata, index, id, what,
+                       [&] { return http.Get(path + "/raw", "application/octet-stream"); });
 }
 
 // An output booked from outside the cone (the genesis or a snapshot): its bytes (TIP-7) from
@@ -83,14 +66,14 @@ NodeStatus ChrysalisStatus(HttpGetter &http)
     const nlohmann::json info = DataOf(GetJson(http, kV1 + "/info"), what);
     NodeStatus out;
     out.protocol_version = 1;
-    out.healthy = info.value("isHealthy", false);
+    out.healthy = info.value("isHealthy", nlohmann::json()) == true;
     out.confirmed_index = U32Field(info, "confirmedMilestoneIndex", what);
     if (info.contains("latestMilestoneTimestamp"))
         out.confirmed_timestamp = U32Field(info, "latestMilestoneTimestamp", what);
     out.pruning_index = info.contains("pruningIndex") ? U32Field(info, "pruningIndex", what) : 0;
     out.ledger_index = out.confirmed_index;
-    out.network_name = Field(info, "networkId", what).get<std::string>();
-    out.bech32_hrp = Field(info, "bech32HRP", what).get<std::string>();
+    out.network_name = StringField(info, "networkId", what);
+    out.bech32_hrp = StringField(info, "bech32HRP", what);
     return out;
 }
 

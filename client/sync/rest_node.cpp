@@ -5,6 +5,7 @@
 #include "sync/cone_walk.hpp"
 #include "sync/rest_apis.hpp"
 
+#include "codec/block_metadata.hpp"
 #include "codec/hex.hpp"
 #include "codec/ids.hpp"
 
@@ -46,6 +47,15 @@ std::uint32_t U32Field(const nlohmann::json &object, const char *key, const std:
     return value.get<std::uint32_t>();
 }
 
+std::string StringField(const nlohmann::json &object, const char *key, const std::string &what)
+{
+    const nlohmann::json &value = Field(object, key, what);
+    if (!value.is_string())
+        throw NodeError(NodeError::Kind::kProtocol,
+                        fmt::format("{}: \"{}\" is not a string: {}", what, key, value.dump()));
+    return value.get<std::string>();
+}
+
 codec::Bytes HexBytes(const nlohmann::json &value, std::size_t size, const std::string &what)
 {
     std::optional<codec::Bytes> bytes;
@@ -69,12 +79,44 @@ codec::OutputId OutputIdOf(const nlohmann::json &value, const std::string &what)
     return codec::OutputIdFromBytes(id);
 }
 
-void CheckHashesTo(const codec::Bytes &bytes, const codec::BlockId &id, const char *what)
+namespace
+{
+
+// Checks that bytes hash to the ID they were asked by (BLAKE2b-256 in both eras).
+void CheckHashesTo(const codec::Bytes &bytes, const codec::BlockId &id)
 {
     if (codec::Blake2b256(bytes) != id)
         throw NodeError(NodeError::Kind::kProtocol,
-                        fmt::format("the bytes the node sent for {} {} hash to {}", what,
-                                    codec::ToHex(id), codec::ToHex(codec::Blake2b256(bytes))));
+                        fmt::format("the bytes the node sent for {} hash to {}", codec::ToHex(id),
+                                    codec::ToHex(codec::Blake2b256(bytes))));
+}
+
+} // namespace
+
+WalkedBlock ConeBlockOf(const nlohmann::json &metadata, std::uint32_t index,
+                        const codec::BlockId &id, const std::string &what,
+                        const std::function<std::string()> &get_bytes)
+{
+    WalkedBlock out;
+    if (metadata.contains("referencedByMilestoneIndex"))
+        out.referenced_by = U32Field(metadata, "referencedByMilestoneIndex", what);
+    if (out.referenced_by != index)
+        return out;
+    if (metadata.contains("whiteFlagIndex"))
+        out.white_flag_index = U32Field(metadata, "whiteFlagIndex", what);
+    std::string bytes = get_bytes();
+    out.block.bytes.assign(bytes.begin(), bytes.end());
+    CheckHashesTo(out.block.bytes, id);
+    std::string state_name = StringField(metadata, "ledgerInclusionState", what);
+    auto state = codec::ParseLedgerInclusionState(state_name);
+    if (!state)
+        throw NodeError(NodeError::Kind::kProtocol,
+                        what + ": unknown ledgerInclusionState \"" + state_name + "\"");
+    out.block.inclusion_state = static_cast<std::uint8_t>(*state);
+    if (metadata.contains("conflictReason"))
+        out.block.conflict_reason =
+            static_cast<std::uint8_t>(U32Field(metadata, "conflictReason", what));
+    return out;
 }
 
 LedgerUpdates UpdatesOf(const nlohmann::json &changes, const std::string &what)

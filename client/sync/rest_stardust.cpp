@@ -5,7 +5,6 @@
 #include "sync/cone_walk.hpp"
 #include "sync/rest_apis.hpp"
 
-#include "codec/block_metadata.hpp"
 #include "codec/error.hpp"
 #include "codec/hex.hpp"
 #include "codec/ids.hpp"
@@ -44,26 +43,7 @@ WalkedBlock FetchBlock(HttpGetter &http, const codec::BlockId &id, std::uint32_t
     std::string path = kCore + "/blocks/" + codec::ToHex(id);
     std::string what = "block " + codec::ToHex(id);
     nlohmann::json metadata = GetJson(http, path + "/metadata");
-    WalkedBlock out;
-    if (metadata.contains("referencedByMilestoneIndex"))
-        out.referenced_by = U32Field(metadata, "referencedByMilestoneIndex", what);
-    if (out.referenced_by != index)
-        return out;
-    if (metadata.contains("whiteFlagIndex"))
-        out.white_flag_index = U32Field(metadata, "whiteFlagIndex", what);
-    std::string bytes = http.Get(path, kRaw);
-    out.block.bytes.assign(bytes.begin(), bytes.end());
-    CheckHashesTo(out.block.bytes, id, "block");
-    auto state = codec::ParseLedgerInclusionState(
-        Field(metadata, "ledgerInclusionState", what).get<std::string>());
-    if (!state)
-        throw NodeError(NodeError::Kind::kProtocol, what + ": unknown ledgerInclusionState " +
-                                                        metadata["ledgerInclusionState"].dump());
-    out.block.inclusion_state = static_cast<std::uint8_t>(*state);
-    if (metadata.contains("conflictReason"))
-        out.block.conflict_reason =
-            static_cast<std::uint8_t>(U32Field(metadata, "conflictReason", what));
-    return out;
+    return ConeBlockOf(metadata, index, id, what, [&] { return http.Get(path, kRaw); });
 }
 
 // An output booked from outside the cone: its bytes and the block its metadata names.
@@ -107,15 +87,15 @@ NodeStatus StardustStatus(HttpGetter &http)
     const nlohmann::json &confirmed = Field(status, "confirmedMilestone", what);
     const nlohmann::json &protocol = Field(info, "protocol", what);
     NodeStatus out;
-    out.healthy = status.value("isHealthy", false);
+    out.healthy = status.value("isHealthy", nlohmann::json()) == true;
     out.confirmed_index = U32Field(confirmed, "index", what);
     if (confirmed.contains("timestamp"))
         out.confirmed_timestamp = U32Field(confirmed, "timestamp", what);
     out.pruning_index =
         status.contains("pruningIndex") ? U32Field(status, "pruningIndex", what) : 0;
     out.ledger_index = out.confirmed_index;
-    out.network_name = Field(protocol, "networkName", what).get<std::string>();
-    out.bech32_hrp = Field(protocol, "bech32Hrp", what).get<std::string>();
+    out.network_name = StringField(protocol, "networkName", what);
+    out.bech32_hrp = StringField(protocol, "bech32Hrp", what);
     out.confirmed_index = NewestServed(http, out.confirmed_index);
     return out;
 }

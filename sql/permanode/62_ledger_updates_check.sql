@@ -4,14 +4,18 @@
 -- consumed at a milestone must be those ingest derived from the cone. Called in the milestone's
 -- own transaction, after ingest_milestone: a difference raises, and nothing of the milestone is
 -- committed. With `previous`, that milestone must be archived already: a sync sends several
--- milestones at once, and one that failed must not leave a hole below those after it.
+-- milestones at once, and one that failed must not leave a hole below those after it. A sync
+-- calls it in one statement with ingest_milestone, passing what that returned; VOLATILE, so that
+-- its queries see the rows that call wrote earlier in the same statement.
 -------------------------------------------------------------------------------------------------
 CREATE FUNCTION @extschema@.check_ledger_updates(milestone_index int,
                                                  created @extschema@.output_id[],
                                                  consumed @extschema@.output_id[],
-                                                 previous int DEFAULT NULL)
+                                                 previous int DEFAULT NULL,
+                                                 created_count int DEFAULT NULL,
+                                                 consumed_count int DEFAULT NULL)
 RETURNS void
-LANGUAGE plpgsql STABLE AS $$
+LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
     first record;
 BEGIN
@@ -19,6 +23,27 @@ BEGIN
         RAISE EXCEPTION 'milestone %: milestone % before it is not archived', $1, previous
             USING ERRCODE = 'object_not_in_prerequisite_state',
                   HINT = 'Milestones are archived in order: archive the one before first.';
+    END IF;
+    -- The common case, by lookups of the node's output IDs: each is one ingest wrote at this
+    -- milestone, and ingest wrote as many as the node names (created_count and consumed_count,
+    -- what ingest_milestone returned). Only otherwise does the whole comparison below run, over
+    -- every row of the milestone's ranges, to name the first difference. (The operator is named:
+    -- the caller's search_path need not hold the extension's schema.)
+    IF created_count = coalesce(cardinality(created), 0)
+       AND consumed_count = coalesce(cardinality(consumed), 0)
+       AND NOT EXISTS (
+           SELECT FROM unnest(created) n(output_id)
+           WHERE NOT EXISTS (SELECT FROM @extschema@.basic_outputs o WHERE o.output_id OPERATOR(@extschema@.=) n.output_id AND o.milestone_index = $1)
+             AND NOT EXISTS (SELECT FROM @extschema@.alias_outputs o WHERE o.output_id OPERATOR(@extschema@.=) n.output_id AND o.milestone_index = $1)
+             AND NOT EXISTS (SELECT FROM @extschema@.foundry_outputs o WHERE o.output_id OPERATOR(@extschema@.=) n.output_id AND o.milestone_index = $1)
+             AND NOT EXISTS (SELECT FROM @extschema@.nft_outputs o WHERE o.output_id OPERATOR(@extschema@.=) n.output_id AND o.milestone_index = $1)
+             AND NOT EXISTS (SELECT FROM @extschema@.legacy_outputs o
+                             WHERE o.output_id OPERATOR(@extschema@.=) n.output_id AND o.milestone_index = $1 AND NOT o.is_used))
+       AND NOT EXISTS (
+           SELECT FROM unnest(consumed) n(output_id)
+           WHERE NOT EXISTS (SELECT FROM @extschema@.spent_outputs s WHERE s.output_id OPERATOR(@extschema@.=) n.output_id AND s.milestone_index = $1))
+    THEN
+        RETURN;
     END IF;
     WITH ours_created AS (
         SELECT o.output_id FROM @extschema@.basic_outputs o WHERE o.milestone_index = $1
@@ -53,5 +78,5 @@ BEGIN
     END IF;
 END
 $$;
-COMMENT ON FUNCTION @extschema@.check_ledger_updates(int, @extschema@.output_id[], @extschema@.output_id[], int) IS
-    'raises (SQLSTATE 22000) unless the outputs a node says it created and consumed at a milestone are those ingest derived; (55000) when previous is given and not archived';
+COMMENT ON FUNCTION @extschema@.check_ledger_updates(int, @extschema@.output_id[], @extschema@.output_id[], int, int, int) IS
+    'raises (SQLSTATE 22000) unless the outputs a node says it created and consumed at a milestone are those ingest derived (created_count and consumed_count: the outputs and spent ingest_milestone returned, for a check by lookups); (55000) when previous is given and not archived';

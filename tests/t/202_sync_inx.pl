@@ -15,6 +15,7 @@ use IPC::Run;
 use Time::HiRes qw(usleep);
 use Test::More;
 use ledger_suite;
+use sync_suite;
 
 my $cli = $ENV{PERMANODE_CLI} || "$FindBin::RealBin/../../build/permanode";
 my $server = $ENV{PERMANODE_INX_SERVER} || "$FindBin::RealBin/../inx/inx_server.py";
@@ -28,24 +29,6 @@ $node->start;
 my $ledger = "$PostgreSQL::Test::Utils::tmp_check/ledger.ndjson";
 system($cli, 'generate', '--milestones', '120', '--node-fields', '--seed', '11', '-o', $ledger) == 0
   or die 'generate failed';
-
-sub new_database
-{
-    my ($db) = @_;
-    $node->safe_psql('postgres', "CREATE DATABASE $db");
-    $node->safe_psql($db, 'SET client_min_messages = warning; CREATE EXTENSION permanode CASCADE');
-    return;
-}
-
-# Every row of every ledger table, counted and fingerprinted.
-sub fingerprint
-{
-    my ($db) = @_;
-    return $node->safe_psql($db, q{
-        SELECT string_agg(t.table_name || ':' || permanode.relation_checksum(format('permanode.%I', t.table_name)::regclass), ' '
-                          ORDER BY t.table_name)
-        FROM permanode.ledger_tables t});
-}
 
 sub newest { return $node->safe_psql($_[0], 'SELECT max(milestone_index) FROM permanode.sync') }
 
@@ -78,34 +61,34 @@ sub run_sync
     return ($? >> 8, $err);
 }
 
-new_database('filed');
+new_database($node, 'filed');
 system($cli, 'ingest', $ledger, '--dsn', $node->connstr('filed')) == 0 or die 'ingest failed';
-my $expected = fingerprint('filed');
+my $expected = fingerprint($node, 'filed');
 
 # 1. A whole sync equals a file ingest, and verify finds nothing.
 my ($inx, $port) = start_inx();
-new_database('synced');
+new_database($node, 'synced');
 my ($rc, $err) = run_sync('synced', $port, '--until-synced');
 is($rc, 0, 'sync to the node\'s confirmed milestone exits 0') or diag($err);
 like($err, qr/stopped after milestone 120; the node is at 120/, 'it says where it stopped');
-is(fingerprint('synced'), $expected, 'every ledger table equals the file ingest of the same ledger');
+is(fingerprint($node, 'synced'), $expected, 'every ledger table equals the file ingest of the same ledger');
 my ($vout, $verr) = ('', '');
 IPC::Run::run([$cli, 'verify', '--dsn', $node->connstr('synced')], '>', \$vout, '2>', \$verr);
 is($? >> 8, 0, 'permanode verify finds no mismatch in the synced archive') or diag("$vout$verr");
 
 # 2. Stopped at --to, then resumed: no hole, no overlap.
-new_database('resumed');
+new_database($node, 'resumed');
 ($rc, $err) = run_sync('resumed', $port, '--to', '40');
 is($rc, 0, 'sync --to 40 exits 0');
 is(newest('resumed'), 40, 'and stops after milestone 40');
 ($rc, $err) = run_sync('resumed', $port, '--until-synced');
 like($err, qr/from milestone 41 /, 'a second sync resumes at 41');
-is(fingerprint('resumed'), $expected, 'the resumed archive equals the file ingest');
+is(fingerprint($node, 'resumed'), $expected, 'the resumed archive equals the file ingest');
 stop_inx($inx);
 
 # 3. kill -9 of the sync while a slow node streams, then a restart.
 ($inx, $port) = start_inx('--delay-ms', '2');
-new_database('killed');
+new_database($node, 'killed');
 my ($kout, $kerr) = ('', '');
 my $sync = IPC::Run::start([$cli, 'sync', '--inx', "127.0.0.1:$port", '--dsn', $node->connstr('killed'),
         '--no-progress', '--until-synced'], '>', \$kout, '2>', \$kerr);
@@ -118,12 +101,12 @@ cmp_ok($at_kill, '<', 120, "killed -9 after milestone $at_kill");
 is($node->safe_psql('killed', 'SELECT count(*) FROM permanode.sync_gaps()'), 0, 'no hole left behind');
 ($rc, $err) = run_sync('killed', $port, '--until-synced');
 is($rc, 0, 'the restarted sync exits 0') or diag($err);
-is(fingerprint('killed'), $expected, 'after the restart, the archive equals the file ingest');
+is(fingerprint($node, 'killed'), $expected, 'after the restart, the archive equals the file ingest');
 stop_inx($inx);
 
 # 4. The node dies halfway through a cone; the sync waits for it and goes on when it is back.
 ($inx, $port) = start_inx('--exit-after', '50');
-new_database('node_restart');
+new_database($node, 'node_restart');
 $sync = IPC::Run::start([$cli, 'sync', '--inx', "127.0.0.1:$port", '--dsn', $node->connstr('node_restart'),
         '--no-progress', '--until-synced'], '>', \$kout, '2>', \$kerr);
 $inx->finish;    # the server exits by itself (code 3) mid-cone
@@ -133,14 +116,14 @@ sleep 1;
 $sync->finish;
 is($sync->result(0), 0, 'the sync ended once the node was back') or diag($kerr);
 like($kerr, qr/retrying/, 'it said it was retrying');
-is(fingerprint('node_restart'), $expected, 'and the archive equals the file ingest');
+is(fingerprint($node, 'node_restart'), $expected, 'and the archive equals the file ingest');
 stop_inx($inx);
 
 # 5. A milestone whose ledger updates disagree with its cone: bytes, then IDs.
 for my $how (qw(bytes id))
 {
     ($inx, $port) = start_inx('--disagree-at', '30', '--disagree-by', $how);
-    new_database("disagree_$how");
+    new_database($node, "disagree_$how");
     ($rc, $err) = run_sync("disagree_$how", $port, '--until-synced');
     is($rc, 10, "updates that disagree by $how: exit 10");
     like($err, qr/milestone 30: .*(disagree|differ)/, "the error names milestone 30 ($how)");
@@ -151,7 +134,7 @@ for my $how (qw(bytes id))
 
 # 6. Another network: a node of another HRP on an empty archive, another network name later.
 ($inx, $port) = start_inx('--hrp', 'rms');
-new_database('network');
+new_database($node, 'network');
 ($rc, $err) = run_sync('network', $port, '--until-synced');
 is($rc, 9, 'a node of another address prefix: exit 9');
 like($err, qr/rms1.*smr1|"rms".*"smr1/, 'the error names both');
@@ -169,7 +152,7 @@ stop_inx($inx);
 is($rc, 8, 'a node behind the archive: exit 8');
 like($err, qr/confirmed milestone 60, behind this archive's newest, 120/, 'the error says so');
 stop_inx($inx);
-new_database('gap');
+new_database($node, 'gap');
 ($inx, $port) = start_inx();
 run_sync('gap', $port, '--to', '10');
 stop_inx($inx);
@@ -181,7 +164,7 @@ like($err, qr/--from 11 --to 70/, 'and says how to fill it');
 
 # 8. An empty archive from a pruned node: the ledger before its first milestone comes from the
 # node's unspent outputs and ledger updates, so the UTXO set is the file ingest's.
-new_database('pruned');
+new_database($node, 'pruned');
 ($rc, $err) = run_sync('pruned', $port, '--until-synced');
 is($rc, 0, 'an empty archive syncs from a pruned node') or diag($err);
 is($node->safe_psql('pruned', 'SELECT min(milestone_index) FROM permanode.sync'), 71,

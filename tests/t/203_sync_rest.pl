@@ -14,6 +14,7 @@ use IPC::Run;
 use Time::HiRes qw(usleep);
 use Test::More;
 use ledger_suite;
+use sync_suite;
 
 my $cli = $ENV{PERMANODE_CLI} || "$FindBin::RealBin/../../build/permanode";
 my $tmp = $PostgreSQL::Test::Utils::tmp_check;
@@ -22,23 +23,6 @@ my $node = PostgreSQL::Test::Cluster->new('rest');
 $node->init;
 $node->append_conf('postgresql.conf', preload_conf());
 $node->start;
-
-sub new_database
-{
-    my ($db) = @_;
-    $node->safe_psql('postgres', "CREATE DATABASE $db");
-    $node->safe_psql($db, 'SET client_min_messages = warning; CREATE EXTENSION permanode CASCADE');
-    return;
-}
-
-sub fingerprint
-{
-    my ($db) = @_;
-    return $node->safe_psql($db, q{
-        SELECT string_agg(t.table_name || ':' || permanode.relation_checksum(format('permanode.%I', t.table_name)::regclass), ' '
-                          ORDER BY t.table_name)
-        FROM permanode.ledger_tables t});
-}
 
 sub ingest
 {
@@ -56,10 +40,10 @@ system($cli, 'generate', '--protocol', 'chrysalis', '--milestones', '24', '--sta
 system($cli, 'generate', '--milestones', '36', '--start-index', '25', '--seed', '6', '-o',
     $stardust) == 0
   or die 'generate stardust failed';
-new_database('source');
+new_database($node, 'source');
 ingest('source', $chrysalis);
 ingest('source', $stardust);
-my $expected = fingerprint('source');
+my $expected = fingerprint($node, 'source');
 
 # A milestone's payload travels in the next one's cone: the source holds milestone 60's cone but
 # not its payload, so it serves milestones up to 59, and a copy equals a file ingest up to 59.
@@ -78,10 +62,10 @@ sub milestones_of
     close($fh);
     return $out;
 }
-new_database('filed');
+new_database($node, 'filed');
 ingest('filed', $chrysalis);
 ingest('filed', milestones_of($stardust, 'served', sub { $_[0] <= 59 }));
-my $served = fingerprint('filed');
+my $served = fingerprint($node, 'filed');
 
 # The source's HTTP server.
 my ($sout, $serr) = ('', '');
@@ -106,7 +90,7 @@ sub run_sync
 }
 
 # 1. Both eras over REST: the copy equals the source.
-new_database('copy');
+new_database($node, 'copy');
 my ($rc, $err) = run_sync('copy', '--api', "$url/api/v1", '--until-synced');
 is($rc, 0, 'sync --api …/api/v1 exits 0') or diag($err);
 like($err, qr/stopped after milestone 24; the node is at 24/, 'the Chrysalis era ends at its last milestone');
@@ -116,7 +100,7 @@ like($err, qr/following REST \Q$url\E \(network "[^"]+"\) from milestone 25/,
     'the Stardust era starts after the Chrysalis one');
 like($err, qr/stopped after milestone 59; the node is at 59/,
     'and ends at the newest milestone the node serves');
-is(fingerprint('copy'), $served, 'every ledger table of the copy equals a file ingest of the same milestones');
+is(fingerprint($node, 'copy'), $served, 'every ledger table of the copy equals a file ingest of the same milestones');
 my ($vout, $verr) = ('', '');
 IPC::Run::run([$cli, 'verify', '--dsn', $node->connstr('copy')], '>', \$vout, '2>', \$verr);
 is($? >> 8, 0, 'permanode verify finds no mismatch in the copy') or diag("$vout$verr");
@@ -125,10 +109,10 @@ is($? >> 8, 0, 'permanode verify finds no mismatch in the copy') or diag("$vout$
 ($rc, $err) = run_sync('copy', '--api', $url, '--until-synced');
 is($rc, 0, 'a second sync exits 0') or diag($err);
 like($err, qr/nothing to archive; the node is at 59/, 'and archives nothing');
-is(fingerprint('copy'), $served, 'the copy is unchanged');
+is(fingerprint($node, 'copy'), $served, 'the copy is unchanged');
 
 # 3. Holes in both eras, filled by --gaps from each era's API.
-new_database('holes');
+new_database($node, 'holes');
 ingest('holes', milestones_of($chrysalis, 'holes', sub { $_[0] < 8 || $_[0] > 11 }));
 ingest('holes', milestones_of($stardust, 'holes', sub { $_[0] < 40 || $_[0] > 47 }));
 is($node->safe_psql('holes', q{SELECT string_agg(from_milestone || '-' || to_milestone, ',') FROM permanode.sync_gaps()}),
@@ -142,12 +126,12 @@ is($node->safe_psql('holes', q{SELECT string_agg(from_milestone || '-' || to_mil
 ($rc, $err) = run_sync('holes', '--api', "$url/api/v1", '--gaps');
 is($rc, 0, 'sync --gaps from the API v1 exits 0') or diag($err);
 is($node->safe_psql('holes', 'SELECT count(*) FROM permanode.sync_gaps()'), '0', 'no gap is left');
-is(fingerprint('holes'), $expected, 'every ledger table equals the source');
+is(fingerprint($node, 'holes'), $expected, 'every ledger table equals the source');
 ($rc, $err) = run_sync('holes', '--api', $url, '--gaps');
 like($err, qr/the archive has no gaps/, 'a third --gaps says there is nothing to fill');
 
 # 4. A range from --from to --to, on an empty database.
-new_database('range');
+new_database($node, 'range');
 ($rc, $err) = run_sync('range', '--api', $url, '--from', '30', '--to', '35');
 is($rc, 0, 'sync --from 30 --to 35 exits 0') or diag($err);
 is($node->safe_psql('range', 'SELECT min(milestone_index) || \'-\' || max(milestone_index) || \':\' || count(*) FROM permanode.sync'),
@@ -174,7 +158,7 @@ $line =~ s/\{"block":"0x[0-9a-f]+","inclusion_state":"included","conflict_reason
 open(my $cut, '>', "$tmp/cut.ndjson") or die;
 print $cut $line;
 close($cut);
-new_database('checked');
+new_database($node, 'checked');
 my ($iout, $ierr) = ('', '');
 IPC::Run::run([$cli, 'ingest', "$tmp/cut.ndjson", '--dsn', $node->connstr('checked'), '--no-progress'],
     '>', \$iout, '2>', \$ierr);

@@ -17,6 +17,7 @@ use JSON::PP;
 use Time::HiRes qw(usleep time);
 use Test::More;
 use ledger_suite;
+use sync_suite;
 
 my $cli = $ENV{PERMANODE_CLI} || "$FindBin::RealBin/../../build/permanode";
 my $inx_server = $ENV{PERMANODE_INX_SERVER} || "$FindBin::RealBin/../inx/inx_server.py";
@@ -30,14 +31,6 @@ $node->start;
 my $ledger = "$PostgreSQL::Test::Utils::tmp_check/health_ledger.ndjson";
 system($cli, 'generate', '--milestones', '120', '--node-fields', '--seed', '11', '-o', $ledger) == 0
   or die 'generate failed';
-
-sub new_database
-{
-    my ($db) = @_;
-    $node->safe_psql('postgres', "CREATE DATABASE $db");
-    $node->safe_psql($db, 'SET client_min_messages = warning; CREATE EXTENSION permanode CASCADE');
-    return;
-}
 
 sub newest
 {
@@ -89,7 +82,7 @@ sub start_sync
 }
 
 # --- the archive, the node, the server (as a reader, as the server logs in) ---
-new_database('followed');
+new_database($node, 'followed');
 $node->safe_psql('followed', 'CREATE ROLE regress_http LOGIN IN ROLE permanode_reader');
 my ($inx, $inx_port) = start_inx('--confirmed', '10', '--confirm-every', '1');
 my $source = "INX 127.0.0.1:$inx_port";
@@ -202,7 +195,7 @@ like(status_text(), qr/^  stopped at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(exit c
 stop_inx($inx);
 
 # --- 5. a role that may ingest but not report: one warning, and the sync goes on ---
-new_database('unreported');
+new_database($node, 'unreported');
 $node->safe_psql('unreported', q{
     CREATE ROLE regress_ingest LOGIN IN ROLE permanode_writer;
     REVOKE INSERT, UPDATE ON permanode.sync_follow FROM permanode_writer});
