@@ -35,7 +35,8 @@ std::string OutputIdArray(std::uint32_t oid, const std::vector<codec::OutputId> 
 }
 } // namespace
 
-IngestConnection::IngestConnection(const std::string &dsn, bool synchronous_commit)
+IngestConnection::IngestConnection(const std::string &dsn, bool synchronous_commit,
+                                   bool node_checked)
 {
     conn_ = PQconnectdb(dsn.c_str());
     if (PQstatus(conn_) != CONNECTION_OK)
@@ -69,18 +70,16 @@ IngestConnection::IngestConnection(const std::string &dsn, bool synchronous_comm
             "permanode.ingest_milestone($1, $2, $3::bytea[], $4::smallint[], $5::smallint[], "
             "$6::permanode.snapshot_output[], $7)",
             7, ingest_types);
-    // A sync's milestone: the same call, and in the same statement the check of the node's
-    // updates against what it returned (check_ledger_updates looks the node's outputs up by ID
-    // when the counts agree).
+    // A sync's milestone: the same, checked against the node's ledger updates (only prepared for
+    // a sync: a database older than 0.11.0 has no ingest_node_milestone, and can still ingest).
     const unsigned checked_types[10] = {kInt4Oid, kInt8Oid, 0, 0, 0, 0, kInt2Oid, 0, 0, kInt4Oid};
-    Prepare(kCheckedStatement,
-            "SELECT i.already_ingested, i.messages, i.outputs, i.spent FROM "
-            "permanode.ingest_milestone($1, $2, $3::bytea[], $4::smallint[], $5::smallint[], "
-            "$6::permanode.snapshot_output[], $7) i CROSS JOIN LATERAL "
-            "permanode.check_ledger_updates(i.milestone, $8::permanode.output_id[], "
-            "$9::permanode.output_id[], $10, CASE WHEN NOT i.already_ingested THEN i.outputs END, "
-            "CASE WHEN NOT i.already_ingested THEN i.spent END) c",
-            10, checked_types);
+    if (node_checked)
+        Prepare(kCheckedStatement,
+                "SELECT already_ingested, messages, outputs, spent FROM "
+                "permanode.ingest_node_milestone($1, $2, $3::bytea[], $4::smallint[], "
+                "$5::smallint[], $6::permanode.snapshot_output[], $7, $8::permanode.output_id[], "
+                "$9::permanode.output_id[], $10)",
+                10, checked_types);
     if (PQenterPipelineMode(conn_) != 1)
         ThrowConnectionError("cannot enter pipeline mode");
 }

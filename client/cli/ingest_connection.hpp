@@ -19,7 +19,7 @@ namespace permanode::cli
 {
 
 // The outputs a node says a milestone created and consumed (`permanode sync`): checked against
-// what ingest derived, in the milestone's own transaction (permanode.check_ledger_updates).
+// what its cone derives, before ingest writes (permanode.ingest_node_milestone).
 struct ExpectedUpdates
 {
     std::vector<codec::OutputId> created;
@@ -49,13 +49,14 @@ class IngestConnection
   public:
     // Connects, looks up the type OIDs, prepares the call and enters pipeline mode.
     // synchronous_commit false: commits are not flushed one by one (see FlushCommits).
-    IngestConnection(const std::string &dsn, bool synchronous_commit);
+    // node_checked: for a sync, whose milestones are sent with the node's ledger updates.
+    IngestConnection(const std::string &dsn, bool synchronous_commit, bool node_checked = false);
     ~IngestConnection();
     IngestConnection(const IngestConnection &) = delete;
     IngestConnection &operator=(const IngestConnection &) = delete;
 
-    // Queues one milestone (its call, with the check of the node's updates in the same statement
-    // when given, and a sync point) and sends it.
+    // Queues one milestone (its call, checked against the node's updates when given, and a sync
+    // point) and sends it.
     void Send(const MilestoneBundle &bundle, const ExpectedUpdates *expected = nullptr);
     // Waits for the result of the oldest milestone sent and not yet received.
     MilestoneOutcome Receive();

@@ -79,23 +79,22 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> ReadGaps(const std::string 
     return gaps;
 }
 
-// Remembers the network of the node followed, so that a later sync refuses another one.
-void RecordNetwork(const std::string &dsn, const sync::NodeStatus &status)
+// Records a setting of the archive unless it has one by that key (what: what it is for, should
+// this role not be allowed to).
+void RecordSetting(const std::string &dsn, const std::string &key, const std::string &value,
+                   const char *what)
 {
-    if (status.network_name.empty())
-        return;
     pqxx::connection db(dsn);
     pqxx::nontransaction tx(db);
     try
     {
         tx.exec_params("INSERT INTO permanode.settings VALUES ($1, $2) "
                        "ON CONFLICT (key) DO NOTHING",
-                       NetworkSettingOf(status.protocol_version), status.network_name);
+                       key, value);
     }
     catch (const pqxx::insufficient_privilege &)
     {
-        fmt::print(stderr, "permanode sync: this role may not record the node's network; a "
-                           "later sync will not check it\n");
+        fmt::print(stderr, "permanode sync: this role may not record {}\n", what);
     }
 }
 
@@ -182,7 +181,7 @@ int ExitCodeOf(sync::StartError::Kind kind)
 class Writer
 {
   public:
-    Writer(const std::string &dsn, int depth) : ingest_(dsn, false), depth_(depth) {}
+    Writer(const std::string &dsn, int depth) : ingest_(dsn, false, true), depth_(depth) {}
 
     // Sends one milestone; returns false (after reporting) when an earlier one failed.
     bool Send(const MilestoneBundle &bundle, const ExpectedUpdates &expected)
@@ -428,7 +427,15 @@ int Sync(const std::string &dsn, const SyncOptions &options)
         fmt::print(stderr, "permanode sync: {}\n", e.what());
         return ExitCodeOf(e.kind());
     }
-    RecordNetwork(dsn, *status);
+    // the network of the node followed, so that a later sync refuses another one
+    if (!status->network_name.empty())
+        RecordSetting(dsn, NetworkSettingOf(status->protocol_version), status->network_name,
+                      "the node's network; a later sync will not check it");
+    // an empty archive started after the network's first milestone: what came before is a gap
+    if (archive.empty && stretch.start > 1)
+        RecordSetting(dsn, "history_from", "1",
+                      "where its history starts; sync_gaps() will not show the milestones "
+                      "before the first");
     fmt::print(stderr,
                "permanode sync: following {} (network \"{}\") from milestone {} (the node "
                "is at {})\n",

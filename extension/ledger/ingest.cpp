@@ -1,7 +1,8 @@
 /*
  * ingest.cpp
- *	  SQL entry points of ingest: permanode.ingest_milestone(), and the helpers encode_output()
- *	  and decode_block() that let SQL build and inspect its inputs.
+ *	  SQL entry points of ingest: permanode.ingest_milestone(), ingest_node_milestone() (the
+ *	  same, checked against the node's ledger updates, for `permanode sync`), and the helpers
+ *	  encode_output() and decode_block() that let SQL build and inspect its inputs.
  *
  *	  ingest_milestone decodes the cone once (derive.cpp, free of PostgreSQL), then, under an
  *	  advisory lock on the milestone index, returns early if the milestone's sync row exists, or
@@ -18,6 +19,7 @@
 #include "ledger/analytics.hpp"
 #include "ledger/cone_input.hpp"
 #include "ledger/derive.hpp"
+#include "ledger/node_updates.hpp"
 
 extern "C"
 {
@@ -34,6 +36,7 @@ extern "C"
 #include "utils/lsyscache.h"
 
     PG_FUNCTION_INFO_V1(permanode_ingest_milestone);
+    PG_FUNCTION_INFO_V1(permanode_ingest_node_milestone);
     PG_FUNCTION_INFO_V1(permanode_encode_output);
     PG_FUNCTION_INFO_V1(permanode_decode_block);
     PG_FUNCTION_INFO_V1(permanode_decode_message);
@@ -45,6 +48,7 @@ extern "C"
 #include "pgcpp/guard.hpp"
 
 #include <cstring>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -69,6 +73,10 @@ enum IngestArg
     kConflictReasonsArg,
     kSnapshotOutputsArg,
     kProtocolVersionArg,
+    // ingest_node_milestone's
+    kNodeCreatedArg,
+    kNodeConsumedArg,
+    kPreviousArg,
 };
 
 // The snapshot_output composites, read field by field.
@@ -126,6 +134,21 @@ std::vector<ledger::SnapshotInput> SnapshotInputs(const ledger::ArrayArg &arg)
     return inputs;
 }
 
+// An output_id[] argument (NULL: none).
+std::vector<codec::OutputIdBytes> OutputIdsArg(FunctionCallInfo fcinfo, int arg, const char *what)
+{
+    ledger::ArrayArg ids;
+    CallPg([&] { ledger::DeconstructArg(fcinfo, arg, ids); });
+    std::vector<codec::OutputIdBytes> out(static_cast<std::size_t>(ids.count));
+    for (int i = 0; i < ids.count; ++i)
+    {
+        if (ids.nulls[i])
+            throw InvalidArgument(std::string(what) + " output " + std::to_string(i) + " is null");
+        std::memcpy(out[i].data(), DatumGetPointer(ids.values[i]), out[i].size());
+    }
+    return out;
+}
+
 struct IngestResult
 {
     bool already_ingested = false;
@@ -176,22 +199,36 @@ void CheckEra(std::uint8_t protocol_version, int32 milestone_index)
     }
 }
 
-// Writes the milestone unless its sync row exists. Inside SPI_connect.
-IngestResult WriteMilestone(const ledger::MilestoneRows &rows)
+// Whether the milestone's sync row exists: committed, or written by this transaction.
+bool IsSynced(const ledger::Ranges &ranges, std::uint32_t milestone_index)
+{
+    return ledger::Execute(ledger::sql::kIsSynced,
+                           ledger::Params()
+                               .SetInt32("ms_range_id", ranges.Of("sync"))
+                               .SetInt32("milestone_index", static_cast<int32>(milestone_index))) >
+           0;
+}
+
+// Writes the milestone unless its sync row exists; refuses it while `previous` (when given) is
+// not archived. Inside SPI_connect.
+IngestResult WriteMilestone(const ledger::MilestoneRows &rows, std::optional<int32> previous)
 {
     const ledger::TypeOids &types = ledger::PrepareStatements();
     int32 milestone_index = static_cast<int32>(rows.milestone_index);
 
     ledger::Execute(ledger::sql::kLock,
                     ledger::Params().SetInt32("milestone_index", milestone_index));
+    if (previous && !IsSynced(ledger::ReadRanges(static_cast<std::uint32_t>(*previous)),
+                              static_cast<std::uint32_t>(*previous)))
+        throw PgError(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+                      "milestone " + std::to_string(milestone_index) + ": milestone " +
+                          std::to_string(*previous) + " before it is not archived",
+                      {}, "Milestones are archived in order: archive the one before first.");
 
     CheckEra(rows.protocol_version, milestone_index);
     ledger::Ranges ranges = ledger::ReadRanges(rows.milestone_index);
     IngestResult result;
-    if (ledger::Execute(ledger::sql::kIsSynced, ledger::Params()
-                                                    .SetInt32("ms_range_id", ranges.Of("sync"))
-                                                    .SetInt32("milestone_index", milestone_index)) >
-        0)
+    if (IsSynced(ranges, rows.milestone_index))
     {
         result.already_ingested = true;
         return result;
@@ -225,7 +262,8 @@ IngestResult WriteMilestone(const ledger::MilestoneRows &rows)
     return result;
 }
 
-Datum IngestMilestone(FunctionCallInfo fcinfo)
+// ingest_milestone, and with `checked` ingest_node_milestone.
+Datum IngestMilestone(FunctionCallInfo fcinfo, bool checked)
 {
     if (PG_ARGISNULL(kMilestoneIndexArg) || PG_ARGISNULL(kMilestoneTimestampArg) ||
         PG_ARGISNULL(kBlocksArg) || PG_ARGISNULL(kInclusionStatesArg))
@@ -258,8 +296,17 @@ Datum IngestMilestone(FunctionCallInfo fcinfo)
         static_cast<std::uint8_t>(protocol_version), static_cast<uint32_t>(milestone_index),
         static_cast<uint32_t>(milestone_timestamp), inputs, snapshot_inputs);
 
+    std::optional<int32> previous;
+    if (checked)
+    {
+        ledger::CheckNodeUpdates(rows, {OutputIdsArg(fcinfo, kNodeCreatedArg, "created"),
+                                        OutputIdsArg(fcinfo, kNodeConsumedArg, "consumed")});
+        if (!PG_ARGISNULL(kPreviousArg))
+            previous = PG_GETARG_INT32(kPreviousArg);
+    }
+
     CallPg([] { SPI_connect(); });
-    IngestResult result = WriteMilestone(rows);
+    IngestResult result = WriteMilestone(rows, previous);
     CallPg([] { SPI_finish(); });
 
     Datum tuple = 0;
@@ -286,7 +333,14 @@ Datum IngestMilestone(FunctionCallInfo fcinfo)
  * outputs it books from a snapshot. */
 extern "C" Datum permanode_ingest_milestone(PG_FUNCTION_ARGS)
 {
-    return Guarded([&]() -> Datum { return IngestMilestone(fcinfo); });
+    return Guarded([&]() -> Datum { return IngestMilestone(fcinfo, false); });
+}
+
+/* The same, refused unless the outputs the node says the milestone created and consumed are
+ * those of its cone, and while the milestone before it (when named) is not archived. */
+extern "C" Datum permanode_ingest_node_milestone(PG_FUNCTION_ARGS)
+{
+    return Guarded([&]() -> Datum { return IngestMilestone(fcinfo, true); });
 }
 
 /*

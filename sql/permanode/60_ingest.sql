@@ -99,33 +99,6 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.encode_output(jsonb) IS
     'serialized bytes (TIP-18) of an output given in the core API JSON shape (TIP-25)';
 
--- Milestones missing between the lowest and the highest ingested one.
-CREATE FUNCTION @extschema@.sync_gaps()
-RETURNS TABLE (from_milestone int, to_milestone int)
-LANGUAGE sql STABLE AS $$
-    SELECT s.milestone_index + 1, s.next_index - 1
-    FROM (SELECT milestone_index,
-                 lead(milestone_index) OVER (ORDER BY milestone_index) AS next_index
-          FROM @extschema@.sync) s
-    WHERE s.next_index > s.milestone_index + 1
-    ORDER BY 1
-$$;
-COMMENT ON FUNCTION @extschema@.sync_gaps() IS
-    'ranges of milestones missing between the lowest and the highest ingested milestone';
-
--- Contiguous ranges of ingested milestones.
-CREATE FUNCTION @extschema@.sync_ranges()
-RETURNS TABLE (from_milestone int, to_milestone int)
-LANGUAGE sql STABLE AS $$
-    SELECT min(milestone_index), max(milestone_index)
-    FROM (SELECT milestone_index,
-                 milestone_index - row_number() OVER (ORDER BY milestone_index) AS island
-          FROM @extschema@.sync) s
-    GROUP BY island
-    ORDER BY 1
-$$;
-COMMENT ON FUNCTION @extschema@.sync_ranges() IS 'contiguous ranges of ingested milestones';
-
 -- The core API's JSON (TIP-25) of a raw block, e.g. to read a milestone payload in SQL.
 CREATE FUNCTION @extschema@.decode_block(block bytea) RETURNS jsonb
 AS 'MODULE_PATHNAME', 'permanode_decode_block'

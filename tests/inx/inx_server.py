@@ -551,6 +551,30 @@ class InxService:
         self.disagree_at = options.disagree_at
         self.disagree_by = options.disagree_by
         self.crash_switch = CrashSwitch(options.exit_after)
+        # The two streams that carry nearly every byte, serialized once before the server
+        # listens, as a node holds its blocks and ledger diffs already in its database: a sync's
+        # speed is then the sync's, not how fast this Python builds messages.
+        self.cone_messages = {index: self.serialized_cone(line)
+                              for index, line in self.ledger.lines.items()}
+        self.update_messages = {index: self.serialized_updates(line)
+                                for index, line in self.ledger.lines.items()}
+
+    def serialized_cone(self, line):
+        return [self.pb.BlockWithMetadata(metadata=self.messages.block_metadata(line, position),
+                                          block=self.pb.RawBlock(data=block.data))
+                .SerializeToString() for position, block in enumerate(line.blocks)]
+
+    def serialized_updates(self, line):
+        """A milestone's LedgerUpdate messages: BEGIN, consumed, created, END."""
+        begin, finish = self.pb.LedgerUpdate.Marker.BEGIN, self.pb.LedgerUpdate.Marker.END
+        consumed, created = self.ledger_changes(line)
+        updates = [self.messages.batch_marker(line.index, begin, len(consumed), len(created))]
+        updates += [self.pb.LedgerUpdate(consumed=self.messages.ledger_spent(spent, line))
+                    for spent in consumed]
+        updates += [self.pb.LedgerUpdate(created=self.messages.ledger_output(booked))
+                    for booked in created]
+        updates.append(self.messages.batch_marker(line.index, finish, len(consumed), len(created)))
+        return [update.SerializeToString() for update in updates]
 
     def handlers(self):
         pb = self.pb
@@ -565,6 +589,11 @@ class InxService:
                 method, request_deserializer=request.FromString,
                 response_serializer=response.SerializeToString)
 
+        def serialized_stream(method, request):
+            return grpc.unary_stream_rpc_method_handler(
+                method, request_deserializer=request.FromString,
+                response_serializer=lambda data: data)
+
         return {
             "ReadNodeStatus": unary(self.read_node_status, pb.NoParams, pb.NodeStatus),
             "ReadNodeConfiguration": unary(self.read_node_configuration, pb.NoParams,
@@ -577,16 +606,15 @@ class InxService:
             "ListenToConfirmedMilestones": stream(self.listen_to_confirmed_milestones,
                                                   pb.MilestoneRangeRequest,
                                                   pb.MilestoneAndProtocolParameters),
-            "ReadMilestoneCone": stream(self.read_milestone_cone, pb.MilestoneRequest,
-                                        pb.BlockWithMetadata),
+            "ReadMilestoneCone": serialized_stream(self.read_milestone_cone, pb.MilestoneRequest),
             "ReadMilestoneConeMetadata": stream(self.read_milestone_cone_metadata,
                                                 pb.MilestoneRequest, pb.BlockMetadata),
             "ReadBlock": unary(self.read_block, pb.BlockId, pb.RawBlock),
             "ReadBlockMetadata": unary(self.read_block_metadata, pb.BlockId, pb.BlockMetadata),
             "ReadUnspentOutputs": stream(self.read_unspent_outputs, pb.NoParams,
                                          pb.UnspentOutput),
-            "ListenToLedgerUpdates": stream(self.listen_to_ledger_updates,
-                                            pb.MilestoneRangeRequest, pb.LedgerUpdate),
+            "ListenToLedgerUpdates": serialized_stream(self.listen_to_ledger_updates,
+                                                       pb.MilestoneRangeRequest),
             "ReadOutput": unary(self.read_output, pb.OutputId, pb.OutputResponse),
         }
 
@@ -735,12 +763,11 @@ class InxService:
         index = self.requested_index(request, context)
         line = self.served_line(index, context)
         crash_after = self.crash_switch.blocks_before_crash(len(line.blocks))
-        for position, block in enumerate(line.blocks):
+        for position, message in enumerate(self.cone_messages[index]):
             if position == crash_after:
                 self.crash_switch.crash(position)
             self.pace()
-            yield self.pb.BlockWithMetadata(metadata=self.messages.block_metadata(line, position),
-                                            block=self.pb.RawBlock(data=block.data))
+            yield message
         if crash_after is not None:  # an empty cone: nothing to cut in half
             self.crash_switch.crash(0)
 
@@ -795,17 +822,8 @@ class InxService:
     def listen_to_ledger_updates(self, request, context):
         log(f"ListenToLedgerUpdates {self.range_named(request)}")
         start, end = self.stream_range(request, context)
-        begin, finish = self.pb.LedgerUpdate.Marker.BEGIN, self.pb.LedgerUpdate.Marker.END
         for index in self.confirmed_indexes(start, end, context):
-            line = self.ledger.lines[index]
-            consumed, created = self.ledger_changes(line)
-            updates = [self.messages.batch_marker(index, begin, len(consumed), len(created))]
-            updates += [self.pb.LedgerUpdate(consumed=self.messages.ledger_spent(spent, line))
-                        for spent in consumed]
-            updates += [self.pb.LedgerUpdate(created=self.messages.ledger_output(booked))
-                        for booked in created]
-            updates.append(self.messages.batch_marker(index, finish, len(consumed), len(created)))
-            for update in updates:
+            for update in self.update_messages[index]:
                 self.pace()
                 yield update
 

@@ -169,6 +169,8 @@ new_database($node, 'pruned');
 is($rc, 0, 'an empty archive syncs from a pruned node') or diag($err);
 is($node->safe_psql('pruned', 'SELECT min(milestone_index) FROM permanode.sync'), 71,
     'starting at the node\'s oldest milestone');
+is($node->safe_psql('pruned', q{SELECT string_agg(from_milestone || '-' || to_milestone, ',') FROM permanode.sync_gaps()}),
+    '1-70', 'the milestones before it show as a gap');
 my $utxo = q{SELECT count(*), md5(string_agg(output_id::text, ',' ORDER BY output_id::text))
              FROM permanode.unspent_outputs};
 is($node->safe_psql('pruned', $utxo), $node->safe_psql('filed', $utxo),

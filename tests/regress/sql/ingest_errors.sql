@@ -90,6 +90,31 @@ SELECT ingest_errors.rows() AS rows_after_rollback;
 SELECT milestone, already_ingested, messages FROM ingest_errors.cone, permanode.ingest_milestone(17340, ts, blocks, states);
 SELECT ingest_errors.rows() > 0 AS rows_after_commit;
 
+-- ingest_node_milestone (`permanode sync`): the outputs the node says the milestone created and
+-- consumed must be those of its cone. Those of 17340, as ingest wrote them:
+CREATE TABLE ingest_errors.updates AS
+SELECT (SELECT array_agg(output_id ORDER BY output_id) FROM (
+            SELECT output_id FROM permanode.basic_outputs WHERE milestone_index = 17340
+            UNION ALL SELECT output_id FROM permanode.alias_outputs WHERE milestone_index = 17340
+            UNION ALL SELECT output_id FROM permanode.foundry_outputs WHERE milestone_index = 17340
+            UNION ALL SELECT output_id FROM permanode.nft_outputs WHERE milestone_index = 17340) o) AS created,
+       (SELECT array_agg(output_id ORDER BY output_id) FROM permanode.spent_outputs WHERE milestone_index = 17340) AS consumed;
+SELECT cardinality(created) AS created, cardinality(consumed) AS consumed FROM ingest_errors.updates;
+SELECT ingest_errors.rows() AS rows_before_node_checks \gset
+-- The node agrees: the milestone is already archived, and nothing changes.
+SELECT milestone, already_ingested FROM ingest_errors.cone, ingest_errors.updates,
+    permanode.ingest_node_milestone(17340, ts, blocks, states, NULL, NULL, 2::smallint, created, consumed);
+-- It does not: an output the node did not create, one more it says was consumed, none at all.
+SELECT ingest_errors.try($$SELECT permanode.ingest_node_milestone(17340, ts, blocks, states, NULL, NULL, 2::smallint, created[2:], consumed) FROM ingest_errors.cone, ingest_errors.updates$$);
+SELECT ingest_errors.try($$SELECT permanode.ingest_node_milestone(17340, ts, blocks, states, NULL, NULL, 2::smallint, created, consumed || ('0x' || repeat('00', 34))::permanode.output_id) FROM ingest_errors.cone, ingest_errors.updates$$);
+SELECT ingest_errors.try($$SELECT permanode.ingest_node_milestone(17340, ts, blocks, states, NULL, NULL, 2::smallint, '{}', '{}') FROM ingest_errors.cone$$);
+SELECT ingest_errors.try($$SELECT permanode.ingest_node_milestone(17340, ts, blocks, states, NULL, NULL, 2::smallint, created || NULL::permanode.output_id, consumed) FROM ingest_errors.cone, ingest_errors.updates$$);
+-- Milestones are archived in order: 17340 sent as following 17339 is refused, 17339 not being
+-- archived; as following nothing, or 17340 itself (archived), it is taken.
+SELECT ingest_errors.try($$SELECT permanode.ingest_node_milestone(17340, ts, blocks, states, NULL, NULL, 2::smallint, created, consumed, 17339) FROM ingest_errors.cone, ingest_errors.updates$$);
+SELECT ingest_errors.try($$SELECT permanode.ingest_node_milestone(17340, ts, blocks, states, NULL, NULL, 2::smallint, created, consumed, 17340) FROM ingest_errors.cone, ingest_errors.updates$$);
+SELECT ingest_errors.rows() = :rows_before_node_checks AS node_checks_changed_nothing;
+
 SET client_min_messages = warning;
 DROP SCHEMA ingest_errors CASCADE;
 DROP EXTENSION permanode CASCADE;
