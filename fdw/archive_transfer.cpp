@@ -48,10 +48,20 @@ struct NamedArchive
     std::string table; /* its name, as regclass prints it */
 };
 
-/* Every archive this database's foreign tables name; superuser only (server-side paths). */
+/* Every archive this database's foreign tables name; superuser only (server-side paths). The
+ * rows are read into palloc'd C memory inside CallPg and become NamedArchives outside it: no C++
+ * object lives where PostgreSQL may raise an error. */
 std::vector<NamedArchive> ArchivesOfDatabase(FunctionCallInfo fcinfo)
 {
-    std::vector<NamedArchive> out;
+    struct Row
+    {
+        Oid foreign_table;
+        char *name;
+        int64 row_count;
+        char *table;
+    };
+    Row *rows = nullptr;
+    uint64 count = 0;
     pg::CallPg(
         [&]
         {
@@ -59,6 +69,7 @@ std::vector<NamedArchive> ArchivesOfDatabase(FunctionCallInfo fcinfo)
                 ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
                                 errmsg("only superuser can copy archives to or from a directory")));
             InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+            MemoryContext caller = CurrentMemoryContext;
             SPI_connect();
             SPI_execute("SELECT t.ftrelid, o.option_value, "
                         "(SELECT r.option_value FROM pg_options_to_table(t.ftoptions) r "
@@ -70,20 +81,24 @@ std::vector<NamedArchive> ArchivesOfDatabase(FunctionCallInfo fcinfo)
                         "WHERE w.fdwname = 'permanode_fdw' AND o.option_name = 'archive' "
                         "ORDER BY 2",
                         true, 0);
-            for (uint64 i = 0; i < SPI_processed; i++)
+            count = SPI_processed;
+            rows = static_cast<Row *>(MemoryContextAlloc(caller, sizeof(Row) * (count + 1)));
+            for (uint64 i = 0; i < count; i++)
             {
                 HeapTuple tuple = SPI_tuptable->vals[i];
                 TupleDesc desc = SPI_tuptable->tupdesc;
                 bool isnull;
-                NamedArchive a;
-                a.foreign_table = DatumGetObjectId(SPI_getbinval(tuple, desc, 1, &isnull));
-                a.name = SPI_getvalue(tuple, desc, 2);
-                a.row_count = DatumGetInt64(SPI_getbinval(tuple, desc, 3, &isnull));
-                a.table = SPI_getvalue(tuple, desc, 4);
-                out.push_back(std::move(a));
+                rows[i].foreign_table = DatumGetObjectId(SPI_getbinval(tuple, desc, 1, &isnull));
+                rows[i].name = MemoryContextStrdup(caller, SPI_getvalue(tuple, desc, 2));
+                rows[i].row_count = DatumGetInt64(SPI_getbinval(tuple, desc, 3, &isnull));
+                rows[i].table = MemoryContextStrdup(caller, SPI_getvalue(tuple, desc, 4));
             }
             SPI_finish();
         });
+    std::vector<NamedArchive> out;
+    for (uint64 i = 0; i < count; i++)
+        out.push_back({rows[i].foreign_table, rows[i].name, static_cast<uint64>(rows[i].row_count),
+                       rows[i].table});
     return out;
 }
 

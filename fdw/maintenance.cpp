@@ -109,7 +109,10 @@ extern "C" Datum permanode_archive_gc(PG_FUNCTION_ARGS)
         "archive_gc",
         [&]() -> Datum
         {
-            std::set<std::string> referenced;
+            // the archives named, copied out of SPI's memory as C strings: no C++ object is
+            // made where PostgreSQL may raise an error
+            char **names = nullptr;
+            uint64 count = 0;
             fdw::CheckNotInRecovery();
             pg::CallPg(
                 [&]
@@ -120,6 +123,7 @@ extern "C" Datum permanode_archive_gc(PG_FUNCTION_ARGS)
                     InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
                     DirectFunctionCall1(pg_advisory_xact_lock_int8,
                                         Int64GetDatum(fdw::kArchiveLockKey));
+                    MemoryContext caller = CurrentMemoryContext;
                     SPI_connect();
                     SPI_execute("SELECT o.option_value FROM pg_foreign_table t "
                                 "JOIN pg_foreign_server s ON s.oid = t.ftserver "
@@ -127,13 +131,15 @@ extern "C" Datum permanode_archive_gc(PG_FUNCTION_ARGS)
                                 "CROSS JOIN LATERAL pg_options_to_table(t.ftoptions) o "
                                 "WHERE w.fdwname = 'permanode_fdw' AND o.option_name = 'archive'",
                                 true, 0);
-                    for (uint64 i = 0; i < SPI_processed; i++)
-                    {
-                        char *v = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
-                        referenced.insert(v);
-                    }
+                    count = SPI_processed;
+                    names = static_cast<char **>(
+                        MemoryContextAlloc(caller, sizeof(char *) * (count + 1)));
+                    for (uint64 i = 0; i < count; i++)
+                        names[i] = MemoryContextStrdup(
+                            caller, SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1));
                     SPI_finish();
                 });
+            std::set<std::string> referenced(names, names + count);
             namespace fs = std::filesystem;
             std::string root = fdw::ArchiveRootOfDatabase();
             std::vector<std::string> removed;

@@ -421,10 +421,10 @@ int RunDemo(const DemoOptions &options)
     std::vector<MilestoneBundle> testnet7 = ChrysalisFixtureBundles(chrysalis.string());
     for (const MilestoneBundle &bundle : testnet7)
         if (bundle.partial_cone)
-            fmt::print("  milestone {}: a partial cone ({} messages recorded), labelled "
+            fmt::print("  milestone {}: a partial cone ({} message{} recorded), labelled "
                        "\"partial_cone\": {}\n",
                        bundle.milestone_index, bundle.blocks.size(),
-                       MerkleProblem(bundle).value_or(""));
+                       bundle.blocks.size() == 1 ? "" : "s", MerkleProblem(bundle).value_or(""));
     WriteBundles(testnet7, chrysalis_bundles);
     Load(dsn, chrysalis_bundles);
     GeneratorOptions stardust_options;

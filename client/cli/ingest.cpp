@@ -18,7 +18,7 @@
 #include "progress.hpp"
 
 #include "codec/hex.hpp"
-#include "codec/cone_position.hpp"
+#include "codec/error_position.hpp"
 #include "codec/ids.hpp"
 
 #include <poll.h>
@@ -167,7 +167,7 @@ std::optional<std::uint32_t> IndexOf(std::string_view text)
 std::string DescribeServerError(const Pending &pending, const MilestoneOutcome &outcome)
 {
     std::string what = "milestone " + std::to_string(pending.bundle.milestone_index) + ": ";
-    std::optional<std::size_t> index = codec::ConeBlockOf(outcome.context);
+    std::optional<std::size_t> index = codec::PositionOf(outcome.context, codec::kConeBlock);
     if (index && *index < pending.bundle.blocks.size())
         what += "block " + std::to_string(*index) + " (" +
                 codec::ToHex(codec::ComputeBlockId(pending.bundle.blocks[*index].bytes)) + "): ";

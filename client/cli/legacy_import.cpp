@@ -4,6 +4,7 @@
 #include "interrupt.hpp"
 #include "pg_binary.hpp"
 
+#include "codec/error_position.hpp"
 #include "codec/legacy/transaction.hpp"
 #include "codec/legacy/trinary.hpp"
 
@@ -14,7 +15,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iostream>
-#include <regex>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -236,21 +237,19 @@ void DmpImporter::Await(Slot &slot)
         PQclear(result);
         return;
     }
-    // legacy.decode_transactions names the first transaction whose hash is not the one given.
-    std::string message = result ? PQresultErrorMessage(result) : "";
-    std::smatch match;
-    static const std::regex mismatch("transaction ([0-9]+) of the batch hashes to ([9A-Z]+)");
-    if (std::regex_search(message, match, mismatch))
+    // legacy.decode_transactions names the first transaction whose hash is not the one given by
+    // its position in the batch (codec/error_position.hpp): name its file and line.
+    std::optional<std::size_t> position =
+        result ? codec::PositionOf(pgbin::ErrorField(result, PG_DIAG_CONTEXT),
+                                   codec::kBatchTransaction)
+               : std::nullopt;
+    if (position && *position >= 1 && *position <= batch.lines.size())
     {
-        std::size_t i = std::stoul(match[1].str()) - 1;
-        if (i < batch.lines.size())
-        {
-            PQclear(result);
-            throw DmpInputError(fmt::format("{}:{}: the transaction hashes to {}, not to the "
-                                            "line's hash {}",
-                                            batch.files[i], batch.numbers[i], match[2].str(),
-                                            batch.lines[i].hash));
-        }
+        std::size_t i = *position - 1;
+        std::string message = pgbin::ErrorField(result, PG_DIAG_MESSAGE_PRIMARY);
+        PQclear(result);
+        throw DmpInputError(fmt::format("{}:{}: {} (the line's hash is {})", batch.files[i],
+                                        batch.numbers[i], message, batch.lines[i].hash));
     }
     std::string source =
         batch.files.front() == batch.files.back()

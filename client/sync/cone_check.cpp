@@ -22,22 +22,21 @@ namespace
 codec::MilestonePayload DecodePayload(const NodeMilestone &milestone)
 {
     if (milestone.payload.empty())
-        throw ConeError(fmt::format("milestone {}: the node sent no milestone payload, so its "
+        throw ConeError(fmt::format("milestone {}: no milestone payload came with it, so its "
                                     "cone cannot be checked",
                                     milestone.index));
     try
     {
         codec::ByteReader reader(milestone.payload);
         if (reader.ReadU32("payload type") != codec::kMilestonePayloadType)
-            throw ConeError(fmt::format("milestone {}: the node's milestone payload is not one",
-                                        milestone.index));
+            throw ConeError(
+                fmt::format("milestone {}: its milestone payload is not one", milestone.index));
         return codec::DecodeMilestoneBody(reader);
     }
     catch (const codec::DecodeError &e)
     {
-        throw ConeError(
-            fmt::format("milestone {}: the node's milestone payload does not decode: {}",
-                        milestone.index, e.what()));
+        throw ConeError(fmt::format("milestone {}: its milestone payload does not decode: {}",
+                                    milestone.index, e.what()));
     }
 }
 
@@ -48,7 +47,7 @@ void CompareRoot(const NodeMilestone &milestone, const char *name, const codec::
     if (computed != claimed)
         throw ConeError(fmt::format(
             "milestone {}: the cone is not the one its payload commits to: the {} {} is not the "
-            "Merkle hash (TIP-4) of the {} {} the node sent ({}): a block is missing or wrong",
+            "Merkle hash (TIP-4) of the cone's {} {} ({}): a block is missing or wrong",
             milestone.index, name, codec::ToHex(claimed), leaves.size(), what,
             codec::ToHex(computed)));
 }
@@ -63,7 +62,7 @@ void CheckStardustCone(const NodeMilestone &milestone)
     codec::MilestonePayload payload = DecodePayload(milestone);
     const codec::MilestoneEssence &essence = payload.essence;
     if (essence.index != milestone.index || essence.timestamp != milestone.timestamp)
-        throw ConeError(fmt::format("milestone {} (timestamp {}): the node's payload is of "
+        throw ConeError(fmt::format("milestone {} (timestamp {}): its payload is of "
                                     "milestone {} (timestamp {})",
                                     milestone.index, milestone.timestamp, essence.index,
                                     essence.timestamp));
@@ -86,7 +85,7 @@ const codec::chrysalis::MilestonePayload &ChrysalisPayloadOf(const NodeMilestone
                                                              codec::chrysalis::Message &message)
 {
     if (milestone.blocks.empty())
-        throw ConeError(fmt::format("milestone {}: the node sent an empty cone", milestone.index));
+        throw ConeError(fmt::format("milestone {}: its cone is empty", milestone.index));
     try
     {
         message = codec::chrysalis::DecodeMessage(milestone.blocks.back().bytes);

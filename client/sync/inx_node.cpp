@@ -167,11 +167,19 @@ std::vector<LedgerUpdates> ReadUpdates(grpc::ClientReader<inx::LedgerUpdate> &re
     return batches;
 }
 
+// The channel to a node: no retries by gRPC (the sync retries a milestone itself, with backoff),
+// which spares each call gRPC's retry buffering.
+std::shared_ptr<grpc::Channel> ChannelTo(const std::string &address)
+{
+    grpc::ChannelArguments arguments;
+    arguments.SetInt(GRPC_ARG_ENABLE_RETRIES, 0);
+    return grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), arguments);
+}
+
 } // namespace
 
 InxNode::InxNode(std::string address)
-    : address_(std::move(address)),
-      channel_(grpc::CreateChannel(address_, grpc::InsecureChannelCredentials())),
+    : address_(std::move(address)), channel_(ChannelTo(address_)),
       stub_(std::make_unique<InxStub>(channel_))
 {
 }

@@ -1,6 +1,6 @@
 #include "ledger/cone_input.hpp"
 
-#include "codec/cone_position.hpp"
+#include "codec/error_position.hpp"
 
 extern "C"
 {
@@ -102,7 +102,7 @@ pg::PgError ConeError(const InputError &e)
                                                                : ERRCODE_INVALID_PARAMETER_VALUE;
     std::optional<std::size_t> block = e.Block();
     return pg::PgError(sqlstate, e.what(), e.Detail(), {},
-                       block ? codec::ConeBlockContext(*block) : std::string());
+                       block ? codec::PositionContext(codec::kConeBlock, *block) : std::string());
 }
 
 MilestoneRows DeriveCone(std::uint8_t protocol_version, std::uint32_t milestone_index,

@@ -11,7 +11,7 @@
  */
 #include "codec/block.hpp"
 #include "codec/chrysalis/message.hpp"
-#include "codec/cone_position.hpp"
+#include "codec/error_position.hpp"
 #include "codec/error.hpp"
 #include "codec/ids.hpp"
 #include "codec/json.hpp"

@@ -304,14 +304,18 @@ extern "C" Datum permanode_verify_cone(PG_FUNCTION_ARGS)
             if (PG_NARGS() > kStoredIdsArg && !PG_ARGISNULL(kStoredIdsArg))
             {
                 ledger::ArrayArg ids;
+                char **texts = nullptr; // C strings until out of the CallPg region
                 CallPg(
                     [&]
                     {
                         ledger::DeconstructArg(fcinfo, kStoredIdsArg, ids);
+                        texts = static_cast<char **>(palloc0(sizeof(char *) * (ids.count + 1)));
                         for (int i = 0; i < ids.count; ++i)
-                            stored_ids.push_back(ids.nulls[i] ? std::string()
-                                                              : TextDatumGetCString(ids.values[i]));
+                            if (!ids.nulls[i])
+                                texts[i] = TextDatumGetCString(ids.values[i]);
                     });
+                for (int i = 0; i < ids.count; ++i)
+                    stored_ids.push_back(texts[i] != nullptr ? texts[i] : "");
                 if (stored_ids.size() != blocks.size())
                     throw ledger::InvalidArgument(
                         "stored_ids has " + std::to_string(stored_ids.size()) + " elements for " +

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "codec/error.hpp"
+#include "codec/error_position.hpp"
 #include "codec/legacy/curl.hpp"
 #include "codec/legacy/time.hpp"
 #include "codec/legacy/transaction.hpp"
@@ -33,6 +34,7 @@ extern "C"
 
 #include "pgcpp/guard.hpp"
 
+namespace codec = permanode::codec;
 namespace legacy = permanode::codec::legacy;
 using permanode::pg::CallPg;
 using permanode::pg::PgError;
@@ -109,7 +111,7 @@ std::optional<legacy::Layout> ReadLayout(FunctionCallInfo fcinfo)
 {
     if (PG_ARGISNULL(2))
         return std::nullopt;
-    std::string layout = CallPg([&] { return std::string(text_to_cstring(PG_GETARG_TEXT_PP(2))); });
+    std::string layout = CallPg([&] { return text_to_cstring(PG_GETARG_TEXT_PP(2)); });
     if (layout == "current")
         return legacy::Layout::kCurrent;
     if (layout == "old")
@@ -187,10 +189,10 @@ extern "C" Datum permanode_legacy_decode_transactions(PG_FUNCTION_ARGS)
                     std::memcmp(DatumGetPointer(hash), DatumGetPointer(in.hashes[i]),
                                 kTrytes81Bytes) != 0)
                     throw PgError(ERRCODE_DATA_EXCEPTION,
-                                  "transaction " + std::to_string(i + 1) +
-                                      " of the batch hashes to " +
-                                      legacy::TritsToTrytes(hashes[i]) + ", not the hash given",
-                                  {}, "A transaction's hash is the Curl-P-81 hash of its trits.");
+                                  "the transaction hashes to " + legacy::TritsToTrytes(hashes[i]) +
+                                      ", not the hash given",
+                                  {}, "A transaction's hash is the Curl-P-81 hash of its trits.",
+                                  codec::PositionContext(codec::kBatchTransaction, i + 1));
                 legacy::Transaction tx = legacy::DecodeTransaction(
                     trits[i].data(), layout.value_or(legacy::DetectLayout(trits[i].data())));
                 std::int64_t issued_ms = legacy::IssuedAtMs(tx);

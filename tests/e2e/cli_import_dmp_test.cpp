@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -79,10 +80,13 @@ class ImportDmpTest : public ::testing::Test
     {
         return RunCli(fmt::format("import-dmp --dsn '{}' {}", dsn_, args));
     }
+    // On one connection for the test (its balance checks ask a query per address: a new
+    // connection for each made this test take two minutes).
     std::string Query(const std::string &sql)
     {
-        pqxx::connection conn(dsn_);
-        pqxx::nontransaction tx(conn);
+        if (!conn_)
+            conn_ = std::make_unique<pqxx::connection>(dsn_);
+        pqxx::nontransaction tx(*conn_);
         auto rows = tx.exec(sql);
         return rows.empty() || rows[0][0].is_null() ? "" : rows[0][0].c_str();
     }
@@ -109,6 +113,7 @@ class ImportDmpTest : public ::testing::Test
     }
 
     std::string database_, dsn_, coordinator_;
+    std::unique_ptr<pqxx::connection> conn_;
     fs::path dir_;
     std::vector<Line> lines_;
 };

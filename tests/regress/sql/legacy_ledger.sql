@@ -258,9 +258,13 @@ SELECT count(*) AS mismatches_after_repair FROM legacy.verify();
 SELECT 'KHSVVAHUTDAPLOUSOXLEHEDIKXBGWGJKVPXVLOQRGICCTVJIYXDCHSIDWJXYGIMADBPLQBOOBTHAQWQL'::trytes81;
 SELECT 'KHSVVAHUTDAPLOUSOXLEHEDIKXBGWGJKVPXVLOQRGICCTVJIYXDCHSIDWJXYGIMADBPLQBOOBTHAQWQLw'::trytes81;
 SELECT 'JNLHUUVAOEPWOQQQMXXHFBSYZLGOUGXMGLFBGMHOLXQGDERVVPWHYDRPZCESCEXUMSO9RHVFZFDAUMKTWUTCL9RQEB'::trytes81;
+-- (with its context: the first line names the transaction by its position in the batch, which
+-- permanode import-dmp reads to name its file and line)
+\set VERBOSITY default
 SELECT legacy.ingest(ARRAY[legacy.t5b1(trytes)],
                      ARRAY['999999999999999999999999999999999999999999999999999999999999999999999999999999999'::trytes81],
                      '{0}') FROM legacy_test.txs ORDER BY hash LIMIT 1;
+\set VERBOSITY terse
 SELECT legacy.ingest(ARRAY['\x00'::bytea], ARRAY[hash::trytes81], '{0}') FROM legacy_test.txs ORDER BY hash LIMIT 1;
 SELECT legacy.ingest(ARRAY[legacy.t5b1(trytes)], ARRAY[hash::trytes81], '{0,1}') FROM legacy_test.txs ORDER BY hash LIMIT 1;
 SELECT count(*) FROM legacy.decode_transactions('{}', NULL, 'newest');
