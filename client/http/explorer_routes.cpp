@@ -15,9 +15,6 @@ namespace
 const std::string kExplorer = "/api/explorer/v2";
 const std::string kAnalytics = "/api/analytics/v2";
 
-const std::vector<QueryParam> kPaging = {{"pageSize", "integer", "1 to 1000, default 100"},
-                                         {"cursor", "string", "from the previous page"}};
-
 nlohmann::json UpdatesJson(const client::Page<client::LedgerUpdate> &page)
 {
     nlohmann::json items = nlohmann::json::array();
@@ -168,13 +165,13 @@ Task<> DailyAnalytics(const httplib::Request &request, httplib::Response &respon
 void RegisterExplorerRoutes(Router &router)
 {
     router.Get({kExplorer + "/blocks/{blockId}/children", "explorer",
-                "A block's children, newest first", kPaging},
+                "A block's children, newest first", kPagingParams},
                Children);
     router.Get({kExplorer + "/ledger/updates/by-address/{address}", "explorer",
-                "Outputs an address received and spent, newest first", kPaging},
+                "Outputs an address received and spent, newest first", kPagingParams},
                UpdatesByAddress);
     router.Get({kExplorer + "/ledger/updates/by-milestone/{index}", "explorer",
-                "Outputs a milestone created and spent", kPaging},
+                "Outputs a milestone created and spent", kPagingParams},
                UpdatesByMilestone);
     const QueryParam ledger_index = {
         "ledgerIndex", "integer",
@@ -188,7 +185,7 @@ void RegisterExplorerRoutes(Router &router)
     router.Get({kExplorer + "/balance/{address}/outputs",
                 "explorer",
                 "The outputs an address holds, newest first",
-                {ledger_index, kPaging[0], kPaging[1]}},
+                {ledger_index, kPagingParams[0], kPagingParams[1]}},
                HeldOutputs);
     router.Get({kAnalytics + "/milestones/{index}", "explorer",
                 "Blocks, transactions and tokens moved in a milestone"},

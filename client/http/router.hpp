@@ -36,6 +36,11 @@ struct QueryParam
     std::string description;
 };
 
+// The two query parameters of every keyset-paged route.
+inline const std::vector<QueryParam> kPagingParams = {
+    {"pageSize", "integer", "1 to 1000, default 100"},
+    {"cursor", "string", "from the previous page"}};
+
 struct RouteInfo
 {
     RouteInfo(std::string path_template, std::string family_name, std::string summary_text,

@@ -118,9 +118,6 @@ Task<> MilestoneMessages(const httplib::Request &request, httplib::Response &res
     SendJson(response, IdPageJson("index", index, "messageIds", page));
 }
 
-const std::vector<QueryParam> kPaging = {{"pageSize", "integer", "1 to 1000, default 100"},
-                                         {"cursor", "string", "from the previous page"}};
-
 } // namespace
 
 void RegisterSeedRoutes(Router &router)
@@ -132,23 +129,23 @@ void RegisterSeedRoutes(Router &router)
                 true},
                Message);
     router.Get({"/messages/{messageId}/metadata", "seed", "A message's metadata"}, MessageMetadata);
-    router.Get(
-        {"/messages/{messageId}/children", "seed", "A message's children, newest first", kPaging},
-        MessageChildren);
-    std::vector<QueryParam> by_index = kPaging;
+    router.Get({"/messages/{messageId}/children", "seed", "A message's children, newest first",
+                kPagingParams},
+               MessageChildren);
+    std::vector<QueryParam> by_index = kPagingParams;
     by_index.insert(by_index.begin(), {"index", "string", "the tag as 0x-hex (required)"});
     router.Get(
         {"/messages", "seed", "Messages with a tag (indexation key), newest first", by_index},
         MessagesByIndex);
     router.Get({"/addresses/{address}/outputs", "seed",
-                "Outputs an address holds or held, newest first", kPaging},
+                "Outputs an address holds or held, newest first", kPagingParams},
                AddressOutputs);
     router.Get({"/outputs/{outputId}", "seed", "An output with its metadata, of either era"},
                Output);
     router.Get({"/milestones/{index}", "seed",
                 "The messages a milestone references, in "
                 "white-flag order",
-                kPaging},
+                kPagingParams},
                MilestoneMessages);
 }
 

@@ -1,5 +1,6 @@
 // Fetching milestones ahead of the writer (see fetcher.hpp).
 #include "sync/fetcher.hpp"
+#include "sync/backoff.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -9,8 +10,6 @@ namespace permanode::sync
 namespace
 {
 
-constexpr int kFirstBackoffMs = 100;
-constexpr int kMaxBackoffMs = 5000;
 constexpr int kConfirmationWaitMs = 500;
 
 } // namespace

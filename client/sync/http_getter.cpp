@@ -14,7 +14,7 @@ namespace
 {
 
 constexpr int kAttempts = 3;
-constexpr int kFirstBackoffMs = 50;
+constexpr int kFirstRetryMs = 50;
 constexpr int kTimeoutSeconds = 60;
 // Connections kept open between requests: as many as the fetcher's threads use at once.
 constexpr std::size_t kMaxIdle = 64;
@@ -98,7 +98,7 @@ std::string HttpGetter::GetOnce(const std::string &path, const std::string &acce
 
 std::string HttpGetter::Get(const std::string &path, const std::string &accept)
 {
-    int wait_ms = kFirstBackoffMs;
+    int wait_ms = kFirstRetryMs;
     for (int attempt = 1;; ++attempt)
     {
         try

@@ -1,6 +1,7 @@
 // INX client: the node's answers turned into NodeMilestone and friends, gRPC failures into
 // NodeError.
 #include "sync/inx_node.hpp"
+#include "sync/backoff.hpp"
 
 #include "codec/ids.hpp"
 #include "codec/protocol_parameters.hpp"
@@ -32,9 +33,6 @@ namespace
 
 // How long one RPC may take: a cone of thousands of blocks streams in well under this.
 constexpr auto kCallDeadline = std::chrono::seconds(120);
-// Waits between attempts to listen again after the stream broke.
-constexpr int kFirstBackoffMs = 100;
-constexpr int kMaxBackoffMs = 5000;
 
 void SetDeadline(grpc::ClientContext &context)
 {

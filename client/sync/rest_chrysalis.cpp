@@ -40,7 +40,7 @@ WalkedBlock FetchMessage(HttpGetter &http, const codec::BlockId &id, std::uint32
 
 // An output booked from outside the cone (the genesis or a snapshot): its bytes (TIP-7) from
 // the JSON, and the message the node names for it.
-void FetchOutput(HttpGetter &http, LedgerOutput &output)
+void FetchChrysalisOutput(HttpGetter &http, LedgerOutput &output)
 {
     std::string path = kV1 + "/outputs/" + PlainHex(codec::ToBytes(output.output_id));
     const nlohmann::json data = DataOf(GetJson(http, path), "GET " + path);
@@ -93,7 +93,7 @@ NodeMilestone ChrysalisMilestone(HttpGetter &http, std::uint32_t index, int para
         parallel);
     out.updates = UpdatesOf(DataOf(GetJson(http, path + "/utxo-changes"), path),
                             "GET " + path + "/utxo-changes");
-    FillOutside(out, parallel, [&](LedgerOutput &output) { FetchOutput(http, output); });
+    FillOutside(out, parallel, [&](LedgerOutput &output) { FetchChrysalisOutput(http, output); });
     return out;
 }
 

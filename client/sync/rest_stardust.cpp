@@ -47,7 +47,7 @@ WalkedBlock FetchBlock(HttpGetter &http, const codec::BlockId &id, std::uint32_t
 }
 
 // An output booked from outside the cone: its bytes and the block its metadata names.
-void FetchOutput(HttpGetter &http, LedgerOutput &output)
+void FetchStardustOutput(HttpGetter &http, LedgerOutput &output)
 {
     std::string path = kCore + "/outputs/" + codec::ToHex(codec::ToBytes(output.output_id));
     std::string bytes = http.Get(path, kRaw);
@@ -115,7 +115,7 @@ NodeMilestone StardustMilestone(HttpGetter &http, std::uint32_t index, int paral
         payload.essence.parents, index, 2,
         [&](const codec::BlockId &id) { return FetchBlock(http, id, index); }, parallel);
     out.updates = UpdatesOf(GetJson(http, path + "/utxo-changes"), "GET " + path + "/utxo-changes");
-    FillOutside(out, parallel, [&](LedgerOutput &output) { FetchOutput(http, output); });
+    FillOutside(out, parallel, [&](LedgerOutput &output) { FetchStardustOutput(http, output); });
     return out;
 }
 

@@ -34,7 +34,8 @@ Query<std::string> TextOf(const std::string &name, const std::string &sql)
 {
     Query<std::string> query;
     query.statement = std::make_shared<const Statement>(Statement{name, sql});
-    query.read = [](const Result &result) { return std::string(result.Text(0, 0)); };
+    query.read = [](const permanode::client::Result &result)
+    { return std::string(result.Text(0, 0)); };
     return query;
 }
 

@@ -1,4 +1,5 @@
 // Malformed Chrysalis input must raise DecodeError naming the field and its offset.
+#include "decoding_error.hpp"
 #include "chrysalis_fixtures.hpp"
 #include "chrysalis_samples.hpp"
 #include "codec/chrysalis/message.hpp"
@@ -15,19 +16,7 @@ namespace
 
 using namespace samples;
 
-DecodeError ErrorOf(const Bytes &bytes)
-{
-    try
-    {
-        DecodeMessage(bytes);
-    }
-    catch (const DecodeError &error)
-    {
-        return error;
-    }
-    ADD_FAILURE() << "decoded without error";
-    return DecodeError("none", 0, "none");
-}
+const auto DecodeMessageOf = [](const Bytes &bytes) { DecodeMessage(bytes); };
 
 // Offsets inside MessageWith(DustTransaction()): 8 network ID, 1 count, 64 parents, 4 length.
 constexpr std::size_t kPayloadAt = 8 + 1 + 64 + 4;
@@ -58,7 +47,7 @@ TransactionPayload WithSingleOutput(std::uint64_t amount)
 
 void ExpectError(const Message &message, const char *field, std::size_t offset)
 {
-    DecodeError error = ErrorOf(EncodeMessage(message));
+    DecodeError error = DecodingError(DecodeMessageOf, EncodeMessage(message));
     EXPECT_EQ(error.Field(), field) << error.what();
     EXPECT_EQ(error.Offset(), offset) << error.what();
 }
@@ -70,7 +59,7 @@ TEST(ChrysalisDecodeErrors, EveryTruncationOfEveryFixtureIsRejected)
         for (std::size_t length = 0; length < record.bytes.size(); ++length)
         {
             Bytes prefix(record.bytes.begin(), record.bytes.begin() + length);
-            DecodeError error = ErrorOf(prefix);
+            DecodeError error = DecodingError(DecodeMessageOf, prefix);
             EXPECT_FALSE(error.Field().empty()) << record.label << " at " << length;
             EXPECT_NE(error.Field(), "none") << record.label << " at " << length;
             EXPECT_LE(error.Offset(), length) << record.label << " at " << length;
@@ -83,7 +72,7 @@ TEST(ChrysalisDecodeErrors, TruncatedNonceNamesTheNonce)
 {
     Bytes bytes = DustMessageBytes();
     bytes.pop_back();
-    DecodeError error = ErrorOf(bytes);
+    DecodeError error = DecodingError(DecodeMessageOf, bytes);
     EXPECT_EQ(error.Field(), "message.nonce");
     EXPECT_EQ(error.Offset(), bytes.size() - 7);
 }
@@ -93,7 +82,7 @@ TEST(ChrysalisDecodeErrors, TrailingBytes)
     Bytes bytes = DustMessageBytes();
     std::size_t end = bytes.size();
     bytes.push_back(0);
-    DecodeError error = ErrorOf(bytes);
+    DecodeError error = DecodingError(DecodeMessageOf, bytes);
     EXPECT_EQ(error.Field(), "message");
     EXPECT_EQ(error.Offset(), end);
 }
@@ -102,7 +91,7 @@ TEST(ChrysalisDecodeErrors, UnsortedParents)
 {
     Message message = MessageWith(DustTransaction());
     std::swap(message.parents[0], message.parents[1]);
-    DecodeError error = ErrorOf(EncodeMessage(message));
+    DecodeError error = DecodingError(DecodeMessageOf, EncodeMessage(message));
     EXPECT_EQ(error.Field(), "message.parents");
     EXPECT_EQ(error.Offset(), 8u + 1 + 32);
 }
@@ -111,7 +100,7 @@ TEST(ChrysalisDecodeErrors, DuplicateParents)
 {
     Message message = MessageWith(DustTransaction());
     message.parents[1] = message.parents[0];
-    DecodeError error = ErrorOf(EncodeMessage(message));
+    DecodeError error = DecodingError(DecodeMessageOf, EncodeMessage(message));
     EXPECT_EQ(error.Field(), "message.parents");
     EXPECT_EQ(error.Offset(), 8u + 1 + 32);
 }
@@ -120,17 +109,17 @@ TEST(ChrysalisDecodeErrors, NoParentsAndTooManyParents)
 {
     Message message = MessageWith(DustTransaction());
     message.parents.clear();
-    EXPECT_EQ(ErrorOf(EncodeMessage(message)).Field(), "message.parents");
+    EXPECT_EQ(DecodingError(DecodeMessageOf, EncodeMessage(message)).Field(), "message.parents");
     for (std::uint8_t i = 0; i < 9; ++i)
         message.parents.push_back(Filled<32>(i));
-    EXPECT_EQ(ErrorOf(EncodeMessage(message)).Field(), "message.parents");
+    EXPECT_EQ(DecodingError(DecodeMessageOf, EncodeMessage(message)).Field(), "message.parents");
 }
 
 TEST(ChrysalisDecodeErrors, UnknownPayloadType)
 {
     Bytes bytes = DustMessageBytes();
     bytes[kPayloadAt] = 5;
-    DecodeError error = ErrorOf(bytes);
+    DecodeError error = DecodingError(DecodeMessageOf, bytes);
     EXPECT_EQ(error.Field(), "payload.type");
     EXPECT_EQ(error.Offset(), kPayloadAt);
 }
@@ -141,7 +130,7 @@ TEST(ChrysalisDecodeErrors, UnknownAndTreasuryInputTypes)
     {
         Bytes bytes = DustMessageBytes();
         bytes[kInputTypeAt] = type;
-        DecodeError error = ErrorOf(bytes);
+        DecodeError error = DecodingError(DecodeMessageOf, bytes);
         EXPECT_EQ(error.Field(), "input.type") << int(type);
         EXPECT_EQ(error.Offset(), kInputTypeAt);
     }
@@ -153,7 +142,7 @@ TEST(ChrysalisDecodeErrors, UnknownAndTreasuryOutputTypes)
     {
         Bytes bytes = DustMessageBytes();
         bytes[kOutputTypeAt] = type;
-        DecodeError error = ErrorOf(bytes);
+        DecodeError error = DecodingError(DecodeMessageOf, bytes);
         EXPECT_EQ(error.Field(), "output.type") << int(type);
         EXPECT_EQ(error.Offset(), kOutputTypeAt);
     }
@@ -164,7 +153,7 @@ TEST(ChrysalisDecodeErrors, UnknownUnlockType)
     Bytes bytes = DustMessageBytes();
     std::size_t unlock_at = bytes.size() - 8 - 98;
     bytes[unlock_at] = 2;
-    DecodeError error = ErrorOf(bytes);
+    DecodeError error = DecodingError(DecodeMessageOf, bytes);
     EXPECT_EQ(error.Field(), "unlock.type");
     EXPECT_EQ(error.Offset(), unlock_at);
 }
@@ -174,7 +163,7 @@ TEST(ChrysalisDecodeErrors, ReferenceUnlockMustPointAtAnEarlierSignature)
     TransactionPayload transaction = DustTransaction();
     transaction.essence.inputs.push_back(UtxoInput{Filled<32>(0x12), 0});
     transaction.unlocks.push_back(ReferenceUnlock{1}); // itself
-    DecodeError error = ErrorOf(EncodeMessage(MessageWith(transaction)));
+    DecodeError error = DecodingError(DecodeMessageOf, EncodeMessage(MessageWith(transaction)));
     EXPECT_EQ(error.Field(), "reference_unlock.reference");
 }
 
@@ -182,7 +171,7 @@ TEST(ChrysalisDecodeErrors, UnlockCountMustMatchInputs)
 {
     TransactionPayload transaction = DustTransaction();
     transaction.unlocks.push_back(ReferenceUnlock{0});
-    EXPECT_EQ(ErrorOf(EncodeMessage(MessageWith(transaction))).Field(),
+    EXPECT_EQ(DecodingError(DecodeMessageOf, EncodeMessage(MessageWith(transaction))).Field(),
               "transaction.unlocks.count");
 }
 
@@ -195,7 +184,7 @@ TEST(ChrysalisDecodeErrors, EssencePayloadMustBeIndexation)
     std::size_t type_at = kOutputTypeAt + 42 + 4;
     ASSERT_EQ(bytes[type_at], 2);
     bytes[type_at] = 4;
-    DecodeError error = ErrorOf(bytes);
+    DecodeError error = DecodingError(DecodeMessageOf, bytes);
     EXPECT_EQ(error.Field(), "transaction_essence.payload.type");
     EXPECT_EQ(error.Offset(), type_at);
 }
@@ -204,7 +193,7 @@ TEST(ChrysalisDecodeErrors, PayloadLengthMismatch)
 {
     Bytes bytes = DustMessageBytes();
     bytes[kPayloadAt - 4] -= 1; // declares one byte less than the payload has
-    DecodeError error = ErrorOf(bytes);
+    DecodeError error = DecodingError(DecodeMessageOf, bytes);
     EXPECT_EQ(error.Field(), "message.payload_length");
     EXPECT_EQ(error.Offset(), kPayloadAt - 4);
 }
@@ -215,7 +204,7 @@ TEST(ChrysalisDecodeErrors, ReceiptFinalFlagIsABoolean)
     std::size_t final_at = kReceiptAt + 4;
     ASSERT_EQ(bytes[final_at], 1);
     bytes[final_at] = 2;
-    DecodeError error = ErrorOf(bytes);
+    DecodeError error = DecodingError(DecodeMessageOf, bytes);
     EXPECT_EQ(error.Field(), "receipt.final");
     EXPECT_EQ(error.Offset(), final_at);
 }
@@ -363,7 +352,8 @@ TEST(ChrysalisDecodeErrors, UnsortedMilestoneKeys)
 {
     MilestonePayload milestone = Milestone();
     std::swap(milestone.essence.public_keys[0], milestone.essence.public_keys[1]);
-    EXPECT_EQ(ErrorOf(EncodeMessage(MessageWith(milestone))).Field(), "milestone.public_keys");
+    EXPECT_EQ(DecodingError(DecodeMessageOf, EncodeMessage(MessageWith(milestone))).Field(),
+              "milestone.public_keys");
 }
 
 } // namespace

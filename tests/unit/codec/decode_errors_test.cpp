@@ -1,4 +1,5 @@
 // Malformed input must raise DecodeError naming the field and offset, never crash or over-read.
+#include "decoding_error.hpp"
 #include "codec/block.hpp"
 #include "codec/error.hpp"
 #include "fixtures.hpp"
@@ -12,20 +13,7 @@ namespace permanode::codec
 namespace
 {
 
-// Decodes and returns the error, failing the test if decoding succeeds.
-DecodeError ErrorOf(const Bytes &bytes)
-{
-    try
-    {
-        DecodeBlock(bytes);
-    }
-    catch (const DecodeError &error)
-    {
-        return error;
-    }
-    ADD_FAILURE() << "decoded without error";
-    return DecodeError("none", 0, "none");
-}
+const auto DecodeBlockOf = [](const Bytes &bytes) { DecodeBlock(bytes); };
 
 Hash32 Id(std::uint8_t first)
 {
@@ -89,14 +77,14 @@ TEST(DecodeErrors, TruncationNamesFieldAndOffset)
     Bytes bytes = EncodeBlock(TaggedBlock({'a'}, {'b', 'c'}));
     bytes.resize(PayloadOffset(2) + 6); // cut inside the tagged data
     // The payload length no longer fits, so the length field is blamed where it starts.
-    DecodeError error = ErrorOf(bytes);
+    DecodeError error = DecodingError(DecodeBlockOf, bytes);
     EXPECT_EQ(error.Field(), "block.payload_length");
     EXPECT_EQ(error.Offset(), PayloadOffset(2) - 4);
 
     Bytes nonce_cut = EncodeBlock(TaggedBlock({}, {}));
     std::size_t nonce_at = nonce_cut.size() - 8;
     nonce_cut.resize(nonce_cut.size() - 1);
-    error = ErrorOf(nonce_cut);
+    error = DecodingError(DecodeBlockOf, nonce_cut);
     EXPECT_EQ(error.Field(), "block.nonce");
     EXPECT_EQ(error.Offset(), nonce_at);
     EXPECT_NE(std::string(error.what()).find("truncated"), std::string::npos);
@@ -107,7 +95,7 @@ TEST(DecodeErrors, TrailingBytes)
     Bytes bytes = EncodeBlock(TaggedBlock({'a'}, {'b'}));
     std::size_t end = bytes.size();
     bytes.push_back(0);
-    DecodeError error = ErrorOf(bytes);
+    DecodeError error = DecodingError(DecodeBlockOf, bytes);
     EXPECT_EQ(error.Field(), "block");
     EXPECT_EQ(error.Offset(), end);
 }
@@ -116,20 +104,20 @@ TEST(DecodeErrors, PayloadLengthMismatch)
 {
     Bytes bytes = EncodeBlock(TaggedBlock({'a'}, {'b'}));
     bytes[PayloadOffset(2) - 4] -= 1; // the payload claims one byte less than it has
-    EXPECT_EQ(ErrorOf(bytes).Field(), "block.payload_length");
+    EXPECT_EQ(DecodingError(DecodeBlockOf, bytes).Field(), "block.payload_length");
 }
 
 TEST(DecodeErrors, UnknownTypeBytes)
 {
     Bytes bytes = EncodeBlock(TaggedBlock({'a'}, {'b'}));
     bytes[PayloadOffset(2)] = 9;
-    DecodeError error = ErrorOf(bytes);
+    DecodeError error = DecodingError(DecodeBlockOf, bytes);
     EXPECT_EQ(error.Field(), "payload.type");
     EXPECT_EQ(error.Offset(), PayloadOffset(2));
 
     // Treasury transactions live only inside receipts.
     bytes[PayloadOffset(2)] = 4;
-    EXPECT_EQ(ErrorOf(bytes).Field(), "payload.type");
+    EXPECT_EQ(DecodingError(DecodeBlockOf, bytes).Field(), "payload.type");
 
     Bytes transaction = EncodeBlock(TransactionBlock(1, 1));
     // payload type (4) + essence type (1) + network ID (8) + inputs count (2) + input (35) +
@@ -137,7 +125,7 @@ TEST(DecodeErrors, UnknownTypeBytes)
     std::size_t output_at = PayloadOffset(1) + 4 + 1 + 8 + 2 + 35 + 32 + 2;
     ASSERT_EQ(transaction[output_at], 3);
     transaction[output_at] = 7;
-    error = ErrorOf(transaction);
+    error = DecodingError(DecodeBlockOf, transaction);
     EXPECT_EQ(error.Field(), "output.type");
     EXPECT_EQ(error.Offset(), output_at);
 
@@ -145,32 +133,32 @@ TEST(DecodeErrors, UnknownTypeBytes)
     // amount (8) + native token count (1) + unlock condition count (1) + condition type (1)
     std::size_t address_at = output_at + 1 + 8 + 1 + 1 + 1;
     transaction[address_at] = 1;
-    error = ErrorOf(transaction);
+    error = DecodingError(DecodeBlockOf, transaction);
     EXPECT_EQ(error.Field(), "address_unlock_condition.address");
     EXPECT_EQ(error.Offset(), address_at);
 
     transaction[address_at] = 0;
     transaction[address_at - 1] = 4; // state controller: not allowed on a basic output
-    EXPECT_EQ(ErrorOf(transaction).Field(), "unlock_condition.type");
+    EXPECT_EQ(DecodingError(DecodeBlockOf, transaction).Field(), "unlock_condition.type");
 }
 
 TEST(DecodeErrors, ParentsMustBeOneToEightSortedAndUnique)
 {
     Block block = TaggedBlock({}, {});
     block.parents.clear();
-    EXPECT_EQ(ErrorOf(EncodeBlock(block)).Field(), "block.parents");
+    EXPECT_EQ(DecodingError(DecodeBlockOf, EncodeBlock(block)).Field(), "block.parents");
 
     for (int i = 0; i < 9; ++i)
         block.parents.push_back(Id(static_cast<std::uint8_t>(i + 1)));
-    EXPECT_EQ(ErrorOf(EncodeBlock(block)).Field(), "block.parents");
+    EXPECT_EQ(DecodingError(DecodeBlockOf, EncodeBlock(block)).Field(), "block.parents");
 
     block.parents = {Id(2), Id(1)};
-    DecodeError error = ErrorOf(EncodeBlock(block));
+    DecodeError error = DecodingError(DecodeBlockOf, EncodeBlock(block));
     EXPECT_EQ(error.Field(), "block.parents");
     EXPECT_EQ(error.Offset(), 2u + 32u);
 
     block.parents = {Id(1), Id(1)};
-    EXPECT_EQ(ErrorOf(EncodeBlock(block)).Field(), "block.parents");
+    EXPECT_EQ(DecodingError(DecodeBlockOf, EncodeBlock(block)).Field(), "block.parents");
 
     block.parents = {Id(1), Id(2), Id(3), Id(4), Id(5), Id(6), Id(7), Id(8)};
     EXPECT_NO_THROW(DecodeBlock(EncodeBlock(block)));
@@ -180,19 +168,19 @@ TEST(DecodeErrors, InputAndOutputCountLimits)
 {
     EXPECT_NO_THROW(DecodeBlock(EncodeBlock(TransactionBlock(128, 1))));
     EXPECT_NO_THROW(DecodeBlock(EncodeBlock(TransactionBlock(1, 128))));
-    DecodeError error = ErrorOf(EncodeBlock(TransactionBlock(129, 1)));
+    DecodeError error = DecodingError(DecodeBlockOf, EncodeBlock(TransactionBlock(129, 1)));
     EXPECT_EQ(error.Field(), "transaction_essence.inputs.count");
     EXPECT_EQ(error.Offset(), PayloadOffset(1) + 4 + 1 + 8);
-    EXPECT_EQ(ErrorOf(EncodeBlock(TransactionBlock(1, 129))).Field(),
+    EXPECT_EQ(DecodingError(DecodeBlockOf, EncodeBlock(TransactionBlock(1, 129))).Field(),
               "transaction_essence.outputs.count");
-    EXPECT_EQ(ErrorOf(EncodeBlock(TransactionBlock(0, 1))).Field(),
+    EXPECT_EQ(DecodingError(DecodeBlockOf, EncodeBlock(TransactionBlock(0, 1))).Field(),
               "transaction_essence.inputs.count");
 }
 
 TEST(DecodeErrors, TagAndMetadataLimits)
 {
     EXPECT_NO_THROW(DecodeBlock(EncodeBlock(TaggedBlock(Bytes(64, 'a'), {}))));
-    DecodeError error = ErrorOf(EncodeBlock(TaggedBlock(Bytes(65, 'a'), {})));
+    DecodeError error = DecodingError(DecodeBlockOf, EncodeBlock(TaggedBlock(Bytes(65, 'a'), {})));
     EXPECT_EQ(error.Field(), "tagged_data.tag");
     EXPECT_EQ(error.Offset(), PayloadOffset(2) + 4);
 
@@ -203,13 +191,15 @@ TEST(DecodeErrors, TagAndMetadataLimits)
     EXPECT_NO_THROW(DecodeBlock(EncodeBlock(with_features)));
 
     basic.features = {MetadataFeature{Bytes(8193, 1)}};
-    EXPECT_EQ(ErrorOf(EncodeBlock(with_features)).Field(), "metadata_feature.data");
+    EXPECT_EQ(DecodingError(DecodeBlockOf, EncodeBlock(with_features)).Field(),
+              "metadata_feature.data");
     basic.features = {TagFeature{Bytes(65, 2)}};
-    EXPECT_EQ(ErrorOf(EncodeBlock(with_features)).Field(), "tag_feature.tag");
+    EXPECT_EQ(DecodingError(DecodeBlockOf, EncodeBlock(with_features)).Field(), "tag_feature.tag");
     basic.features = {TagFeature{Bytes{}}};
-    EXPECT_EQ(ErrorOf(EncodeBlock(with_features)).Field(), "tag_feature.tag");
+    EXPECT_EQ(DecodingError(DecodeBlockOf, EncodeBlock(with_features)).Field(), "tag_feature.tag");
     basic.features = {TagFeature{Bytes{1}}, MetadataFeature{Bytes{1}}};
-    EXPECT_EQ(ErrorOf(EncodeBlock(with_features)).Field(), "feature.type"); // unsorted
+    EXPECT_EQ(DecodingError(DecodeBlockOf, EncodeBlock(with_features)).Field(),
+              "feature.type"); // unsorted
 }
 
 TEST(DecodeErrors, BlockLengthLimit)
@@ -221,7 +211,7 @@ TEST(DecodeErrors, BlockLengthLimit)
     EXPECT_NO_THROW(DecodeBlock(EncodeBlock(block)));
 
     std::get<TaggedDataPayload>(*block.payload).data.push_back(0);
-    DecodeError error = ErrorOf(EncodeBlock(block));
+    DecodeError error = DecodingError(DecodeBlockOf, EncodeBlock(block));
     EXPECT_EQ(error.Field(), "block");
     EXPECT_EQ(error.Offset(), 0u);
 }
@@ -230,14 +220,15 @@ TEST(DecodeErrors, UnlockCountMustMatchInputs)
 {
     Block block = TransactionBlock(2, 1);
     std::get<TransactionPayload>(*block.payload).unlocks.pop_back();
-    EXPECT_EQ(ErrorOf(EncodeBlock(block)).Field(), "transaction.unlocks.count");
+    EXPECT_EQ(DecodingError(DecodeBlockOf, EncodeBlock(block)).Field(),
+              "transaction.unlocks.count");
 }
 
 TEST(DecodeErrors, ProtocolVersionMustBeTwo)
 {
     Bytes bytes = EncodeBlock(TaggedBlock({}, {}));
     bytes[0] = 3;
-    DecodeError error = ErrorOf(bytes);
+    DecodeError error = DecodingError(DecodeBlockOf, bytes);
     EXPECT_EQ(error.Field(), "block.protocol_version");
     EXPECT_EQ(error.Offset(), 0u);
 }

@@ -1,5 +1,6 @@
 // Protocol parameters (TIP-32 values in the iota.go v3 binary layout) and the TIP-29 protocol
 // parameters milestone option that carries them.
+#include "decoding_error.hpp"
 #include "codec/block.hpp"
 #include "codec/error.hpp"
 #include "codec/hex.hpp"
@@ -86,19 +87,7 @@ Bytes FixtureBlob(const json &params)
     return out;
 }
 
-DecodeError ErrorOf(const Bytes &bytes)
-{
-    try
-    {
-        DecodeProtocolParameters(bytes);
-    }
-    catch (const DecodeError &error)
-    {
-        return error;
-    }
-    ADD_FAILURE() << "decoded without error: " << ToHex(ByteSpan(bytes));
-    return DecodeError("none", 0, "none");
-}
+const auto DecodeProtocolParametersOf = [](const Bytes &bytes) { DecodeProtocolParameters(bytes); };
 
 const ProtocolParamsMilestoneOption &ParamsOption(const Block &block)
 {
@@ -209,28 +198,33 @@ TEST(ProtocolParameters, EveryTruncationNamesFieldAndOffset)
     for (std::size_t size = 0; size < blob.size(); ++size)
     {
         SCOPED_TRACE(size);
-        DecodeError error = ErrorOf(Bytes(blob.begin(), blob.begin() + size));
+        DecodeError error =
+            DecodingError(DecodeProtocolParametersOf, Bytes(blob.begin(), blob.begin() + size));
         EXPECT_EQ(error.Field().rfind("protocol_parameters.", 0), 0u) << error.what();
         EXPECT_LE(error.Offset(), size);
         EXPECT_FALSE(TryDecodeProtocolParameters(Bytes(blob.begin(), blob.begin() + size)));
     }
-    DecodeError empty = ErrorOf({});
+    DecodeError empty = DecodingError(DecodeProtocolParametersOf, {});
     EXPECT_EQ(empty.Field(), "protocol_parameters.version");
     EXPECT_EQ(empty.Offset(), 0u);
 
-    DecodeError pow = ErrorOf(Bytes(blob.begin(), blob.begin() + kMinPowScoreAt + 2));
+    DecodeError pow = DecodingError(DecodeProtocolParametersOf,
+                                    Bytes(blob.begin(), blob.begin() + kMinPowScoreAt + 2));
     EXPECT_EQ(pow.Field(), "protocol_parameters.min_pow_score");
     EXPECT_EQ(pow.Offset(), kMinPowScoreAt);
 
-    DecodeError depth = ErrorOf(Bytes(blob.begin(), blob.begin() + kBelowMaxDepthAt));
+    DecodeError depth = DecodingError(DecodeProtocolParametersOf,
+                                      Bytes(blob.begin(), blob.begin() + kBelowMaxDepthAt));
     EXPECT_EQ(depth.Field(), "protocol_parameters.below_max_depth");
     EXPECT_EQ(depth.Offset(), kBelowMaxDepthAt);
 
-    DecodeError cost = ErrorOf(Bytes(blob.begin(), blob.begin() + kVByteCostAt + 3));
+    DecodeError cost = DecodingError(DecodeProtocolParametersOf,
+                                     Bytes(blob.begin(), blob.begin() + kVByteCostAt + 3));
     EXPECT_EQ(cost.Field(), "protocol_parameters.rent_structure.v_byte_cost");
     EXPECT_EQ(cost.Offset(), kVByteCostAt);
 
-    DecodeError supply = ErrorOf(Bytes(blob.begin(), blob.end() - 1));
+    DecodeError supply =
+        DecodingError(DecodeProtocolParametersOf, Bytes(blob.begin(), blob.end() - 1));
     EXPECT_EQ(supply.Field(), "protocol_parameters.token_supply");
     EXPECT_EQ(supply.Offset(), kTokenSupplyAt);
 }
@@ -239,7 +233,7 @@ TEST(ProtocolParameters, TrailingBytesAreRejected)
 {
     Bytes blob = ShimmerBytes();
     blob.push_back(0);
-    DecodeError error = ErrorOf(blob);
+    DecodeError error = DecodingError(DecodeProtocolParametersOf, blob);
     EXPECT_EQ(error.Field(), "protocol_parameters");
     EXPECT_EQ(error.Offset(), kShimmerSize);
     EXPECT_NE(std::string(error.what()).find("1 trailing bytes"), std::string::npos)
@@ -251,7 +245,7 @@ TEST(ProtocolParameters, OverlongAndInvalidStringsAreRejected)
 {
     Bytes name_too_long = ShimmerBytes();
     name_too_long[kNetworkNameAt] = 200; // runs past the end of the 32 bytes
-    DecodeError name = ErrorOf(name_too_long);
+    DecodeError name = DecodingError(DecodeProtocolParametersOf, name_too_long);
     EXPECT_EQ(name.Field(), "protocol_parameters.network_name");
     EXPECT_EQ(name.Offset(), kNetworkNameAt);
     EXPECT_NE(std::string(name.what()).find("string length 200 exceeds the 30 bytes left"),
@@ -260,20 +254,20 @@ TEST(ProtocolParameters, OverlongAndInvalidStringsAreRejected)
 
     Bytes hrp_too_long = ShimmerBytes();
     hrp_too_long[kBech32HrpAt] = 255;
-    DecodeError hrp = ErrorOf(hrp_too_long);
+    DecodeError hrp = DecodingError(DecodeProtocolParametersOf, hrp_too_long);
     EXPECT_EQ(hrp.Field(), "protocol_parameters.bech32_hrp");
     EXPECT_EQ(hrp.Offset(), kBech32HrpAt);
 
     // A shorter length shifts every later field back by one, leaving one byte over.
     Bytes hrp_shorter = ShimmerBytes();
     hrp_shorter[kBech32HrpAt] = 2;
-    DecodeError shifted = ErrorOf(hrp_shorter);
+    DecodeError shifted = DecodingError(DecodeProtocolParametersOf, hrp_shorter);
     EXPECT_EQ(shifted.Field(), "protocol_parameters");
     EXPECT_EQ(shifted.Offset(), kShimmerSize - 1);
 
     Bytes invalid_utf8 = ShimmerBytes();
     invalid_utf8[kNetworkNameAt + 1] = 0xC0; // overlong encoding lead byte
-    DecodeError utf8 = ErrorOf(invalid_utf8);
+    DecodeError utf8 = DecodingError(DecodeProtocolParametersOf, invalid_utf8);
     EXPECT_EQ(utf8.Field(), "protocol_parameters.network_name");
     EXPECT_EQ(utf8.Offset(), kNetworkNameAt + 1);
 
