@@ -279,7 +279,7 @@ int Follow(sync::Node &node, const std::string &dsn, const sync::NodeStatus &sta
     Writer writer(dsn, options.pipeline_depth);
     SyncProgress progress(options.progress);
     sync::Fetcher fetcher(
-        node, stretch.start, status.confirmed_index, options.ahead, options.fetchers,
+        node, stretch.start, status.confirmed_index, options.ahead,
         [&](std::uint32_t index, const sync::NodeError &e)
         { fmt::print(stderr, "permanode sync: milestone {}: {}; retrying\n", index, e.what()); });
     sync::SyncReporter reporter(dsn, node.Name(), !stretch.to && !stretch.until_synced);

@@ -20,7 +20,6 @@ struct SyncOptions
     std::optional<std::uint32_t> to;   // stop after this milestone
     bool until_synced = false;         // stop once the node's confirmed milestone is archived
     int ahead = 16;                    // milestones fetched ahead of the writer at most
-    int fetchers = 4;                  // threads fetching them
     int requests = 8;                  // REST requests at once per milestone
     int pipeline_depth = 4;            // milestones sent to the server and not yet answered
     bool progress = true;

@@ -14,12 +14,12 @@ constexpr int kConfirmationWaitMs = 500;
 
 } // namespace
 
-Fetcher::Fetcher(Node &node, std::uint32_t first, std::uint32_t confirmed, int ahead, int threads,
+Fetcher::Fetcher(Node &node, std::uint32_t first, std::uint32_t confirmed, int ahead,
                  std::function<void(std::uint32_t, const NodeError &)> on_retry)
     : node_(node), ahead_(std::max(ahead, 1)), on_retry_(std::move(on_retry)),
       next_to_fetch_(first), next_to_take_(first), confirmed_(confirmed)
 {
-    for (int i = 0; i < std::max(threads, 1); ++i)
+    for (int i = 0; i < std::max(node.FetchThreads(), 1); ++i)
         threads_.emplace_back([this] { Run(); });
 }
 
@@ -97,6 +97,24 @@ void Fetcher::Run()
             failed_.emplace(index, std::current_exception());
         }
         changed_.notify_all();
+        Prefetch(index + 1);
+    }
+}
+
+void Fetcher::Prefetch(std::uint32_t index)
+{
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (stopping_ || confirmed_ < index)
+            return;
+    }
+    try
+    {
+        node_.Prefetch(index);
+    }
+    catch (const NodeError &)
+    {
+        // reading it will fail the same way and be retried
     }
 }
 

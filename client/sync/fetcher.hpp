@@ -23,9 +23,9 @@ class Fetcher
 {
   public:
     // Fetches milestones from `first` on, at most `ahead` beyond the one the writer waits for,
-    // with `threads` threads; `confirmed`: the node's confirmed milestone as last read.
+    // with the node's FetchThreads(); `confirmed`: the node's confirmed milestone as last read.
     // `on_retry` is told of each failed attempt (from those threads).
-    Fetcher(Node &node, std::uint32_t first, std::uint32_t confirmed, int ahead, int threads,
+    Fetcher(Node &node, std::uint32_t first, std::uint32_t confirmed, int ahead,
             std::function<void(std::uint32_t index, const NodeError &error)> on_retry);
     ~Fetcher();
     Fetcher(const Fetcher &) = delete;
@@ -40,6 +40,9 @@ class Fetcher
 
   private:
     void Run();
+    // Tells the node of the milestone after the one just fetched, where it is confirmed: while
+    // this thread waits for the writer, its answers arrive, to be read in whole.
+    void Prefetch(std::uint32_t index);
     // Fetches one milestone, retrying while the node is unavailable; throws otherwise.
     NodeMilestone FetchWithRetry(std::uint32_t index);
 

@@ -165,6 +165,79 @@ std::vector<LedgerUpdates> ReadUpdates(grpc::ClientReader<inx::LedgerUpdate> &re
     return batches;
 }
 
+inx::MilestoneRangeRequest RangeRequest(std::uint32_t from, std::uint32_t to)
+{
+    inx::MilestoneRangeRequest request;
+    request.set_start_milestone_index(from);
+    request.set_end_milestone_index(to);
+    return request;
+}
+
+// A cone's blocks by their white-flag index.
+using IndexedCone = std::vector<std::pair<std::uint32_t, ConeBlock>>;
+
+// Reads a cone stream to its end.
+IndexedCone ReadCone(grpc::ClientReader<inx::BlockWithMetadata> &reader)
+{
+    inx::BlockWithMetadata block;
+    IndexedCone cone;
+    while (reader.Read(&block))
+    {
+        const auto &metadata = block.metadata();
+        ConeBlock b;
+        b.bytes = BytesOf(block.block().data());
+        b.inclusion_state = static_cast<std::uint8_t>(metadata.ledger_inclusion_state());
+        b.conflict_reason = static_cast<std::uint8_t>(metadata.conflict_reason());
+        cone.emplace_back(metadata.white_flag_index(), std::move(b));
+    }
+    return cone;
+}
+
+// The blocks of a whole cone in white-flag order: the stream's order is not promised, the
+// blocks' own index is.
+std::vector<ConeBlock> InWhiteFlagOrder(IndexedCone cone, std::uint32_t index)
+{
+    std::sort(cone.begin(), cone.end(),
+              [](const auto &a, const auto &b) { return a.first < b.first; });
+    std::vector<ConeBlock> blocks;
+    blocks.reserve(cone.size());
+    for (std::size_t i = 0; i < cone.size(); ++i)
+    {
+        if (cone[i].first != i)
+            throw NodeError(NodeError::Kind::kProtocol,
+                            fmt::format("the cone of milestone {} has no block at white-flag "
+                                        "index {}",
+                                        index, i));
+        blocks.push_back(std::move(cone[i].second));
+    }
+    return blocks;
+}
+
+// Reads the ledger updates of [from, to] from their stream and ends the call.
+std::vector<LedgerUpdates>
+FinishUpdates(grpc::ClientContext &context,
+              std::unique_ptr<grpc::ClientReader<inx::LedgerUpdate>> reader, std::uint32_t from,
+              std::uint32_t to)
+{
+    std::vector<LedgerUpdates> batches;
+    try
+    {
+        batches = ReadUpdates(*reader, from, to);
+    }
+    catch (...)
+    {
+        context.TryCancel();
+        reader->Finish();
+        throw;
+    }
+    context.TryCancel(); // the range is read: the node may keep the stream open
+    grpc::Status rc = reader->Finish();
+    if (!rc.ok() && rc.error_code() != grpc::StatusCode::CANCELLED)
+        ThrowStatus(rc,
+                    fmt::format("cannot read the ledger updates of milestones {}..{}", from, to));
+    return batches;
+}
+
 // The channel to a node: no retries by gRPC (the sync retries a milestone itself, with backoff),
 // which spares each call gRPC's retry buffering.
 std::shared_ptr<grpc::Channel> ChannelTo(const std::string &address)
@@ -175,6 +248,39 @@ std::shared_ptr<grpc::Channel> ChannelTo(const std::string &address)
 }
 
 } // namespace
+
+// The cone and ledger-update streams of one milestone, asked for together; a stream not read to
+// its end is cancelled.
+struct InxNode::Calls
+{
+    Calls(inx::INX::Stub &stub, std::uint32_t index)
+    {
+        SetDeadline(cone_context);
+        cone = stub.ReadMilestoneCone(&cone_context, RequestFor(index));
+        SetDeadline(updates_context);
+        updates = stub.ListenToLedgerUpdates(&updates_context, RangeRequest(index, index));
+    }
+    ~Calls()
+    {
+        if (cone != nullptr)
+        {
+            cone_context.TryCancel();
+            cone->Finish();
+        }
+        if (updates != nullptr)
+        {
+            updates_context.TryCancel();
+            updates->Finish();
+        }
+    }
+    Calls(const Calls &) = delete;
+    Calls &operator=(const Calls &) = delete;
+
+    grpc::ClientContext cone_context;
+    std::unique_ptr<grpc::ClientReader<inx::BlockWithMetadata>> cone;
+    grpc::ClientContext updates_context;
+    std::unique_ptr<grpc::ClientReader<inx::LedgerUpdate>> updates;
+};
 
 InxNode::InxNode(std::string address)
     : address_(std::move(address)), channel_(ChannelTo(address_)),
@@ -223,6 +329,7 @@ NodeStatus InxNode::Status()
 
 NodeMilestone InxNode::Milestone(std::uint32_t index)
 {
+    std::unique_ptr<Calls> calls = CallsFor(index);
     NodeMilestone out;
     out.index = index;
     {
@@ -237,66 +344,44 @@ NodeMilestone InxNode::Milestone(std::uint32_t index)
             FixedBytes<32>(milestone.milestone_info().milestone_id().id(), "milestone ID");
         out.payload = BytesOf(milestone.milestone().data());
     }
+    IndexedCone cone = ReadCone(*calls->cone);
+    grpc::Status rc = calls->cone->Finish();
+    calls->cone.reset();
+    if (!rc.ok())
+        ThrowStatus(rc, fmt::format("cannot read the cone of milestone {}", index));
+    out.blocks = InWhiteFlagOrder(std::move(cone), index);
+    out.updates = std::move(
+        FinishUpdates(calls->updates_context, std::move(calls->updates), index, index).front());
+    return out;
+}
+
+void InxNode::Prefetch(std::uint32_t index)
+{
+    auto calls = std::make_unique<Calls>(*stub_->stub, index);
+    std::lock_guard<std::mutex> lock(mutex_);
+    prefetched_.try_emplace(index, std::move(calls));
+}
+
+std::unique_ptr<InxNode::Calls> InxNode::CallsFor(std::uint32_t index)
+{
     {
-        grpc::ClientContext context;
-        SetDeadline(context);
-        auto reader = stub_->stub->ReadMilestoneCone(&context, RequestFor(index));
-        inx::BlockWithMetadata block;
-        std::vector<std::pair<std::uint32_t, ConeBlock>> cone;
-        while (reader->Read(&block))
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (auto found = prefetched_.find(index); found != prefetched_.end())
         {
-            const auto &metadata = block.metadata();
-            ConeBlock b;
-            b.bytes = BytesOf(block.block().data());
-            b.inclusion_state = static_cast<std::uint8_t>(metadata.ledger_inclusion_state());
-            b.conflict_reason = static_cast<std::uint8_t>(metadata.conflict_reason());
-            cone.emplace_back(metadata.white_flag_index(), std::move(b));
-        }
-        grpc::Status rc = reader->Finish();
-        if (!rc.ok())
-            ThrowStatus(rc, fmt::format("cannot read the cone of milestone {}", index));
-        // the stream's order is not promised: white-flag order is the blocks' own index
-        std::sort(cone.begin(), cone.end(),
-                  [](const auto &a, const auto &b) { return a.first < b.first; });
-        for (std::size_t i = 0; i < cone.size(); ++i)
-        {
-            if (cone[i].first != i)
-                throw NodeError(NodeError::Kind::kProtocol,
-                                fmt::format("the cone of milestone {} has no block at white-flag "
-                                            "index {}",
-                                            index, i));
-            out.blocks.push_back(std::move(cone[i].second));
+            std::unique_ptr<Calls> calls = std::move(found->second);
+            prefetched_.erase(found);
+            return calls;
         }
     }
-    out.updates = std::move(Updates(index, index).front());
-    return out;
+    return std::make_unique<Calls>(*stub_->stub, index);
 }
 
 std::vector<LedgerUpdates> InxNode::Updates(std::uint32_t from, std::uint32_t to)
 {
     grpc::ClientContext context;
     SetDeadline(context);
-    inx::MilestoneRangeRequest request;
-    request.set_start_milestone_index(from);
-    request.set_end_milestone_index(to);
-    auto reader = stub_->stub->ListenToLedgerUpdates(&context, request);
-    std::vector<LedgerUpdates> batches;
-    try
-    {
-        batches = ReadUpdates(*reader, from, to);
-    }
-    catch (...)
-    {
-        context.TryCancel();
-        reader->Finish();
-        throw;
-    }
-    context.TryCancel(); // the range is read: the node may keep the stream open
-    grpc::Status rc = reader->Finish();
-    if (!rc.ok() && rc.error_code() != grpc::StatusCode::CANCELLED)
-        ThrowStatus(rc,
-                    fmt::format("cannot read the ledger updates of milestones {}..{}", from, to));
-    return batches;
+    return FinishUpdates(
+        context, stub_->stub->ListenToLedgerUpdates(&context, RangeRequest(from, to)), from, to);
 }
 
 std::vector<LedgerOutput> InxNode::UnspentOutputs(std::uint32_t *ledger_index)
@@ -366,10 +451,8 @@ void InxNode::Listen(std::uint32_t from)
                 return;
             listen_context_ = &context;
         }
-        inx::MilestoneRangeRequest request;
-        request.set_start_milestone_index(from);
-        request.set_end_milestone_index(0); // and every one confirmed later
-        auto reader = stub_->stub->ListenToConfirmedMilestones(&context, request);
+        // to 0: and every one confirmed later
+        auto reader = stub_->stub->ListenToConfirmedMilestones(&context, RangeRequest(from, 0));
         inx::MilestoneAndProtocolParameters message;
         while (reader->Read(&message))
         {

@@ -105,6 +105,11 @@ class Node
     virtual NodeStatus Status() = 0;
     // Confirmed milestone `index` with its cone and ledger updates.
     virtual NodeMilestone Milestone(std::uint32_t index) = 0;
+    // Says that Milestone(index) will be asked for next: a node may send its requests now, so
+    // that the answers are waiting in whole when they are read. Default: nothing.
+    virtual void Prefetch(std::uint32_t /*index*/) {}
+    // How many threads fetch milestones at once.
+    virtual int FetchThreads() const { return 4; }
     // The node's ledger updates of milestones [from, to].
     virtual std::vector<LedgerUpdates> Updates(std::uint32_t from, std::uint32_t to) = 0;
     // Every output unspent at the node's ledger index, which it returns in *ledger_index.
