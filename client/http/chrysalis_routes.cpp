@@ -288,6 +288,16 @@ Task<> Milestone(const httplib::Request &, httplib::Response &response, Db &db,
     auto milestone = co_await db.Run(client::queries::MilestoneByIndex(index));
     if (!milestone || milestone->protocol_version != client::kChrysalis)
     {
+        // a milestone archived from a partial cone may lack its milestone message: say so, where
+        // /api/v1/info counts it among the archived ones
+        auto changes = co_await db.Run(client::queries::UtxoChangesAt(index));
+        if (changes && changes->protocol_version == client::kChrysalis)
+        {
+            throw HttpError(404, "milestone " + std::to_string(index) +
+                                     " is archived without its milestone message (its cone was "
+                                     "partial): its UTXO changes are at /api/v1/milestones/" +
+                                     std::to_string(index) + "/utxo-changes");
+        }
         throw NotFound("milestone " + std::to_string(index));
     }
     SendData(response, {{"index", milestone->milestone_index},

@@ -8,7 +8,6 @@
 #include <httplib.h>
 
 #include "codec/bech32.hpp"
-#include "codec/chrysalis/message.hpp"
 #include "codec/hex.hpp"
 #include "json_errors.hpp"
 
@@ -78,17 +77,18 @@ std::string PlainHexIdParam(const std::string &text, const std::string &name, st
 
 std::string ChrysalisAddressParam(const std::string &text, const std::string &name)
 {
-    std::string lower = Lower(text);
-    std::string hrp = lower.substr(0, lower.rfind('1') == std::string::npos ? 0 : lower.rfind('1'));
+    codec::Address address;
     try
     {
-        auto address = codec::chrysalis::AddressFromBech32(lower, hrp);
-        return "0x00" + codec::ToHex(address.hash).substr(2);
+        address = codec::AddressFromBech32(Lower(text));
     }
     catch (const std::exception &e)
     {
-        throw BadParameter(name, std::string("not a Chrysalis bech32 address (") + e.what() + ")");
+        throw BadParameter(name, std::string("not a bech32 address (") + e.what() + ")");
     }
+    if (address.type != codec::AddressType::kEd25519)
+        throw BadParameter(name, "not an Ed25519 address: Chrysalis has no other kind");
+    return "0x00" + codec::ToHex(address.id).substr(2);
 }
 
 std::string Ed25519AddressParam(const std::string &text, const std::string &name)

@@ -36,8 +36,9 @@ std::int32_t MilestoneIndexParam(const std::string &text, const std::string &nam
 // REST API v1 (Chrysalis) parameters: hex without 0x, as Hornet 1.x took it (0x is taken too).
 // An ID of `size` bytes; returns it as 0x-hex in lower case, the database's form.
 std::string PlainHexIdParam(const std::string &text, const std::string &name, std::size_t size);
-// A Chrysalis address in bech32 (iota1..., atoi1...: an Ed25519 address, of either network, as
-// Hornet took any); returns the 0x-hex of its 33 bytes, which the database takes whatever its HRP.
+// An Ed25519 address in bech32 under any network's HRP (iota1..., atoi1..., smr1..., rms1...): an
+// address kept its hash from Chrysalis to Stardust, and /api/v1/info names the database's HRP,
+// a Stardust one where the archive holds both eras; returns the 0x-hex of its 33 bytes.
 std::string ChrysalisAddressParam(const std::string &text, const std::string &name);
 // An Ed25519 address as 64 hex digits; returns the 0x-hex of its 33 bytes.
 std::string Ed25519AddressParam(const std::string &text, const std::string &name);

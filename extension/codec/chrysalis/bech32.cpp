@@ -26,20 +26,4 @@ std::string AddressToBech32(const Ed25519Address &address, std::string_view hrp)
     return Bech32Encode(hrp, data);
 }
 
-Ed25519Address AddressFromBech32(std::string_view text, std::string_view expected_hrp)
-{
-    Bech32Data decoded = Bech32Decode(text);
-    if (!IsChrysalisHrp(decoded.hrp) || decoded.hrp != expected_hrp)
-        throw Bech32Error(Bech32Error::Kind::kWrongHrp, "HRP \"" + decoded.hrp + "\", expected \"" +
-                                                            std::string(expected_hrp) + "\"");
-    if (decoded.data.size() != 33)
-        throw Bech32Error(Bech32Error::Kind::kBadLength, "an Ed25519 address has 33 bytes");
-    if (decoded.data[0] != 0)
-        throw Bech32Error(Bech32Error::Kind::kUnknownAddressType,
-                          "address type " + std::to_string(decoded.data[0]) + " is not Ed25519");
-    Ed25519Address address;
-    std::copy(decoded.data.begin() + 1, decoded.data.end(), address.hash.begin());
-    return address;
-}
-
 } // namespace permanode::codec::chrysalis

@@ -49,8 +49,8 @@ Bytes EncodeOutputBytes(const Output &output);
 Bytes EncodeUnlockBytes(const Unlock &unlock);
 Output DecodeTransactionOutputBytes(ByteSpan bytes);
 
-// Bech32 form of an Ed25519 address: type byte 0 then the hash, under "iota" or "atoi".
+// Bech32 form of an Ed25519 address: type byte 0 then the hash, under "iota" or "atoi". (Text is
+// read back by codec::AddressFromBech32, which takes every network's HRP.)
 std::string AddressToBech32(const Ed25519Address &address, std::string_view hrp);
-Ed25519Address AddressFromBech32(std::string_view text, std::string_view expected_hrp);
 
 } // namespace permanode::codec::chrysalis

@@ -7,6 +7,7 @@
 #include "chrysalis_fixtures.hpp"
 #include "chrysalis_render.hpp"
 #include "chrysalis_samples.hpp"
+#include "codec/bech32.hpp"
 #include "codec/chrysalis/message.hpp"
 #include "codec/hex.hpp"
 #include "json_errors.hpp"
@@ -218,7 +219,7 @@ TEST(ChrysalisParams, IdsAreHexWithOrWithout0x)
     }
 }
 
-TEST(ChrysalisParams, AddressesInBech32OfEitherNetworkOrAsEd25519Hex)
+TEST(ChrysalisParams, AddressesInBech32OfAnyNetworkOrAsEd25519Hex)
 {
     // TIP-13's example address, and the same key on the testnet.
     std::string mainnet = "iota1qrhacyfwlcnzkvzteumekfkrrwks98mpdm37cj4xx3drvmjvnep6xqgyzyx";
@@ -227,6 +228,27 @@ TEST(ChrysalisParams, AddressesInBech32OfEitherNetworkOrAsEd25519Hex)
     chrysalis::Ed25519Address address;
     address.hash = *permanode::codec::FromHexFixed<32>("0x" + bytes.substr(4));
     EXPECT_EQ(ChrysalisAddressParam(chrysalis::AddressToBech32(address, "atoi"), "address"), bytes);
+    // the same key under Stardust's HRPs, which /api/v1/info names where the archive holds both
+    // eras: the hash is the address
+    permanode::codec::Address stardust{permanode::codec::AddressType::kEd25519, address.hash};
+    for (const char *hrp : {"smr", "rms"})
+        EXPECT_EQ(
+            ChrysalisAddressParam(permanode::codec::AddressToBech32(stardust, hrp), "address"),
+            bytes)
+            << hrp;
+    // an alias address is no Chrysalis address: the error says what it takes
+    permanode::codec::Address alias{permanode::codec::AddressType::kAlias, address.hash};
+    try
+    {
+        ChrysalisAddressParam(permanode::codec::AddressToBech32(alias, "smr"), "address");
+        ADD_FAILURE() << "an alias address was taken";
+    }
+    catch (const HttpError &e)
+    {
+        EXPECT_EQ(e.status(), 400);
+        EXPECT_NE(std::string(e.what()).find("not an Ed25519 address"), std::string::npos)
+            << e.what();
+    }
     EXPECT_EQ(Ed25519AddressParam(bytes.substr(4), "address"), bytes);
     EXPECT_EQ(StatusOf([] { ChrysalisAddressParam("smr1qqqq", "address"); }), 400);
     EXPECT_EQ(StatusOf([&] { ChrysalisAddressParam(mainnet.substr(0, 60), "address"); }), 400);
