@@ -1,12 +1,40 @@
--- Upgrades: a database made at 0.1.0 (sql/permanode--0.1.0.sql, kept as released) that ingested
--- and archived, updated with ALTER EXTENSION ... UPDATE (through 0.2.0 to the newest), answers as
--- before; its objects are then those of a fresh install: definitions, security, settings and
--- rights of every function, the columns of every table and view, and the hint catalog.
+-- Upgrades from every release (sql/releases): a database made at 0.1.0 (its install script as
+-- released, built from its commit) that ingested and archived, updated with ALTER EXTENSION ...
+-- UPDATE straight to the newest, answers as before; a database made at 0.10.0 that holds legacy
+-- transactions counts them in the era's analytics; and a database made at any release, updated,
+-- holds the objects of a fresh install: definitions, security, settings and rights of every
+-- function of both extensions, the columns of every table and view, and the hint catalog.
 \set VERBOSITY terse
 SET client_min_messages = warning;
 DROP EXTENSION IF EXISTS permanode CASCADE;
 DROP EXTENSION IF EXISTS permanode_fdw CASCADE;
 DROP SCHEMA IF EXISTS ingest_test, upgrade_test CASCADE;
+RESET client_min_messages;
+CREATE SCHEMA upgrade_test;
+
+-- Every release's install scripts are installed: the build makes them from the repository's
+-- history, which a tarball lacks.
+\getenv abs_srcdir PG_ABS_SRCDIR
+CREATE TABLE upgrade_test.releases AS
+SELECT split_part(line, ' ', 1) AS version, n
+FROM regexp_split_to_table(pg_read_file(:'abs_srcdir' || '/../../sql/releases'), E'\n')
+     WITH ORDINALITY AS l(line, n)
+WHERE line ~ '^[0-9]';
+DO $$
+DECLARE
+    missing text := (SELECT string_agg(r.version, ', ' ORDER BY r.n) FROM upgrade_test.releases r
+                     WHERE NOT EXISTS (SELECT FROM pg_available_extension_versions v
+                                       WHERE v.name IN ('permanode', 'permanode_fdw')
+                                         AND v.version = r.version));
+BEGIN
+    IF missing IS NOT NULL THEN
+        RAISE EXCEPTION 'no install scripts for the releases %: the build had no git history (sql/releases names their commits)', missing;
+    END IF;
+END
+$$;
+SELECT count(*) AS releases, min(version) AS oldest FROM upgrade_test.releases;
+
+SET client_min_messages = warning;
 CREATE EXTENSION permanode_fdw VERSION '0.1.0';
 CREATE EXTENSION permanode VERSION '0.1.0';
 RESET client_min_messages;
@@ -32,7 +60,6 @@ SELECT address AS addr FROM basic_outputs WHERE address IS NOT NULL
 GROUP BY address ORDER BY count(*) DESC, address LIMIT 1 \gset
 
 -- Answers to keep: rows per table and tier, a point lookup and a first page on the cold range.
-CREATE SCHEMA upgrade_test;
 CREATE TABLE upgrade_test.answers (run text, query text, answer text);
 CREATE FUNCTION upgrade_test.answer(run text) RETURNS bigint
 LANGUAGE plpgsql AS $$
@@ -41,7 +68,7 @@ DECLARE
     a text;
 BEGIN
     FOR q IN SELECT * FROM (VALUES
-        ('status', 'SELECT string_agg(format(''%s %s-%s %s %s'', table_name, from_range, to_range, tier, rows), ''; '' ORDER BY 1) FROM permanode.status'),
+        ('status', 'SELECT string_agg(format(''%s %s-%s %s %s'', table_name, from_range, to_range, tier, rows), ''; '' ORDER BY table_name::text, from_range, tier) FROM permanode.status'),
         ('messages', 'SELECT string_agg(message_id::text, '','' ORDER BY message_id) FROM permanode.messages'),
         ('point', format('SELECT string_agg(output_id::text || '' '' || amount, '','') FROM permanode.basic_outputs WHERE output_id = (SELECT min(output_id) FROM permanode.basic_outputs WHERE ms_range_id = 1733)')),
         ('first page', format('SELECT string_agg(output_id::text, '','') FROM (SELECT output_id FROM permanode.basic_outputs_by_address WHERE address = %L ORDER BY ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, output_id DESC LIMIT 5) s', current_setting('upgrade_test.addr')))) AS v(query, sql)
@@ -55,18 +82,10 @@ $$;
 SELECT set_config('upgrade_test.addr', :'addr', false) IS NOT NULL AS addr_set;
 SELECT upgrade_test.answer('0.1.0') AS answered;
 
+SET client_min_messages = warning;
 ALTER EXTENSION permanode_fdw UPDATE;
--- At 0.10.0, legacy transactions (the iota.js sample bundle's, of March 2018) are ingested
--- before the era's analytics were kept: 0.11.0 counts them when it makes its tables.
-ALTER EXTENSION permanode UPDATE TO '0.10.0';
-SELECT legacy.ingest(array_agg(legacy.t5b1(t->>'trytes')), array_agg((t->>'hash')::trytes81), array_agg(0)) AS legacy_ingested
-FROM jsonb_array_elements(pg_read_file(:'fixtures' || '/../legacy/iotajs-samples-bundle.json')::jsonb->'transactions') t;
 ALTER EXTENSION permanode UPDATE;
-SELECT a.date, a.transactions, a.value_transactions, a.tokens, a.total_addresses, a.rolled_up,
-       (a.transactions, a.value_transactions, a.tokens) = (
-           SELECT count(*), count(*) FILTER (WHERE value <> 0), coalesce(sum(value) FILTER (WHERE value > 0), 0)
-           FROM legacy.transactions t WHERE (t.issued_at AT TIME ZONE 'UTC')::date = a.date) AS as_held
-FROM legacy.daily_analytics a ORDER BY 1;
+RESET client_min_messages;
 SELECT extname, extversion FROM pg_extension WHERE extname LIKE 'permanode%' ORDER BY 1;
 SELECT upgrade_test.answer('updated') AS answered;
 SELECT count(*) AS different_answers
@@ -87,8 +106,10 @@ FROM retired_outputs;
 SELECT milestone, already_ingested, messages FROM ingest_test.ingest(2418187);
 SELECT count(*) AS range_241818_messages FROM messages WHERE ms_range_id = 241818;
 
--- The updated extension's functions equal a fresh install's (aggregates by their parts, types
--- by name: OIDs differ between the two installs).
+-- An updated install's objects, to compare with a fresh install's: its functions (aggregates by
+-- their parts, types by name: OIDs differ between installs), its tables' and views' columns, the
+-- hint catalog, the tables pg_dump dumps, the indexes of its tables (partitions aside) and its
+-- statistics objects.
 CREATE FUNCTION upgrade_test.definition(f oid) RETURNS text
 LANGUAGE sql AS $$
     SELECT CASE WHEN p.prokind = 'a'
@@ -97,13 +118,14 @@ LANGUAGE sql AS $$
                 ELSE pg_get_functiondef(f) END
     FROM pg_proc p WHERE p.oid = f
 $$;
-CREATE TABLE upgrade_test.functions AS
-SELECT 'updated'::text AS install, p.oid::regprocedure::text AS function, upgrade_test.definition(p.oid) AS definition,
-       p.prosecdef, p.proconfig, p.proacl::text AS rights
-FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
-JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'permanode';
--- So do its tables' and views' columns, the hint catalog, the tables pg_dump dumps, the indexes
--- of its tables (partitions aside) and its statistics objects.
+CREATE FUNCTION upgrade_test.functions() RETURNS TABLE (function text, definition text,
+                                                        prosecdef boolean, proconfig text[], rights text)
+LANGUAGE sql AS $$
+    SELECT p.oid::regprocedure::text, upgrade_test.definition(p.oid), p.prosecdef, p.proconfig,
+           p.proacl::text
+    FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+    JOIN pg_extension e ON e.oid = d.refobjid AND e.extname IN ('permanode', 'permanode_fdw')
+$$;
 CREATE FUNCTION upgrade_test.shape() RETURNS TABLE (relation text, shape text)
 LANGUAGE sql AS $$
     SELECT c.relname::text, format('%s %s%s', a.attname, format_type(a.atttypid, a.atttypmod),
@@ -130,33 +152,85 @@ LANGUAGE sql AS $$
     WHERE s.stxnamespace IN ('permanode'::regnamespace, to_regnamespace('legacy'),
                              to_regnamespace('streams'))
 $$;
-CREATE TABLE upgrade_test.shapes AS SELECT 'updated'::text AS install, * FROM upgrade_test.shape();
+CREATE TABLE upgrade_test.functions AS SELECT '0.1.0'::text AS install, * FROM upgrade_test.functions();
+CREATE TABLE upgrade_test.shapes AS SELECT '0.1.0'::text AS install, * FROM upgrade_test.shape();
+
+-- Makes both extensions at a release, updates them to the newest and keeps their objects.
+CREATE FUNCTION upgrade_test.update_from(release text) RETURNS text
+LANGUAGE plpgsql AS $$
+BEGIN
+    DROP EXTENSION IF EXISTS permanode CASCADE;
+    PERFORM permanode.archive_gc() WHERE to_regproc('permanode.archive_gc') IS NOT NULL;
+    DROP EXTENSION IF EXISTS permanode_fdw CASCADE;
+    EXECUTE format('CREATE EXTENSION permanode_fdw VERSION %L', release);
+    EXECUTE format('CREATE EXTENSION permanode VERSION %L', release);
+    IF release = '0.10.0' THEN
+        -- Legacy transactions (the iota.js sample bundle's, of March 2018) ingested before the
+        -- era's analytics were kept: 0.11.0 counts them when it makes its tables.
+        PERFORM legacy.ingest(array_agg(legacy.t5b1(t->>'trytes')), array_agg((t->>'hash')::permanode.trytes81), array_agg(0))
+        FROM jsonb_array_elements(pg_read_file(current_setting('upgrade_test.fixtures') || '/../legacy/iotajs-samples-bundle.json')::jsonb->'transactions') t;
+    END IF;
+    ALTER EXTENSION permanode_fdw UPDATE;
+    ALTER EXTENSION permanode UPDATE;
+    INSERT INTO upgrade_test.functions SELECT release, * FROM upgrade_test.functions();
+    INSERT INTO upgrade_test.shapes SELECT release, * FROM upgrade_test.shape();
+    RETURN (SELECT string_agg(extversion, ' ' ORDER BY extname) FROM pg_extension
+            WHERE extname LIKE 'permanode%');
+END
+$$;
+SELECT set_config('upgrade_test.fixtures', :'fixtures', false) IS NOT NULL AS fixtures_set;
+SET client_min_messages = warning;
+SELECT version AS release, upgrade_test.update_from(version) AS updated_to
+FROM upgrade_test.releases WHERE version <> '0.1.0' ORDER BY n;
+RESET client_min_messages;
+-- The database made at 0.10.0 counted its legacy transactions when it was updated.
+SELECT a.date, a.transactions, a.value_transactions, a.tokens, a.total_addresses, a.rolled_up,
+       (a.transactions, a.value_transactions, a.tokens) = (
+           SELECT count(*), count(*) FILTER (WHERE value <> 0), coalesce(sum(value) FILTER (WHERE value > 0), 0)
+           FROM legacy.transactions t WHERE (t.issued_at AT TIME ZONE 'UTC')::date = a.date) AS as_held
+FROM legacy.daily_analytics a ORDER BY 1;
+
 SET client_min_messages = warning;
 DROP EXTENSION permanode CASCADE;
 SELECT count(*) >= 0 AS archives_removed FROM archive_gc();
+DROP EXTENSION permanode_fdw CASCADE;
+CREATE EXTENSION permanode_fdw;
 CREATE EXTENSION permanode;
 RESET client_min_messages;
-INSERT INTO upgrade_test.functions
-SELECT 'fresh', p.oid::regprocedure::text, upgrade_test.definition(p.oid), p.prosecdef, p.proconfig, p.proacl::text
-FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
-JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'permanode';
+INSERT INTO upgrade_test.functions SELECT 'fresh', * FROM upgrade_test.functions();
 INSERT INTO upgrade_test.shapes SELECT 'fresh', * FROM upgrade_test.shape();
-SELECT count(*) FILTER (WHERE install = 'fresh') AS functions,
-       count(*) FILTER (WHERE install = 'fresh') = count(*) FILTER (WHERE install = 'updated') AS same_count
-FROM upgrade_test.functions;
--- Functions that differ, either way (none).
-(SELECT function, definition, prosecdef, proconfig, rights FROM upgrade_test.functions WHERE install = 'fresh'
- EXCEPT SELECT function, definition, prosecdef, proconfig, rights FROM upgrade_test.functions WHERE install = 'updated')
-UNION ALL
-(SELECT function, definition, prosecdef, proconfig, rights FROM upgrade_test.functions WHERE install = 'updated'
- EXCEPT SELECT function, definition, prosecdef, proconfig, rights FROM upgrade_test.functions WHERE install = 'fresh');
-
--- Columns and hint queries that differ, either way (none).
-(SELECT relation, shape FROM upgrade_test.shapes WHERE install = 'fresh'
- EXCEPT SELECT relation, shape FROM upgrade_test.shapes WHERE install = 'updated')
-UNION ALL
-(SELECT relation, shape FROM upgrade_test.shapes WHERE install = 'updated'
- EXCEPT SELECT relation, shape FROM upgrade_test.shapes WHERE install = 'fresh');
+-- Per install (each release updated, and the fresh one): its functions and other objects.
+SELECT install, functions, objects FROM (
+    SELECT r.version AS install, r.n,
+           (SELECT count(*) FROM upgrade_test.functions f WHERE f.install = r.version) AS functions,
+           (SELECT count(*) FROM upgrade_test.shapes o WHERE o.install = r.version) AS objects
+    FROM upgrade_test.releases r
+    UNION ALL
+    SELECT 'fresh', NULL, (SELECT count(*) FROM upgrade_test.functions f WHERE f.install = 'fresh'),
+           (SELECT count(*) FROM upgrade_test.shapes o WHERE o.install = 'fresh')) i
+ORDER BY n;
+-- What differs, either way (none): the function or object, and the installs that have it.
+SELECT install, function AS what FROM (
+    SELECT u.install, u.function FROM upgrade_test.functions u
+    WHERE u.install <> 'fresh' AND NOT EXISTS (
+        SELECT FROM upgrade_test.functions f WHERE f.install = 'fresh'
+          AND (f.function, f.definition, f.prosecdef, f.rights) IS NOT DISTINCT FROM (u.function, u.definition, u.prosecdef, u.rights)
+          AND f.proconfig IS NOT DISTINCT FROM u.proconfig)
+    UNION ALL
+    SELECT r.version, 'missing ' || f.function FROM upgrade_test.functions f CROSS JOIN upgrade_test.releases r
+    WHERE f.install = 'fresh' AND NOT EXISTS (
+        SELECT FROM upgrade_test.functions u WHERE u.install = r.version
+          AND (f.function, f.definition, f.prosecdef, f.rights) IS NOT DISTINCT FROM (u.function, u.definition, u.prosecdef, u.rights)
+          AND f.proconfig IS NOT DISTINCT FROM u.proconfig)
+    UNION ALL
+    SELECT u.install, u.relation || ': ' || u.shape FROM upgrade_test.shapes u
+    WHERE u.install <> 'fresh' AND NOT EXISTS (
+        SELECT FROM upgrade_test.shapes f WHERE f.install = 'fresh' AND (f.relation, f.shape) = (u.relation, u.shape))
+    UNION ALL
+    SELECT r.version, 'missing ' || f.relation || ': ' || f.shape FROM upgrade_test.shapes f CROSS JOIN upgrade_test.releases r
+    WHERE f.install = 'fresh' AND NOT EXISTS (
+        SELECT FROM upgrade_test.shapes u WHERE u.install = r.version AND (f.relation, f.shape) = (u.relation, u.shape))
+) d ORDER BY 1, 2;
 SELECT count(*) FILTER (WHERE install = 'fresh' AND relation = 'partition_hints') AS hint_queries,
        count(*) FILTER (WHERE install = 'fresh' AND relation = 'addresses_hints') AS addresses_hints_columns,
        count(*) FILTER (WHERE install = 'fresh' AND relation = 'dumped') AS dumped_tables
