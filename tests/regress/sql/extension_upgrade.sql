@@ -1,43 +1,16 @@
--- Upgrades from every release (sql/releases): a database made at 0.1.0 (its install script as
--- released, built from its commit) that ingested and archived, updated with ALTER EXTENSION ...
--- UPDATE straight to the newest, answers as before; a database made at 0.10.0 that holds legacy
--- transactions counts them in the era's analytics; and a database made at any release, updated,
--- holds the objects of a fresh install: definitions, security, settings and rights of every
--- function of both extensions, the columns of every table and view, and the hint catalog.
+-- Upgrades: a database made at 0.1.0 (its install script as released, built from its commit,
+-- sql/releases) that ingested and archived, updated with ALTER EXTENSION ... UPDATE straight to
+-- the newest, answers as before; its objects are then those of a fresh install. (The other
+-- releases: extension_upgrade_releases.)
 \set VERBOSITY terse
 SET client_min_messages = warning;
 DROP EXTENSION IF EXISTS permanode CASCADE;
 DROP EXTENSION IF EXISTS permanode_fdw CASCADE;
 DROP SCHEMA IF EXISTS ingest_test, upgrade_test CASCADE;
-RESET client_min_messages;
-CREATE SCHEMA upgrade_test;
-
--- Every release's install scripts are installed: the build makes them from the repository's
--- history, which a tarball lacks.
-\getenv abs_srcdir PG_ABS_SRCDIR
-CREATE TABLE upgrade_test.releases AS
-SELECT split_part(line, ' ', 1) AS version, n
-FROM regexp_split_to_table(pg_read_file(:'abs_srcdir' || '/../../sql/releases'), E'\n')
-     WITH ORDINALITY AS l(line, n)
-WHERE line ~ '^[0-9]';
-DO $$
-DECLARE
-    missing text := (SELECT string_agg(r.version, ', ' ORDER BY r.n) FROM upgrade_test.releases r
-                     WHERE NOT EXISTS (SELECT FROM pg_available_extension_versions v
-                                       WHERE v.name IN ('permanode', 'permanode_fdw')
-                                         AND v.version = r.version));
-BEGIN
-    IF missing IS NOT NULL THEN
-        RAISE EXCEPTION 'no install scripts for the releases %: the build had no git history (sql/releases names their commits)', missing;
-    END IF;
-END
-$$;
-SELECT count(*) AS releases, min(version) AS oldest FROM upgrade_test.releases;
-
-SET client_min_messages = warning;
 CREATE EXTENSION permanode_fdw VERSION '0.1.0';
 CREATE EXTENSION permanode VERSION '0.1.0';
 RESET client_min_messages;
+CREATE SCHEMA upgrade_test;
 SET search_path = public, permanode;
 SELECT extname, extversion FROM pg_extension WHERE extname LIKE 'permanode%' ORDER BY 1;
 
@@ -46,9 +19,11 @@ SELECT count(*) AS chunk_sizes_set FROM (SELECT set_chunk_size(table_name, 10) F
 \getenv fixtures PERMANODE_FIXTURES
 \getenv abs_srcdir PG_ABS_SRCDIR
 \set fixtures_sql :abs_srcdir '/sql/include/fixtures.sql'
+\set upgrade_catalog :abs_srcdir '/sql/include/upgrade_catalog.sql'
 \set ECHO none
 \o /dev/null
 \i :fixtures_sql
+\i :upgrade_catalog
 \o
 \set ECHO all
 SELECT count(*) AS milestones_ingested FROM (
@@ -106,89 +81,7 @@ FROM retired_outputs;
 SELECT milestone, already_ingested, messages FROM ingest_test.ingest(2418187);
 SELECT count(*) AS range_241818_messages FROM messages WHERE ms_range_id = 241818;
 
--- An updated install's objects, to compare with a fresh install's: its functions (aggregates by
--- their parts, types by name: OIDs differ between installs), its tables' and views' columns, the
--- hint catalog, the tables pg_dump dumps, the indexes of its tables (partitions aside) and its
--- statistics objects.
-CREATE FUNCTION upgrade_test.definition(f oid) RETURNS text
-LANGUAGE sql AS $$
-    SELECT CASE WHEN p.prokind = 'a'
-                THEN (SELECT format('%s %s %s', a.aggtransfn, a.aggcombinefn, a.aggtranstype::regtype)
-                      FROM pg_aggregate a WHERE a.aggfnoid = f)
-                ELSE pg_get_functiondef(f) END
-    FROM pg_proc p WHERE p.oid = f
-$$;
-CREATE FUNCTION upgrade_test.functions() RETURNS TABLE (function text, definition text,
-                                                        prosecdef boolean, proconfig text[], rights text)
-LANGUAGE sql AS $$
-    SELECT p.oid::regprocedure::text, upgrade_test.definition(p.oid), p.prosecdef, p.proconfig,
-           p.proacl::text
-    FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
-    JOIN pg_extension e ON e.oid = d.refobjid AND e.extname IN ('permanode', 'permanode_fdw')
-$$;
-CREATE FUNCTION upgrade_test.shape() RETURNS TABLE (relation text, shape text)
-LANGUAGE sql AS $$
-    SELECT c.relname::text, format('%s %s%s', a.attname, format_type(a.atttypid, a.atttypmod),
-                                   CASE WHEN a.attnotnull THEN ' not null' ELSE '' END)
-    FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
-    WHERE c.relnamespace IN ('permanode'::regnamespace, to_regnamespace('legacy'),
-                             to_regnamespace('access'))
-      AND c.relkind IN ('r', 'p', 'v') AND NOT c.relispartition
-    UNION ALL
-    SELECT 'partition_hints', format('%s.%s: %s', table_name, column_name, hint_query)
-    FROM permanode.partition_hints
-    UNION ALL
-    SELECT 'dumped', cfg::regclass::text
-    FROM pg_extension e CROSS JOIN LATERAL unnest(e.extconfig) cfg WHERE e.extname = 'permanode'
-    UNION ALL
-    SELECT 'index', pg_get_indexdef(x.indexrelid)
-    FROM pg_index x JOIN pg_class t ON t.oid = x.indrelid
-    WHERE t.relnamespace IN ('permanode'::regnamespace, to_regnamespace('legacy'),
-                             to_regnamespace('streams'), to_regnamespace('access'))
-      AND NOT t.relispartition
-    UNION ALL
-    SELECT 'statistics', s.stxname::text
-    FROM pg_statistic_ext s
-    WHERE s.stxnamespace IN ('permanode'::regnamespace, to_regnamespace('legacy'),
-                             to_regnamespace('streams'))
-$$;
-CREATE TABLE upgrade_test.functions AS SELECT '0.1.0'::text AS install, * FROM upgrade_test.functions();
-CREATE TABLE upgrade_test.shapes AS SELECT '0.1.0'::text AS install, * FROM upgrade_test.shape();
-
--- Makes both extensions at a release, updates them to the newest and keeps their objects.
-CREATE FUNCTION upgrade_test.update_from(release text) RETURNS text
-LANGUAGE plpgsql AS $$
-BEGIN
-    DROP EXTENSION IF EXISTS permanode CASCADE;
-    PERFORM permanode.archive_gc() WHERE to_regproc('permanode.archive_gc') IS NOT NULL;
-    DROP EXTENSION IF EXISTS permanode_fdw CASCADE;
-    EXECUTE format('CREATE EXTENSION permanode_fdw VERSION %L', release);
-    EXECUTE format('CREATE EXTENSION permanode VERSION %L', release);
-    IF release = '0.10.0' THEN
-        -- Legacy transactions (the iota.js sample bundle's, of March 2018) ingested before the
-        -- era's analytics were kept: 0.11.0 counts them when it makes its tables.
-        PERFORM legacy.ingest(array_agg(legacy.t5b1(t->>'trytes')), array_agg((t->>'hash')::permanode.trytes81), array_agg(0))
-        FROM jsonb_array_elements(pg_read_file(current_setting('upgrade_test.fixtures') || '/../legacy/iotajs-samples-bundle.json')::jsonb->'transactions') t;
-    END IF;
-    ALTER EXTENSION permanode_fdw UPDATE;
-    ALTER EXTENSION permanode UPDATE;
-    INSERT INTO upgrade_test.functions SELECT release, * FROM upgrade_test.functions();
-    INSERT INTO upgrade_test.shapes SELECT release, * FROM upgrade_test.shape();
-    RETURN (SELECT string_agg(extversion, ' ' ORDER BY extname) FROM pg_extension
-            WHERE extname LIKE 'permanode%');
-END
-$$;
-SELECT set_config('upgrade_test.fixtures', :'fixtures', false) IS NOT NULL AS fixtures_set;
-SET client_min_messages = warning;
-SELECT version AS release, upgrade_test.update_from(version) AS updated_to
-FROM upgrade_test.releases WHERE version <> '0.1.0' ORDER BY n;
-RESET client_min_messages;
--- The database made at 0.10.0 counted its legacy transactions when it was updated.
-SELECT a.date, a.transactions, a.value_transactions, a.tokens, a.total_addresses, a.rolled_up,
-       (a.transactions, a.value_transactions, a.tokens) = (
-           SELECT count(*), count(*) FILTER (WHERE value <> 0), coalesce(sum(value) FILTER (WHERE value > 0), 0)
-           FROM legacy.transactions t WHERE (t.issued_at AT TIME ZONE 'UTC')::date = a.date) AS as_held
-FROM legacy.daily_analytics a ORDER BY 1;
+SELECT upgrade_test.keep('0.1.0') AS functions_kept;
 
 SET client_min_messages = warning;
 DROP EXTENSION permanode CASCADE;
@@ -197,40 +90,10 @@ DROP EXTENSION permanode_fdw CASCADE;
 CREATE EXTENSION permanode_fdw;
 CREATE EXTENSION permanode;
 RESET client_min_messages;
-INSERT INTO upgrade_test.functions SELECT 'fresh', * FROM upgrade_test.functions();
-INSERT INTO upgrade_test.shapes SELECT 'fresh', * FROM upgrade_test.shape();
--- Per install (each release updated, and the fresh one): its functions and other objects.
-SELECT install, functions, objects FROM (
-    SELECT r.version AS install, r.n,
-           (SELECT count(*) FROM upgrade_test.functions f WHERE f.install = r.version) AS functions,
-           (SELECT count(*) FROM upgrade_test.shapes o WHERE o.install = r.version) AS objects
-    FROM upgrade_test.releases r
-    UNION ALL
-    SELECT 'fresh', NULL, (SELECT count(*) FROM upgrade_test.functions f WHERE f.install = 'fresh'),
-           (SELECT count(*) FROM upgrade_test.shapes o WHERE o.install = 'fresh')) i
-ORDER BY n;
--- What differs, either way (none): the function or object, and the installs that have it.
-SELECT install, function AS what FROM (
-    SELECT u.install, u.function FROM upgrade_test.functions u
-    WHERE u.install <> 'fresh' AND NOT EXISTS (
-        SELECT FROM upgrade_test.functions f WHERE f.install = 'fresh'
-          AND (f.function, f.definition, f.prosecdef, f.rights) IS NOT DISTINCT FROM (u.function, u.definition, u.prosecdef, u.rights)
-          AND f.proconfig IS NOT DISTINCT FROM u.proconfig)
-    UNION ALL
-    SELECT r.version, 'missing ' || f.function FROM upgrade_test.functions f CROSS JOIN upgrade_test.releases r
-    WHERE f.install = 'fresh' AND NOT EXISTS (
-        SELECT FROM upgrade_test.functions u WHERE u.install = r.version
-          AND (f.function, f.definition, f.prosecdef, f.rights) IS NOT DISTINCT FROM (u.function, u.definition, u.prosecdef, u.rights)
-          AND f.proconfig IS NOT DISTINCT FROM u.proconfig)
-    UNION ALL
-    SELECT u.install, u.relation || ': ' || u.shape FROM upgrade_test.shapes u
-    WHERE u.install <> 'fresh' AND NOT EXISTS (
-        SELECT FROM upgrade_test.shapes f WHERE f.install = 'fresh' AND (f.relation, f.shape) = (u.relation, u.shape))
-    UNION ALL
-    SELECT r.version, 'missing ' || f.relation || ': ' || f.shape FROM upgrade_test.shapes f CROSS JOIN upgrade_test.releases r
-    WHERE f.install = 'fresh' AND NOT EXISTS (
-        SELECT FROM upgrade_test.shapes u WHERE u.install = r.version AND (f.relation, f.shape) = (u.relation, u.shape))
-) d ORDER BY 1, 2;
+SELECT upgrade_test.keep('fresh') AS functions_kept;
+SELECT * FROM upgrade_test.counts ORDER BY install;
+-- What differs, either way (none).
+SELECT * FROM upgrade_test.differences() ORDER BY 1, 2;
 SELECT count(*) FILTER (WHERE install = 'fresh' AND relation = 'partition_hints') AS hint_queries,
        count(*) FILTER (WHERE install = 'fresh' AND relation = 'addresses_hints') AS addresses_hints_columns,
        count(*) FILTER (WHERE install = 'fresh' AND relation = 'dumped') AS dumped_tables
