@@ -1,5 +1,5 @@
 // `permanode archive`, `permanode restore` and the ledger part of `permanode status`: the cold
-// tier at the ledger level (sql/permanode/70_archive.sql). Ranges are ms_range_id values,
+// tier at the ledger level (sql/permanode/code/70_archive.sql). Ranges are ms_range_id values,
 // [from, to) as in the SQL functions.
 #pragma once
 

@@ -1,7 +1,8 @@
-// `permanode follow`: a consumer group following a record stream (sql/permanode/88_streams.sql),
-// by default the ledger's own (namespace ledger, shard events). It prints each record as a line
-// of JSON as it arrives, commits the group's offset after each page, and sleeps on
-// LISTEN/NOTIFY between pages (batch_write notifies at commit), never polling.
+// `permanode follow`: a consumer group following a record stream
+// (sql/permanode/schema/88_streams.sql), by default the ledger's own (namespace ledger, shard
+// events). It prints each record as a line of JSON as it arrives, commits the group's offset after
+// each page, and sleeps on LISTEN/NOTIFY between pages (batch_write notifies at commit), never
+// polling.
 #pragma once
 
 #include <cstdint>

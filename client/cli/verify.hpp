@@ -1,6 +1,6 @@
 // `permanode verify`: permanode.verify() over the ledger's ranges, then legacy.verify() over the
-// legacy era's months (sql/permanode/86_verify.sql), one range or month per call so that memory
-// stays one range's; prints each mismatch and a summary.
+// legacy era's months (sql/permanode/code/86_verify.sql), one range or month per call so that
+// memory stays one range's; prints each mismatch and a summary.
 #pragma once
 
 #include <optional>

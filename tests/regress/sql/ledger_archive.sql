@@ -1,4 +1,4 @@
--- The ledger's cold tier (sql/permanode/70_archive.sql): archive whole milestone ranges of every
+-- The ledger's cold tier (sql/permanode/code/70_archive.sql): archive whole milestone ranges of every
 -- ledger table, and the same queries give the same rows before, while and after they are cold.
 \set VERBOSITY terse
 SET client_min_messages = warning;

@@ -1,4 +1,4 @@
--- Remote ranges (sql/permanode/71_remote_ranges.sql) on a second database of this cluster, reached
+-- Remote ranges (sql/permanode/code/71_remote_ranges.sql) on a second database of this cluster, reached
 -- through postgres_fdw over a real connection: runs of ranges, what a lookup sends there, the
 -- checks of a move, and a range brought back. (The TAP test 105_remote_ranges.pl runs three
 -- clusters, kills at each step and stopped nodes.)

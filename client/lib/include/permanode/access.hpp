@@ -1,6 +1,6 @@
 // Who may read a hosted archive (seed 001): the delegations, subscriptions and consumers stores
 // of w3infra on a permanode database, each method one call of the SQL function of the same name
-// in schema `access` (sql/permanode/87_access.sql).
+// in schema `access` (sql/permanode/schema/87_access.sql).
 //
 // Lists page with a keyset cursor: pass a page's `next` back as `after` until it is nullopt.
 // Errors are client::Error with the server's SQLSTATE (23505: a conflict, naming what is held;

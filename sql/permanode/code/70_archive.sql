@@ -1,0 +1,121 @@
+
+-------------------------------------------------------------------------------------------------
+-- The ledger's cold tier: archive and restore whole milestone ranges of every ledger table at
+-- once, the archiving policy, and the status of each range. The engine is permanode_fdw
+-- (fdw/DESIGN.md): archive_partitions moves adjacent heap partitions into one RocksDB archive
+-- served as a foreign partition; restore_partitions puts them back.
+--
+-- Ranges are ms_range_id values, half-open like the engine's: [from_range, to_range).
+-- Only ranges below the range of the newest synced milestone are archived (ingest may still
+-- write that one and later ones). sync is never archived: it stays hot, so ingest's "already
+-- present" check stays cheap and never reads an archive. Hints and locators stay hot too.
+-------------------------------------------------------------------------------------------------
+
+-- The newest range of a table that may be archived: the one before the range of the newest
+-- synced milestone; NULL when nothing is synced.
+CREATE OR REPLACE FUNCTION @extschema@.newest_archivable_range(table_name name) RETURNS int
+LANGUAGE sql STABLE AS $$
+    SELECT (SELECT max(s.milestone_index) FROM @extschema@.sync s) / t.chunk_size - 1
+    FROM @extschema@.ledger_tables t WHERE t.table_name = $1
+$$;
+
+-- Archives the ranges [from_range, to_range) of every ledger table but sync; returns a row per
+-- archive made (tables without rows there are skipped). Refuses ranges ingest may still write.
+CREATE OR REPLACE FUNCTION @extschema@.archive(from_range int, to_range int)
+RETURNS TABLE (table_name name, archive regclass, rows bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+    t record;
+    newest int;
+BEGIN
+    IF from_range IS NULL OR to_range IS NULL OR from_range < 0 OR to_range <= from_range THEN
+        RAISE EXCEPTION 'invalid range [%, %)', from_range, to_range
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Ranges are ms_range_id values, from_range included, to_range excluded.';
+    END IF;
+    FOR t IN SELECT l.table_name, l.chunk_size FROM @extschema@.ledger_tables l
+             WHERE l.table_name <> 'sync' ORDER BY l.table_name LOOP
+        newest := @extschema@.newest_archivable_range(t.table_name);
+        IF newest IS NULL OR to_range - 1 > newest THEN
+            RAISE EXCEPTION 'cannot archive range % of %: ingest may still write it', to_range - 1, t.table_name
+                USING ERRCODE = 'object_not_in_prerequisite_state',
+                      DETAIL = CASE WHEN newest IS NULL THEN 'No milestone is synced yet.'
+                                    ELSE format('The newest synced milestone is in range %s (chunk size %s).',
+                                                newest + 1, t.chunk_size) END,
+                      HINT = 'Archive only ranges below the range of the newest synced milestone.';
+        END IF;
+    END LOOP;
+    FOR t IN SELECT l.table_name FROM @extschema@.ledger_tables l
+             WHERE l.table_name <> 'sync' ORDER BY l.table_name LOOP
+        table_name := t.table_name;
+        FOR archive, rows IN SELECT * FROM @extschema@.archive_table(t.table_name, from_range, to_range) LOOP
+            RETURN NEXT;
+        END LOOP;
+    END LOOP;
+END
+$$;
+COMMENT ON FUNCTION @extschema@.archive(int, int) IS
+    'archives the ranges [from_range, to_range) of every ledger table but sync into RocksDB; a row per archive';
+
+-- Archives every hot range, of every ledger table but sync, whose milestones are all older than
+-- max(sync.milestone_index) - older_than.
+CREATE OR REPLACE FUNCTION @extschema@.archive(older_than int)
+RETURNS TABLE (table_name name, archive regclass, rows bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+    t record;
+    cutoff int;
+BEGIN
+    IF older_than IS NULL OR older_than < 0 THEN
+        RAISE EXCEPTION 'invalid age % (milestones)', older_than USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    cutoff := (SELECT max(s.milestone_index) FROM @extschema@.sync s) - older_than;
+    FOR t IN SELECT l.table_name, l.chunk_size FROM @extschema@.ledger_tables l
+             WHERE l.table_name <> 'sync' AND cutoff > 0 ORDER BY l.table_name LOOP
+        -- ranges r < cutoff / chunk_size end before the cutoff milestone
+        table_name := t.table_name;
+        FOR archive, rows IN
+            SELECT * FROM @extschema@.archive_table(t.table_name, 0,
+                least(cutoff / t.chunk_size, @extschema@.newest_archivable_range(t.table_name) + 1)) LOOP
+            RETURN NEXT;
+        END LOOP;
+    END LOOP;
+END
+$$;
+COMMENT ON FUNCTION @extschema@.archive(int) IS
+    'archives every hot range (all ledger tables but sync) whose milestones are older than the newest synced one minus older_than';
+
+-- Restores the archives of every ledger table that overlap [from_range, to_range). An archive is
+-- restored whole, so ranges outside the given ones may come back too (a notice says which).
+CREATE OR REPLACE FUNCTION @extschema@.restore(from_range int, to_range int)
+RETURNS TABLE (table_name name, archive text, from_archived int, to_archived int, rows bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+    a record;
+BEGIN
+    IF from_range IS NULL OR to_range IS NULL OR to_range <= from_range THEN
+        RAISE EXCEPTION 'invalid range [%, %)', from_range, to_range
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    FOR a IN SELECT l.table_name, s.foreign_table, s.range_from::int AS range_from,
+                    s.range_to::int AS range_to
+             FROM @extschema@.archive_status s
+             JOIN @extschema@.ledger_tables l
+               ON s.parent_table = format('@extschema@.%I', l.table_name)::regclass
+             WHERE s.range_from < to_range AND s.range_to > from_range
+             ORDER BY l.table_name, s.range_from LOOP
+        IF a.range_from < from_range OR a.range_to > to_range THEN
+            RAISE NOTICE 'archive % holds ranges [%, %): restoring all of them',
+                a.foreign_table, a.range_from, a.range_to;
+        END IF;
+        table_name := a.table_name;
+        archive := a.foreign_table::text;
+        from_archived := a.range_from;
+        to_archived := a.range_to;
+        rows := @extschema@.restore_partitions(a.foreign_table);
+        RETURN NEXT;
+    END LOOP;
+END
+$$;
+COMMENT ON FUNCTION @extschema@.restore(int, int) IS
+    'restores the archives overlapping [from_range, to_range) to heap partitions; each archive is restored whole';

@@ -1,0 +1,20 @@
+-- permanode 0.10.0 -> 0.11.0: the legacy era's analytics (per day and per milestone) and
+-- sync_follow, where a sync reports how it follows its node.
+\ir ../schema/77_legacy_analytics.sql
+\ir ../schema/81_sync_follow.sql
+
+-- The legacy transactions held, counted as legacy.ingest counts the new ones.
+INSERT INTO legacy.daily_analytics (date, transactions, value_transactions, tokens, rolled_up)
+SELECT (t.issued_at AT TIME ZONE 'UTC')::date, count(*), count(*) FILTER (WHERE t.value <> 0),
+       coalesce(sum(t.value) FILTER (WHERE t.value > 0), 0), bool_and(t.value = 0)
+FROM legacy.transactions t GROUP BY 1;
+INSERT INTO legacy.daily_addresses (date, address, sent, received)
+SELECT (t.issued_at AT TIME ZONE 'UTC')::date, t.address, bool_or(t.value < 0), bool_or(t.value > 0)
+FROM legacy.transactions t WHERE t.value <> 0 GROUP BY 1, 2;
+INSERT INTO legacy.milestone_analytics (milestone_index, transactions, value_transactions, tokens)
+SELECT t.milestone_index, count(*), count(*) FILTER (WHERE t.value <> 0),
+       coalesce(sum(t.value) FILTER (WHERE t.value > 0), 0)
+FROM legacy.transactions t WHERE t.milestone_index IS NOT NULL GROUP BY 1;
+UPDATE legacy.daily_analytics d SET milestones = m.n
+FROM (SELECT (issued_at AT TIME ZONE 'UTC')::date AS date, count(*) AS n FROM legacy.milestones GROUP BY 1) m
+WHERE d.date = m.date;

@@ -1,0 +1,2 @@
+-- The spent outputs of the history already held (by the code this upgrade installs).
+SELECT @extschema@.rebuild_retired_outputs();

@@ -1,2 +1,0 @@
--- permanode_fdw 0.9.0 -> 0.10.0: no change to its objects. The version follows permanode's.
-\echo Use "ALTER EXTENSION permanode_fdw UPDATE TO '0.10.0'" to load this file. \quit
