@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "test_env.hpp"
 
 namespace permanode::test
@@ -18,8 +20,8 @@ constexpr const char *kReaderRole = "permanode_http_test";
 inline std::string LoadDatabase(const std::string &script, const std::string &db,
                                 const std::string &extra = "")
 {
-    std::string command = std::string("'") + PERMANODE_SOURCE_DIR + "/tests/e2e/" + script + "' '" +
-                          TestDsn() + "' " + db + (extra.empty() ? "" : " " + extra);
+    std::string command = fmt::format("'{}/tests/e2e/{}' '{}' {} {}", PERMANODE_SOURCE_DIR, script,
+                                      TestDsn(), db, extra);
     if (std::system(command.c_str()) != 0)
     {
         ADD_FAILURE() << "loading the fixtures failed: " << command;
