@@ -41,7 +41,7 @@ DECLARE
     a text;
 BEGIN
     FOR q IN SELECT * FROM (VALUES
-        ('status', 'SELECT string_agg(format(''%s %s-%s %s %s'', table_name, from_range, to_range, tier, rows), ''; '' ORDER BY 1) FROM permanode.status'),
+        ('status', 'SELECT string_agg(r, ''; '' ORDER BY r) FROM (SELECT format(''%s %s-%s %s %s'', table_name, from_range, to_range, tier, rows) AS r FROM permanode.status) s'),
         ('messages', 'SELECT string_agg(message_id::text, '','' ORDER BY message_id) FROM permanode.messages'),
         ('point', format('SELECT string_agg(output_id::text || '' '' || amount, '','') FROM permanode.basic_outputs WHERE output_id = (SELECT min(output_id) FROM permanode.basic_outputs WHERE ms_range_id = 1733)')),
         ('first page', format('SELECT string_agg(output_id::text, '','') FROM (SELECT output_id FROM permanode.basic_outputs_by_address WHERE address = %L ORDER BY ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, output_id DESC LIMIT 5) s', current_setting('upgrade_test.addr')))) AS v(query, sql)
