@@ -14,9 +14,13 @@
  *	     range (PostgreSQL never validates a foreign partition's bounds).
  *	  3. The manifest is written atomically: the directory is sealed, never written again.
  *	  4. The archive is re-read: row count and checksum must match what the heap gave.
- *	  5. Detach the heaps, create and attach the foreign partition, drop the heaps. All of this
+ *	  5. The archive is logged in the WAL (archive_wal.cpp), for standbys and backups, before
+ *	     the commit that names it.
+ *	  6. Detach the heaps, create and attach the foreign partition, drop the heaps. All of this
  *	     runs in the caller's transaction, so a crash anywhere leaves either the heaps (and an
  *	     orphaned directory for archive_gc) or the foreign partition: every row exactly once.
+ *
+ *	  ArchivePartitions, at the end of the file, runs the steps in this order.
  */
 extern "C"
 {
@@ -122,8 +126,9 @@ bool IndexIsUnique(Oid indexoid)
     return unique;
 }
 
-/* Checks the parent and lists its children with their bounds. (pg) */
-void ReadChildren(Oid parent, std::vector<ChildBound> *children, AttrNumber *partattnum)
+/* Checks that parent is partitioned by range on one integer column, under no unique index;
+ * returns the partition key's attnum. (pg) */
+AttrNumber CheckParent(Oid parent)
 {
     Relation rel = table_open(parent, AccessShareLock);
     if (rel->rd_rel->relkind != RELKIND_PARTITIONED_TABLE)
@@ -137,7 +142,7 @@ void ReadChildren(Oid parent, std::vector<ChildBound> *children, AttrNumber *par
         ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                         errmsg("table \"%s\" is not partitioned by range on one integer column",
                                RelationGetRelationName(rel))));
-    *partattnum = key->partattrs[0];
+    AttrNumber partattnum = key->partattrs[0];
     /* PostgreSQL refuses a foreign partition under a unique index: say so before any work. */
     ListCell *lc;
     foreach (lc, RelationGetIndexList(rel))
@@ -150,43 +155,53 @@ void ReadChildren(Oid parent, std::vector<ChildBound> *children, AttrNumber *par
                      errhint("Keep uniqueness per partition: give each partition its own primary "
                              "key instead.")));
     table_close(rel, NoLock);
+    return partattnum;
+}
 
-    List *oids = find_inheritance_children(parent, AccessShareLock);
-    foreach (lc, oids)
+/* A range bound's value; MINVALUE and MAXVALUE as the extremes, so that FROM (n) TO (MAXVALUE)
+ * overlaps only ranges reaching n. */
+int64 RangeDatumValue(PartitionRangeDatum *d)
+{
+    if (d->kind == PARTITION_RANGE_DATUM_VALUE)
+        return ConstInt(castNode(Const, d->value));
+    return d->kind == PARTITION_RANGE_DATUM_MINVALUE ? PG_INT64_MIN : PG_INT64_MAX;
+}
+
+/* A child partition with its bounds. (pg) */
+ChildBound ReadChildBound(Oid child)
+{
+    HeapTuple tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(child));
+    if (!HeapTupleIsValid(tuple))
+        elog(ERROR, "cache lookup failed for relation %u", child);
+    bool isnull;
+    Datum bound = SysCacheGetAttr(RELOID, tuple, Anum_pg_class_relpartbound, &isnull);
+    /* A default partition (or one we cannot read) overlaps every range. */
+    ChildBound cb{child, ((Form_pg_class)GETSTRUCT(tuple))->relkind, false, PG_INT64_MIN,
+                  PG_INT64_MAX};
+    if (!isnull)
     {
-        Oid child = lfirst_oid(lc);
-        HeapTuple tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(child));
-        if (!HeapTupleIsValid(tuple))
-            elog(ERROR, "cache lookup failed for relation %u", child);
-        bool isnull;
-        Datum bound = SysCacheGetAttr(RELOID, tuple, Anum_pg_class_relpartbound, &isnull);
-        /* A default partition (or one we cannot read) overlaps every range. */
-        ChildBound cb{child, ((Form_pg_class)GETSTRUCT(tuple))->relkind, false, PG_INT64_MIN,
-                      PG_INT64_MAX};
-        if (!isnull)
+        auto *spec = castNode(PartitionBoundSpec, stringToNode(TextDatumGetCString(bound)));
+        if (!spec->is_default && spec->strategy == PARTITION_STRATEGY_RANGE)
         {
-            auto *spec = castNode(PartitionBoundSpec, stringToNode(TextDatumGetCString(bound)));
-            if (!spec->is_default && spec->strategy == PARTITION_STRATEGY_RANGE)
-            {
-                auto *lo = castNode(PartitionRangeDatum, linitial(spec->lowerdatums));
-                auto *hi = castNode(PartitionRangeDatum, linitial(spec->upperdatums));
-                /* MINVALUE and MAXVALUE as the extremes, so that FROM (n) TO (MAXVALUE) overlaps
-                 * only ranges reaching n */
-                auto value = [](PartitionRangeDatum *d)
-                {
-                    if (d->kind == PARTITION_RANGE_DATUM_VALUE)
-                        return ConstInt(castNode(Const, d->value));
-                    return d->kind == PARTITION_RANGE_DATUM_MINVALUE ? PG_INT64_MIN : PG_INT64_MAX;
-                };
-                cb.bounded = lo->kind == PARTITION_RANGE_DATUM_VALUE &&
-                             hi->kind == PARTITION_RANGE_DATUM_VALUE;
-                cb.from = value(lo);
-                cb.to = value(hi);
-            }
+            auto *lo = castNode(PartitionRangeDatum, linitial(spec->lowerdatums));
+            auto *hi = castNode(PartitionRangeDatum, linitial(spec->upperdatums));
+            cb.bounded =
+                lo->kind == PARTITION_RANGE_DATUM_VALUE && hi->kind == PARTITION_RANGE_DATUM_VALUE;
+            cb.from = RangeDatumValue(lo);
+            cb.to = RangeDatumValue(hi);
         }
-        ReleaseSysCache(tuple);
-        children->push_back(cb);
     }
+    ReleaseSysCache(tuple);
+    return cb;
+}
+
+/* Checks the parent and lists its children with their bounds. (pg) */
+void ReadChildren(Oid parent, std::vector<ChildBound> *children, AttrNumber *partattnum)
+{
+    *partattnum = CheckParent(parent);
+    ListCell *lc;
+    foreach (lc, find_inheritance_children(parent, AccessShareLock))
+        children->push_back(ReadChildBound(lfirst_oid(lc)));
 }
 
 /* An index as read from the catalog, in palloc'd memory (no C++ object lives across ereport). */
@@ -379,9 +394,27 @@ std::string SafeName(const std::string &name)
     return out.substr(0, 40);
 }
 
-/* Key of the advisory lock that keeps archive_gc away from archives being written. */
+/* schema.name, each quoted where SQL needs it. */
+std::string Qualified(const std::string &schema, const std::string &name)
+{
+    return std::string(
+        pg::CallPg([&] { return quote_qualified_identifier(schema.c_str(), name.c_str()); }));
+}
 
-Oid ArchivePartitions(Oid parent, int64 from, int64 to)
+/* What step 1 reads from the catalog: the partitions to archive and the archive's layout. */
+struct ArchivePlan
+{
+    Manifest manifest;
+    std::vector<ChildBound> partitions;         /* tiling the range, in bound order */
+    std::vector<std::vector<IndexDef>> indexes; /* per partition */
+    Oid parent_namespace = InvalidOid;
+    std::string parent_qualified;                  /* the parent's name, quoted for SQL */
+    std::vector<std::string> partitions_qualified; /* per partition */
+};
+
+/* Refuses a caller that is not a superuser and an empty range, checks that archives can change
+ * here, and keeps archive_gc away from the archive about to be written. */
+void BeginArchiving(int64 from, int64 to)
 {
     pg::CallPg(
         [&]
@@ -398,11 +431,13 @@ Oid ArchivePartitions(Oid parent, int64 from, int64 to)
         [] {
             DirectFunctionCall1(pg_advisory_xact_lock_shared_int8, Int64GetDatum(kArchiveLockKey));
         });
+}
 
-    /* 1. partitions, columns, row key and index families */
-    std::vector<ChildBound> children;
-    AttrNumber partattnum = 0;
-    pg::CallPg([&] { ReadChildren(parent, &children, &partattnum); });
+/* The children lying in [from, to), in bound order; errors on one that overlaps the range
+ * without lying inside it, or that is not a plain table. */
+std::vector<ChildBound> PartitionsInRange(const std::vector<ChildBound> &children, int64 from,
+                                          int64 to)
+{
     std::vector<ChildBound> chosen;
     for (const auto &c : children)
     {
@@ -427,6 +462,12 @@ Oid ArchivePartitions(Oid parent, int64 from, int64 to)
     }
     std::sort(chosen.begin(), chosen.end(),
               [](const ChildBound &a, const ChildBound &b) { return a.from < b.from; });
+    return chosen;
+}
+
+/* Errors unless the partitions, in bound order, tile [from, to) without gaps. */
+void CheckTiling(const std::vector<ChildBound> &chosen, int64 from, int64 to)
+{
     int64 expect = from;
     for (const auto &c : chosen)
     {
@@ -439,25 +480,25 @@ Oid ArchivePartitions(Oid parent, int64 from, int64 to)
             ERRCODE_INVALID_PARAMETER_VALUE,
             "the partitions in the range do not cover it without gaps",
             fmt::format("Archiving needs heap partitions that tile [{}, {}).", from, to));
+}
 
-    Manifest m;
-    std::vector<std::vector<IndexDef>> indexes;
-    std::string parent_qualified;
-    std::vector<std::string> part_qualified;
-    Oid parent_namespace = InvalidOid;
+/* Reads the parent's names and columns into the plan, its partitions locked against writers
+ * first (readers go on). */
+void ReadParent(Oid parent, AttrNumber partattnum, ArchivePlan *plan)
+{
     List *columns = nullptr;
     pg::CallPg(
         [&]
         {
-            for (const auto &c : chosen)
+            for (const auto &c : plan->partitions)
                 LockRelationOid(c.relid, ShareLock); /* readers go on, writers wait */
-            parent_namespace = get_rel_namespace(parent);
+            plan->parent_namespace = get_rel_namespace(parent);
             columns = ReadCatalogColumns(parent, partattnum);
         });
-    m.table_schema = std::string(pg::CallPg(get_namespace_name, parent_namespace));
+    Manifest &m = plan->manifest;
+    m.table_schema = std::string(pg::CallPg(get_namespace_name, plan->parent_namespace));
     m.table_name = std::string(pg::CallPg(get_rel_name, parent));
-    parent_qualified = std::string(pg::CallPg(
-        [&] { return quote_qualified_identifier(m.table_schema.c_str(), m.table_name.c_str()); }));
+    plan->parent_qualified = Qualified(m.table_schema, m.table_name);
     ListCell *lc;
     foreach (lc, columns)
     {
@@ -476,94 +517,123 @@ Oid ArchivePartitions(Oid parent, int64 from, int64 to)
         }
         m.columns.push_back(std::move(col));
     }
-    for (const auto &c : chosen)
+}
+
+/* Reads each partition's names and indexes into the plan and the manifest. */
+void ReadPartitions(ArchivePlan *plan)
+{
+    for (const auto &c : plan->partitions)
     {
-        indexes.push_back(ReadIndexes(c.relid));
+        plan->indexes.push_back(ReadIndexes(c.relid));
         ManifestPartition p;
         p.schema =
             std::string(pg::CallPg([&] { return get_namespace_name(get_rel_namespace(c.relid)); }));
         p.name = std::string(pg::CallPg(get_rel_name, c.relid));
         p.range_from = c.from;
         p.range_to = c.to;
-        for (const auto &def : indexes.back())
+        for (const auto &def : plan->indexes.back())
             if (!def.own_definition.empty())
                 p.own_indexes.push_back(def.own_definition);
-        part_qualified.push_back(std::string(pg::CallPg(
-            [&] { return quote_qualified_identifier(p.schema.c_str(), p.name.c_str()); })));
-        m.partitions.push_back(std::move(p));
+        plan->partitions_qualified.push_back(Qualified(p.schema, p.name));
+        plan->manifest.partitions.push_back(std::move(p));
     }
-    m.range_from = from;
-    m.range_to = to;
-    m.compression = "zstd";
+}
 
-    /* an index is archived when every partition has the same key */
-    auto in_all = [&](const IndexDef &def)
-    {
-        for (size_t i = 1; i < indexes.size(); i++)
-            if (std::none_of(indexes[i].begin(), indexes[i].end(),
-                             [&](const IndexDef &o) { return SameKey(def, o); }))
-                return false;
-        return true;
-    };
-    const IndexDef *rowkey = nullptr;
-    for (int pass = 0; pass < 2 && rowkey == nullptr; pass++)
-        for (const auto &def : indexes[0])
+/* True when every partition has an index with def's key: only such an index is archived. */
+bool InAllPartitions(const IndexDef &def, const std::vector<std::vector<IndexDef>> &indexes)
+{
+    for (size_t i = 1; i < indexes.size(); i++)
+        if (std::none_of(indexes[i].begin(), indexes[i].end(),
+                         [&](const IndexDef &o) { return SameKey(def, o); }))
+            return false;
+    return true;
+}
+
+/*
+ * Keys the rows family: by the primary key, else the first unique index, that is a plain btree
+ * on encodable columns in every partition. A partial index leaves rows out: never the row key.
+ */
+const IndexDef &ChooseRowKey(ArchivePlan *plan)
+{
+    Manifest &m = plan->manifest;
+    for (int pass = 0; pass < 2; pass++)
+        for (const auto &def : plan->indexes[0])
         {
             std::vector<ManifestKeyColumn> key;
-            /* a partial index leaves rows out: never the row key */
             bool partial =
                 std::find(def.not_null.begin(), def.not_null.end(), true) != def.not_null.end();
             if ((pass == 0 ? def.primary : def.unique) && def.plain_btree && !partial &&
-                KeyOf(m, def, &key) && in_all(def))
+                KeyOf(m, def, &key) && InAllPartitions(def, plan->indexes))
             {
-                rowkey = &def;
                 m.rows.cf = kRowsFamily;
                 m.rows.name = def.name;
                 m.rows.key = key;
-                break;
+                return def;
             }
         }
-    if (rowkey == nullptr)
-        throw pg::PgError(ERRCODE_FEATURE_NOT_SUPPORTED,
-                          "the partitions have no primary key or unique index to key the archive",
-                          "Every partition needs the same primary key (or unique btree index) on "
-                          "columns of supported types.");
-    std::vector<std::string> skipped;
-    for (const auto &def : indexes[0])
+    throw pg::PgError(ERRCODE_FEATURE_NOT_SUPPORTED,
+                      "the partitions have no primary key or unique index to key the archive",
+                      "Every partition needs the same primary key (or unique btree index) on "
+                      "columns of supported types.");
+}
+
+/* True when column is among the family's key, suffix or INCLUDE columns. */
+bool FamilyHolds(const ManifestFamily &f, int column)
+{
+    for (const auto *part : {&f.key, &f.suffix, &f.include})
+        for (const auto &k : *part)
+            if (k.column == column)
+                return true;
+    return false;
+}
+
+/* An index family of def (whose key f holds): the row key columns it lacks as its suffix, and
+ * its encodable INCLUDE columns, which make index-only scans possible. */
+void CompleteFamily(const Manifest &m, const IndexDef &def, ManifestFamily *f)
+{
+    f->cf = "i" + std::to_string(m.indexes.size() + 1);
+    f->name = def.name;
+    for (const auto &rk : m.rows.key)
+        if (!FamilyHolds(*f, rk.column))
+            f->suffix.push_back(rk);
+    for (const auto &name : def.include)
     {
-        if (&def == rowkey)
+        int column = ColumnIndex(m, name);
+        if (column >= 0 && m.columns[column].kind != KeyKind::kNone && !FamilyHolds(*f, column))
+            f->include.push_back(ManifestKeyColumn{column, false, false});
+    }
+}
+
+/* Makes an index family of every other index that can be archived; returns the names of those
+ * that cannot. */
+std::vector<std::string> ChooseIndexFamilies(ArchivePlan *plan, const IndexDef &rowkey)
+{
+    Manifest &m = plan->manifest;
+    std::vector<std::string> skipped;
+    for (const auto &def : plan->indexes[0])
+    {
+        if (&def == &rowkey)
             continue;
         ManifestFamily f;
-        if (!def.plain_btree || !KeyOf(m, def, &f.key) || !in_all(def))
+        if (!def.plain_btree || !KeyOf(m, def, &f.key) || !InAllPartitions(def, plan->indexes))
         {
             skipped.push_back(def.name);
             continue;
         }
-        f.cf = "i" + std::to_string(m.indexes.size() + 1);
-        f.name = def.name;
-        auto held = [&](int column)
-        {
-            for (const auto *part : {&f.key, &f.suffix, &f.include})
-                for (const auto &k : *part)
-                    if (k.column == column)
-                        return true;
-            return false;
-        };
-        for (const auto &rk : m.rows.key)
-            if (!held(rk.column))
-                f.suffix.push_back(rk);
-        /* INCLUDE columns make index-only scans possible; they are kept when encodable */
-        for (const auto &name : def.include)
-        {
-            int column = ColumnIndex(m, name);
-            if (column >= 0 && m.columns[column].kind != KeyKind::kNone && !held(column))
-                f.include.push_back(ManifestKeyColumn{column, false, false});
-        }
+        CompleteFamily(m, def, &f);
         m.indexes.push_back(std::move(f));
     }
-    const char *kUnarchivable = "Only btree indexes on plain columns of supported types, with no "
-                                "predicate but that key columns are not NULL, present in every "
-                                "partition, are archived.";
+    return skipped;
+}
+
+const char *const kUnarchivable = "Only btree indexes on plain columns of supported types, with "
+                                  "no predicate but that key columns are not NULL, present in "
+                                  "every partition, are archived.";
+
+/* Refuses indexes that cannot be archived, unless permanode_fdw.skip_unarchivable_indexes is
+ * on: then a notice names each. */
+void HandleSkippedIndexes(const std::vector<std::string> &skipped)
+{
     if (!skipped.empty() && !skip_unarchivable_indexes_setting)
     {
         std::string names;
@@ -582,81 +652,138 @@ Oid ArchivePartitions(Oid parent, int64 from, int64 to)
                 ereport(NOTICE, (errmsg("index \"%s\" is not archived", name.c_str()),
                                  errdetail("%s", kUnarchivable)));
             });
+}
 
-    /* 2. write: a fresh, uniquely named directory */
-    std::string root = ArchiveRootOfDatabase();
-    std::error_code ec;
-    fs::create_directories(root, ec);
-    std::string name, dir;
-    for (int attempt = 0;; attempt++)
+/* Step 1: the heap partitions tiling [from, to), locked against writers, and the archive's
+ * layout: columns, row key and index families. */
+ArchivePlan PlanArchive(Oid parent, int64 from, int64 to)
+{
+    ArchivePlan plan;
+    std::vector<ChildBound> children;
+    AttrNumber partattnum = 0;
+    pg::CallPg([&] { ReadChildren(parent, &children, &partattnum); });
+    plan.partitions = PartitionsInRange(children, from, to);
+    CheckTiling(plan.partitions, from, to);
+    ReadParent(parent, partattnum, &plan);
+    ReadPartitions(&plan);
+    plan.manifest.range_from = from;
+    plan.manifest.range_to = to;
+    plan.manifest.compression = "zstd";
+    const IndexDef &rowkey = ChooseRowKey(&plan);
+    HandleSkippedIndexes(ChooseIndexFamilies(&plan, rowkey));
+    return plan;
+}
+
+/*
+ * A fresh, uniquely named archive directory. An archive that fails before its swap (a full
+ * disk, a failed verification, a cancel) leaves nothing behind: the directory goes as the error
+ * unwinds. A crash leaves it to archive_gc(), which removes directories no foreign table names.
+ */
+class NewArchiveDirectory
+{
+  public:
+    NewArchiveDirectory(const std::string &table_name, int64 from, int64 to)
     {
-        TimestampTz now = pg::CallPg([] { return GetCurrentTimestamp(); });
-        name = fmt::format("{}_{}_{}_{:x}_{}_{}", SafeName(m.table_name), from, to,
-                           static_cast<uint64>(now), MyProcPid, attempt);
-        dir = root + "/" + name;
-        if (mkdir(dir.c_str(), 0700) == 0)
-            break;
-        if (errno != EEXIST || attempt > 100)
-            throw pg::PgError(ERRCODE_IO_ERROR, "could not create archive directory \"" + dir +
-                                                    "\": " + strerror(errno));
-    }
-    /* An archive that fails before its swap (a full disk, a failed verification, a cancel)
-     * leaves nothing behind: its directory goes as the error unwinds. A crash leaves it to
-     * archive_gc(), which removes directories no foreign table names. */
-    struct RemoveUnlessSwapped
-    {
-        std::string dir;
-        bool swapped = false;
-        ~RemoveUnlessSwapped()
+        std::string root = ArchiveRootOfDatabase();
+        std::error_code ec;
+        fs::create_directories(root, ec);
+        for (int attempt = 0;; attempt++)
         {
-            if (swapped)
-                return;
-            ForgetArchive(dir);
-            std::error_code ignored;
-            fs::remove_all(dir, ignored);
+            TimestampTz now = pg::CallPg([] { return GetCurrentTimestamp(); });
+            name_ = fmt::format("{}_{}_{}_{:x}_{}_{}", SafeName(table_name), from, to,
+                                static_cast<uint64>(now), MyProcPid, attempt);
+            path_ = root + "/" + name_;
+            if (mkdir(path_.c_str(), 0700) == 0)
+                break;
+            if (errno != EEXIST || attempt > 100)
+                throw pg::PgError(ERRCODE_IO_ERROR, "could not create archive directory \"" +
+                                                        path_ + "\": " + strerror(errno));
         }
-    } cleanup{dir};
-
-    m.created_at =
-        std::string(pg::CallPg([] { return timestamptz_to_str(GetCurrentTimestamp()); }));
-
-    std::vector<Oid> relids;
-    for (const auto &c : chosen)
-        relids.push_back(c.relid);
-    ChooseDictionaryColumns(&m, relids);
-    auto codec = std::make_unique<RowCodec>(m);
-    auto phase_start = std::chrono::steady_clock::now();
-    auto phase = [&](const char *what)
+    }
+    ~NewArchiveDirectory()
     {
-        double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                              phase_start)
-                        .count();
+        if (swapped_)
+            return;
+        ForgetArchive(path_);
+        std::error_code ignored;
+        fs::remove_all(path_, ignored);
+    }
+    NewArchiveDirectory(const NewArchiveDirectory &) = delete;
+    NewArchiveDirectory &operator=(const NewArchiveDirectory &) = delete;
+
+    const std::string &name() const { return name_; }
+    const std::string &path() const { return path_; }
+    /* The catalog names it now, until the transaction ends: it stays. */
+    void Keep() { swapped_ = true; }
+
+  private:
+    std::string name_;
+    std::string path_;
+    bool swapped_ = false;
+};
+
+/* Logs (DEBUG1) how long each phase of an archive took. */
+class PhaseTimer
+{
+  public:
+    void Done(const char *what)
+    {
+        auto now = std::chrono::steady_clock::now();
+        double ms = std::chrono::duration<double, std::milli>(now - start_).count();
         pg::CallPg([&] { elog(DEBUG1, "permanode_fdw: archive %s took %.0f ms", what, ms); });
-        phase_start = std::chrono::steady_clock::now();
-    };
+        start_ = std::chrono::steady_clock::now();
+    }
+
+  private:
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+/* Marks the archive's creation time and its dictionary columns (from the partitions'
+ * statistics), before any row is written. */
+void PrepareToWrite(ArchivePlan *plan)
+{
+    plan->manifest.created_at =
+        std::string(pg::CallPg([] { return timestamptz_to_str(GetCurrentTimestamp()); }));
+    std::vector<Oid> relids;
+    for (const auto &c : plan->partitions)
+        relids.push_back(c.relid);
+    ChooseDictionaryColumns(&plan->manifest, relids);
+}
+
+/* Step 2: writes every partition's rows into the archive in dir, recording each partition's
+ * rows and each family's entries in the manifest; returns what the heap gave. */
+HeapDigest WriteArchive(const std::string &dir, ArchivePlan *plan, PhaseTimer *timer)
+{
+    Manifest &m = plan->manifest;
+    auto codec = std::make_unique<RowCodec>(m);
     ArchiveWriter writer(dir, m, *codec);
     HeapDigest heap;
-    for (size_t i = 0; i < chosen.size(); i++)
+    for (size_t i = 0; i < plan->partitions.size(); i++)
     {
-        uint64 rows = writer.AddRelation(chosen[i].relid);
+        uint64 rows = writer.AddRelation(plan->partitions[i].relid);
         m.partitions[i].rows = rows;
         heap.rows += rows;
     }
     heap.checksum = writer.checksum();
-    phase("reading the heap");
+    timer->Done("reading the heap");
     writer.Finish(&m);
-    phase("sorting and writing");
-    pg::CallPg([] { CrashPoint("after_write"); });
+    timer->Done("sorting and writing");
+    return heap;
+}
 
-    /* 3. seal */
-    m.row_count = heap.rows;
-    m.checksum = heap.checksum;
-    SealArchive(dir, ManifestToJson(m));
-    uint64 bytes = DirectoryBytes(dir);
-    phase("sealing");
+/* Step 3: writes the manifest, which seals the directory; returns its bytes on disk. */
+uint64 Seal(const std::string &dir, const HeapDigest &heap, Manifest *m)
+{
+    m->row_count = heap.rows;
+    m->checksum = heap.checksum;
+    SealArchive(dir, ManifestToJson(*m));
+    return DirectoryBytes(dir);
+}
 
-    /* 4. verify against the heap before changing anything */
-    /* every block of every family is read with its checksum verified */
+/* Step 4: re-reads the sealed archive, every block with its checksum verified, and errors
+ * unless it holds what the heap gave; before anything changes. */
+void VerifyAgainstHeap(const std::string &dir, const HeapDigest &heap)
+{
     HeapDigest archived = DigestArchive(dir, false);
     if (archived.rows != heap.rows || archived.checksum != heap.checksum)
         throw pg::PgError(ERRCODE_DATA_CORRUPTED, "archive verification failed",
@@ -665,38 +792,74 @@ Oid ArchivePartitions(Oid parent, int64 from, int64 to)
                                       heap.rows, heap.checksum, archived.rows, archived.checksum));
     /* its files are closed before the next archive of the same call opens its own */
     ForgetArchive(dir);
-    phase("verifying");
+}
 
-    /* 5. into the WAL, for standbys and backups: before the swap's commit, which names it */
-    LogArchive(name, dir);
-    phase("logging");
-    pg::CallPg([] { CrashPoint("before_swap"); });
+/* The name of the foreign partition over [from, to) of the plan's table. */
+std::string ForeignTableName(const ArchivePlan &plan)
+{
+    const Manifest &m = plan.manifest;
+    return SafeName(m.table_name) + fmt::format("_archive_{}_{}", m.range_from, m.range_to);
+}
 
-    /* 6. swap, in the caller's transaction */
-    std::string ftname = SafeName(m.table_name) + fmt::format("_archive_{}_{}", from, to);
-    std::vector<std::string> statements;
-    for (const auto &p : part_qualified)
-        statements.push_back(
-            fmt::format("ALTER TABLE {} DETACH PARTITION {}", parent_qualified, p));
-    std::string ftqualified;
-    pg::CallPg(
-        [&] { ftqualified = quote_qualified_identifier(m.table_schema.c_str(), ftname.c_str()); });
+/* CREATE FOREIGN TABLE of the foreign partition over the archive. */
+std::string CreateForeignTable(const ArchivePlan &plan, const std::string &archive, uint64 rows,
+                               uint64 bytes)
+{
+    const Manifest &m = plan.manifest;
     auto literal = [](const std::string &s)
     { return std::string(pg::CallPg([&] { return quote_literal_cstr(s.c_str()); })); };
-    statements.push_back(
-        fmt::format("CREATE FOREIGN TABLE {} PARTITION OF {} FOR VALUES FROM ({}) TO ({}) "
-                    "SERVER permanode_archive OPTIONS (archive {}, row_count '{}', byte_size '{}', "
-                    "range_from '{}', range_to '{}', partition_attnum '{}', indexes {})",
-                    ftqualified, parent_qualified, from, to, literal(name), heap.rows, bytes, from,
-                    to, m.partition_column_index + 1, literal(IndexesOption(m))));
+    return fmt::format(
+        "CREATE FOREIGN TABLE {} PARTITION OF {} FOR VALUES FROM ({}) TO ({}) "
+        "SERVER permanode_archive OPTIONS (archive {}, row_count '{}', byte_size '{}', "
+        "range_from '{}', range_to '{}', partition_attnum '{}', indexes {})",
+        Qualified(m.table_schema, ForeignTableName(plan)), plan.parent_qualified, m.range_from,
+        m.range_to, literal(archive), rows, bytes, m.range_from, m.range_to,
+        m.partition_column_index + 1, literal(IndexesOption(m)));
+}
+
+/* Step 6, in the caller's transaction: detaches the heaps, attaches a foreign partition over
+ * the archive in their place, and drops them. */
+void SwapPartitions(const ArchivePlan &plan, const std::string &archive, uint64 rows, uint64 bytes)
+{
+    std::vector<std::string> statements;
+    for (const auto &p : plan.partitions_qualified)
+        statements.push_back(
+            fmt::format("ALTER TABLE {} DETACH PARTITION {}", plan.parent_qualified, p));
+    statements.push_back(CreateForeignTable(plan, archive, rows, bytes));
     std::string drop = "DROP TABLE ";
-    for (size_t i = 0; i < part_qualified.size(); i++)
-        drop += (i ? ", " : "") + part_qualified[i];
+    for (size_t i = 0; i < plan.partitions_qualified.size(); i++)
+        drop += (i ? ", " : "") + plan.partitions_qualified[i];
     statements.push_back(drop);
     pg::CallPg([&] { ExecuteStatements(statements); });
-    cleanup.swapped = true; /* the catalog names it now, until the transaction ends */
+}
+
+/* The steps of the file's header comment, in order; returns the foreign partition. */
+Oid ArchivePartitions(Oid parent, int64 from, int64 to)
+{
+    BeginArchiving(from, to);
+    ArchivePlan plan = PlanArchive(parent, from, to);
+
+    NewArchiveDirectory archive(plan.manifest.table_name, from, to);
+    PrepareToWrite(&plan);
+    PhaseTimer timer;
+    HeapDigest heap = WriteArchive(archive.path(), &plan, &timer);
+    pg::CallPg([] { CrashPoint("after_write"); });
+
+    uint64 bytes = Seal(archive.path(), heap, &plan.manifest);
+    timer.Done("sealing");
+    VerifyAgainstHeap(archive.path(), heap);
+    timer.Done("verifying");
+
+    /* into the WAL, for standbys and backups: before the swap's commit, which names it */
+    LogArchive(archive.name(), archive.path());
+    timer.Done("logging");
+    pg::CallPg([] { CrashPoint("before_swap"); });
+
+    SwapPartitions(plan, archive.name(), heap.rows, bytes);
+    archive.Keep();
     pg::CallPg([] { CrashPoint("after_swap"); });
-    return pg::CallPg([&] { return get_relname_relid(ftname.c_str(), parent_namespace); });
+    std::string ftname = ForeignTableName(plan);
+    return pg::CallPg([&] { return get_relname_relid(ftname.c_str(), plan.parent_namespace); });
 }
 
 } // namespace

@@ -14,7 +14,7 @@ extern "C"
 }
 
 #include "archive_reader.hpp"
-#include "split_keys.hpp"
+#include "engine/split_keys.hpp"
 
 #include <atomic>
 #include <thread>

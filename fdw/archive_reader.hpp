@@ -7,7 +7,7 @@
 #define PERMANODE_FDW_ARCHIVE_READER_HPP
 
 #include "permanode_fdw.hpp"
-#include "prefetch.hpp"
+#include "engine/prefetch.hpp"
 
 namespace permanode::fdw
 {

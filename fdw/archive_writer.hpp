@@ -8,7 +8,7 @@
 #ifndef PERMANODE_FDW_ARCHIVE_WRITER_HPP
 #define PERMANODE_FDW_ARCHIVE_WRITER_HPP
 
-#include "entry_sorter.hpp"
+#include "engine/entry_sorter.hpp"
 #include "permanode_fdw.hpp"
 
 namespace permanode::fdw

@@ -1,7 +1,7 @@
 /*
  * file_accounting.cpp
- *	  The PostgreSQL side of the archives' file budget (file_budget.hpp): its size, and every
- *	  reservation reported to fd.c, which then keeps its own open files fewer by as many.
+ *	  The PostgreSQL side of the archives' file budget (engine/file_budget.hpp): its size, and
+ *	  every reservation reported to fd.c, which then keeps its own open files fewer by as many.
  */
 extern "C"
 {
@@ -12,7 +12,7 @@ extern "C"
 #include "storage/fd.h"
 }
 
-#include "file_budget.hpp"
+#include "engine/file_budget.hpp"
 #include "permanode_fdw.hpp"
 
 namespace permanode::fdw

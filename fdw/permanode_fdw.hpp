@@ -24,9 +24,9 @@ extern "C"
 #include "nodes/pathnodes.h"
 }
 
-#include "archive_store.hpp"
-#include "manifest.hpp"
-#include "value_dictionary.hpp"
+#include "engine/archive_store.hpp"
+#include "engine/manifest.hpp"
+#include "engine/value_dictionary.hpp"
 #include "pgcpp/guard.hpp"
 
 namespace permanode::fdw

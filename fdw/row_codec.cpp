@@ -5,7 +5,8 @@
  *	  its key columns plus the missing row key columns to nothing. Varlenas are stored detoasted
  *	  and uncompressed, so the bytes of a row are canonical: the same row always encodes the same,
  *	  which is what the archive's checksum relies on. Dictionary columns are stored in their
- *	  dictionary form (value_dictionary.hpp), itself a function of the value and the dictionary.
+ *	  dictionary form (engine/value_dictionary.hpp), itself a function of the value and the
+ *	  dictionary.
  */
 extern "C"
 {

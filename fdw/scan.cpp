@@ -146,24 +146,33 @@ bool EncodeSegment(const KeyColumn &kc, const ScanCondition &c, int strategy, Da
     return true;
 }
 
-/* The elements of an IN list's array, detoasted, without NULLs (which equal nothing). (pg) */
-pg_noinline std::vector<Datum> ArrayElements(const ScanCondition &c, Datum array)
+/* The elements of an IN list's array, detoasted (NULLs included), in palloc'd memory. (pg) */
+pg_noinline void DeconstructArray(const ScanCondition &c, Datum array, Datum **elements,
+                                  bool **nulls, int *n)
 {
     int16 typlen;
     bool typbyval;
     char typalign;
     get_typlenbyvalalign(c.value_type, &typlen, &typbyval, &typalign);
-    Datum *elements;
-    bool *nulls;
-    int n;
-    deconstruct_array(DatumGetArrayTypeP(array), c.value_type, typlen, typbyval, typalign,
-                      &elements, &nulls, &n);
+    deconstruct_array(DatumGetArrayTypeP(array), c.value_type, typlen, typbyval, typalign, elements,
+                      nulls, n);
+    for (int i = 0; typlen == -1 && i < *n; i++)
+        if (!(*nulls)[i])
+            (*elements)[i] = PointerGetDatum(
+                pg_detoast_datum_packed((struct varlena *)DatumGetPointer((*elements)[i])));
+}
+
+/* The elements of an IN list's array, without NULLs (which equal nothing). */
+std::vector<Datum> ArrayElements(const ScanCondition &c, Datum array)
+{
+    Datum *elements = nullptr;
+    bool *nulls = nullptr;
+    int n = 0;
+    pg::CallPg([&] { DeconstructArray(c, array, &elements, &nulls, &n); });
     std::vector<Datum> values;
     for (int i = 0; i < n; i++)
         if (!nulls[i])
-            values.push_back(typlen == -1 ? PointerGetDatum(pg_detoast_datum_packed(
-                                                (struct varlena *)DatumGetPointer(elements[i])))
-                                          : elements[i]);
+            values.push_back(elements[i]);
     return values;
 }
 
@@ -174,6 +183,177 @@ void Intersect(std::vector<std::string> *kept, const std::vector<std::string> &o
     std::set_intersection(kept->begin(), kept->end(), other.begin(), other.end(),
                           std::back_inserter(both));
     *kept = std::move(both);
+}
+
+/* What the conditions ask of the scanned family's key, before it becomes key ranges. */
+struct KeyBounds
+{
+    explicit KeyBounds(size_t ncolumns) : eq(ncolumns), has_eq(ncolumns, false) {}
+
+    /* per key column, the encoded values an equality (or an IN list) allows, sorted */
+    std::vector<std::vector<std::string>> eq;
+    std::vector<bool> has_eq;
+    int range_column = -1; /* the column bounded by a range condition, or -1 */
+    std::string start;     /* its bounds as bare segments, completed with the equality prefix */
+    std::string end;
+    bool has_start = false;
+    bool has_end = false;
+};
+
+/* True for the types whose values IntegerValue reads. */
+bool IsIntegerType(Oid typid)
+{
+    return typid == INT2OID || typid == INT4OID || typid == INT8OID || typid == DATEOID ||
+           typid == TIMESTAMPOID || typid == TIMESTAMPTZOID || typid == TIMEOID || typid == BOOLOID;
+}
+
+/* Narrows the partition key bounds s->prune_lo/hi by "partition key OP v". */
+void PrunePartitionKey(ArchiveScanState *s, int strategy, int64 v)
+{
+    switch (strategy)
+    {
+        case BTLessStrategyNumber:
+            s->prune_hi = std::min(s->prune_hi, v == INT64_MIN ? v : v - 1);
+            if (v == INT64_MIN)
+                s->empty = true;
+            break;
+        case BTLessEqualStrategyNumber:
+            s->prune_hi = std::min(s->prune_hi, v);
+            break;
+        case BTEqualStrategyNumber:
+            s->prune_lo = std::max(s->prune_lo, v);
+            s->prune_hi = std::min(s->prune_hi, v);
+            break;
+        case BTGreaterEqualStrategyNumber:
+            s->prune_lo = std::max(s->prune_lo, v);
+            break;
+        case BTGreaterStrategyNumber:
+            s->prune_lo = std::max(s->prune_lo, v == INT64_MAX ? v : v + 1);
+            if (v == INT64_MAX)
+                s->empty = true;
+            break;
+    }
+}
+
+/* Adds "column = value" (or "column = ANY (value)") on key column kc; false when it allows no
+ * value at all. */
+bool AddEquality(const KeyColumn &kc, const ScanCondition &c, Datum value, KeyBounds *b)
+{
+    std::vector<Datum> values;
+    if (c.array)
+        values = ArrayElements(c, value);
+    else
+        values.push_back(value);
+    std::vector<std::string> segments;
+    std::string segment;
+    for (Datum v : values)
+    {
+        bool never = false;
+        if (EncodeSegment(kc, c, c.strategy, v, &segment, &never))
+            segments.push_back(segment);
+    }
+    std::sort(segments.begin(), segments.end());
+    segments.erase(std::unique(segments.begin(), segments.end()), segments.end());
+    if (b->has_eq[c.column])
+        Intersect(&b->eq[c.column], segments);
+    else
+        b->eq[c.column] = std::move(segments);
+    b->has_eq[c.column] = true;
+    return !b->eq[c.column].empty();
+}
+
+/* Adds "column OP value", OP an inequality, on key column kc; false when it holds for no row. */
+bool AddRangeBound(const KeyColumn &kc, const ScanCondition &c, Datum value, KeyBounds *b)
+{
+    std::string segment;
+    bool never = false;
+    if (!EncodeSegment(kc, c, c.strategy, value, &segment, &never))
+        return !never;
+    b->range_column = c.column;
+    int strategy = EncodedStrategy(c.strategy, kc.desc);
+    if (strategy == BTGreaterEqualStrategyNumber || strategy == BTGreaterStrategyNumber)
+    {
+        std::string bound =
+            strategy == BTGreaterStrategyNumber ? PrefixSuccessor(segment) : segment;
+        if (!b->has_start || bound > b->start)
+            b->start = bound;
+        b->has_start = true;
+    }
+    else
+    {
+        std::string bound =
+            strategy == BTLessEqualStrategyNumber ? PrefixSuccessor(segment) : segment;
+        if (!b->has_end || bound < b->end)
+            b->end = bound;
+        b->has_end = true;
+    }
+    return true;
+}
+
+/* Evaluates each condition into the partition key bounds and the key bounds b; sets s->empty
+ * when one of them can hold for no row. */
+void GatherConditions(ArchiveScanState *s, const std::vector<KeyColumn> &columns, KeyBounds *b)
+{
+    for (ScanCondition &c : s->conditions)
+    {
+        bool isnull = false;
+        Datum value = pg::CallPg([&] { return EvaluateValue(c, s->econtext, &isnull); });
+        if (isnull)
+        {
+            s->empty = true; /* comparisons with NULL are never true */
+            return;
+        }
+        if (c.attnum == s->opts->partition_attnum && IsIntegerType(c.value_type) && !c.array)
+            PrunePartitionKey(s, c.strategy, IntegerValue(value, c.value_type));
+        if (c.column < 0)
+            continue;
+        const KeyColumn &kc = columns[c.column];
+        bool possible = c.strategy == BTEqualStrategyNumber ? AddEquality(kc, c, value, b)
+                                                            : AddRangeBound(kc, c, value, b);
+        if (!possible)
+            s->empty = true;
+    }
+}
+
+/* The equality prefixes, in key order (the planner lets one column have several values); *neq
+ * is the number of leading key columns they fix. */
+std::vector<std::string> EqualityPrefixes(const KeyBounds &b, size_t *neq)
+{
+    std::vector<std::string> prefixes{std::string()};
+    for (*neq = 0; *neq < b.eq.size() && b.has_eq[*neq]; (*neq)++)
+    {
+        std::vector<std::string> longer;
+        for (const std::string &prefix : prefixes)
+            for (const std::string &value : b.eq[*neq])
+                longer.push_back(prefix + value);
+        prefixes = std::move(longer);
+    }
+    return prefixes;
+}
+
+/* Turns the key bounds into s->ranges, one per equality prefix, in key order. */
+void BuildRanges(ArchiveScanState *s, const KeyBounds &b)
+{
+    size_t neq = 0;
+    std::vector<std::string> prefixes = EqualityPrefixes(b, &neq);
+    /* a range on any column but the one after the prefix cannot come from the planner; rechecked
+     * anyway */
+    bool ranged = b.range_column >= 0 && static_cast<size_t>(b.range_column) == neq;
+    /* a ranged column is never NULL: stay within its value marker */
+    std::string marker(1, static_cast<char>(kMarkerValue));
+    for (const std::string &prefix : prefixes)
+    {
+        if (!ranged)
+        {
+            s->ranges.emplace_back(prefix,
+                                   prefix.empty() ? std::string() : PrefixSuccessor(prefix));
+            continue;
+        }
+        std::string lower = prefix + (b.has_start ? b.start : marker);
+        std::string upper = prefix + (b.has_end ? b.end : PrefixSuccessor(marker));
+        if (lower < upper)
+            s->ranges.emplace_back(std::move(lower), std::move(upper));
+    }
 }
 
 /*
@@ -188,144 +368,13 @@ void ComputeRanges(ArchiveScanState *s)
     s->ranges.clear();
     s->prune_lo = s->opts->range_from;
     s->prune_hi = s->opts->range_to - 1;
-
-    /* per key column, the encoded values an equality (or an IN list) allows, sorted; and the
-     * ranged column's bounds */
-    std::vector<std::vector<std::string>> eq(columns.size());
-    std::vector<bool> has_eq(columns.size(), false);
-    int range_column = -1;
-    std::string start, end;
-    bool has_start = false, has_end = false;
-    std::string segment;
-
-    for (ScanCondition &c : s->conditions)
-    {
-        bool isnull = false;
-        Datum value = pg::CallPg([&] { return EvaluateValue(c, s->econtext, &isnull); });
-        if (isnull)
-        {
-            s->empty = true; /* comparisons with NULL are never true */
-            return;
-        }
-        bool integer = c.value_type == INT2OID || c.value_type == INT4OID ||
-                       c.value_type == INT8OID || c.value_type == DATEOID ||
-                       c.value_type == TIMESTAMPOID || c.value_type == TIMESTAMPTZOID ||
-                       c.value_type == TIMEOID || c.value_type == BOOLOID;
-        if (c.attnum == s->opts->partition_attnum && integer && !c.array)
-        {
-            int64 v = IntegerValue(value, c.value_type);
-            switch (c.strategy)
-            {
-                case BTLessStrategyNumber:
-                    s->prune_hi = std::min(s->prune_hi, v == INT64_MIN ? v : v - 1);
-                    if (v == INT64_MIN)
-                        s->empty = true;
-                    break;
-                case BTLessEqualStrategyNumber:
-                    s->prune_hi = std::min(s->prune_hi, v);
-                    break;
-                case BTEqualStrategyNumber:
-                    s->prune_lo = std::max(s->prune_lo, v);
-                    s->prune_hi = std::min(s->prune_hi, v);
-                    break;
-                case BTGreaterEqualStrategyNumber:
-                    s->prune_lo = std::max(s->prune_lo, v);
-                    break;
-                case BTGreaterStrategyNumber:
-                    s->prune_lo = std::max(s->prune_lo, v == INT64_MAX ? v : v + 1);
-                    if (v == INT64_MAX)
-                        s->empty = true;
-                    break;
-            }
-        }
-        if (c.column < 0)
-            continue;
-        const KeyColumn &kc = columns[c.column];
-        if (c.strategy == BTEqualStrategyNumber)
-        {
-            std::vector<Datum> values;
-            if (c.array)
-                values = pg::CallPg([&] { return ArrayElements(c, value); });
-            else
-                values.push_back(value);
-            std::vector<std::string> segments;
-            for (Datum v : values)
-            {
-                bool never = false;
-                if (EncodeSegment(kc, c, c.strategy, v, &segment, &never))
-                    segments.push_back(segment);
-            }
-            std::sort(segments.begin(), segments.end());
-            segments.erase(std::unique(segments.begin(), segments.end()), segments.end());
-            if (has_eq[c.column])
-                Intersect(&eq[c.column], segments);
-            else
-                eq[c.column] = std::move(segments);
-            has_eq[c.column] = true;
-            if (eq[c.column].empty())
-                s->empty = true;
-            continue;
-        }
-        bool never = false;
-        if (!EncodeSegment(kc, c, c.strategy, value, &segment, &never))
-        {
-            if (never)
-                s->empty = true;
-            continue;
-        }
-        range_column = c.column;
-        /* bounds are completed with the equality prefix below; keep the bare segments */
-        int strategy = EncodedStrategy(c.strategy, kc.desc);
-        if (strategy == BTGreaterEqualStrategyNumber || strategy == BTGreaterStrategyNumber)
-        {
-            std::string bound =
-                strategy == BTGreaterStrategyNumber ? PrefixSuccessor(segment) : segment;
-            if (!has_start || bound > start)
-                start = bound;
-            has_start = true;
-        }
-        else
-        {
-            std::string bound =
-                strategy == BTLessEqualStrategyNumber ? PrefixSuccessor(segment) : segment;
-            if (!has_end || bound < end)
-                end = bound;
-            has_end = true;
-        }
-    }
+    KeyBounds bounds(columns.size());
+    GatherConditions(s, columns, &bounds);
     if (s->prune_lo > s->prune_hi)
         s->empty = true;
     if (s->empty)
         return;
-
-    /* The equality prefixes, in key order: the planner lets one column have several values. */
-    std::vector<std::string> prefixes{std::string()};
-    size_t neq = 0;
-    for (; neq < columns.size() && has_eq[neq]; neq++)
-    {
-        std::vector<std::string> longer;
-        for (const std::string &prefix : prefixes)
-            for (const std::string &value : eq[neq])
-                longer.push_back(prefix + value);
-        prefixes = std::move(longer);
-    }
-    if (range_column >= 0 && static_cast<size_t>(range_column) != neq)
-        range_column = -1; /* cannot happen with the planner's choices; rechecked anyway */
-    /* a ranged column is never NULL: stay within its value marker */
-    std::string marker(1, static_cast<char>(kMarkerValue));
-    for (const std::string &prefix : prefixes)
-    {
-        if (range_column < 0)
-        {
-            s->ranges.emplace_back(prefix,
-                                   prefix.empty() ? std::string() : PrefixSuccessor(prefix));
-            continue;
-        }
-        std::string lower = prefix + (has_start ? start : marker);
-        std::string upper = prefix + (has_end ? end : PrefixSuccessor(marker));
-        if (lower < upper)
-            s->ranges.emplace_back(std::move(lower), std::move(upper));
-    }
+    BuildRanges(s, bounds);
     if (s->ranges.empty())
         s->empty = true;
 }

@@ -190,166 +190,189 @@ ArrayColumn MilestoneWriter::Addresses() const
 
 void MilestoneWriter::WriteBlocks()
 {
-    const int32 messages_range = ranges_.Of("messages");
     // messages, parents, tags and transactions are written without ON CONFLICT (its probe of the
     // unique index before each insert cost as much as the insert): the milestone lock and sync row
     // keep a milestone from being written twice, and a block repeated in the cone is written once
     // here. A block in the cones of two milestones is invalid input and fails on the unique key.
+    const std::vector<bool> repeated = RepeatedBlocks();
+    WriteMessages(repeated);
+    WriteParents(repeated);
+    WriteTags(repeated);
+    if (!rows_.transaction_parts.empty())
+        WriteTransactions(repeated);
+    if (!rows_.milestones.empty())
+        WriteMilestones();
+    if (!rows_.receipts.empty())
+        WriteReceipts();
+}
+
+std::vector<bool> MilestoneWriter::RepeatedBlocks() const
+{
     std::set<codec::BlockId> seen;
     std::vector<bool> repeated(rows_.messages.size(), false);
     for (std::size_t i = 0; i < rows_.messages.size(); ++i)
         repeated[i] = !seen.insert(rows_.messages[i].block_id).second;
-    {
-        ArrayColumn ids = Hashes(), versions = Int2s(), raws = Byteas(), states = Int2s(),
-                    reasons = Int2s(), wfis = Int4s(), variants = Texts(), from = Int4s(),
-                    to = Int4s(), parents = Hashes();
-        int32 parent_count = 0;
-        for (std::size_t i = 0; i < rows_.messages.size(); ++i)
-        {
-            if (repeated[i])
-                continue;
-            const MessageRow &m = rows_.messages[i];
-            ids.AddFixed(m.block_id.data());
-            versions.AddInt16(m.protocol_version);
-            raws.AddBytes(m.raw.data, m.raw.size);
-            states.AddInt16(m.inclusion_state);
-            reasons.AddInt16(m.conflict_reason);
-            wfis.AddInt32(static_cast<int32>(m.white_flag_index));
-            if (m.variant)
-                variants.AddText(m.variant);
-            else
-                variants.AddNull();
-            from.AddInt32(parent_count + 1);
-            for (const codec::BlockId &parent : m.parents)
-                parents.AddFixed(parent.data());
-            parent_count += static_cast<int32>(m.parents.size());
-            to.AddInt32(parent_count);
-        }
-        Execute(sql::kMessages, InRange(messages_range)
-                                    .Set("message_id", ids)
-                                    .Set("version", versions)
-                                    .Set("message", raws)
-                                    .Set("inclusion_state", states)
-                                    .Set("conflict_reason", reasons)
-                                    .Set("white_flag_index", wfis)
-                                    .Set("variant", variants)
-                                    .Set("parents_from", from)
-                                    .Set("parents_to", to)
-                                    .Set("parents", parents));
-        Execute(sql::kBlockLocator,
-                Params().Set("block_id", ids).SetInt32("ms_range_id", messages_range));
-    }
-    {
-        ArrayColumn parent_ids = Hashes(), children = Hashes(), states = Int2s();
-        for (std::size_t i = 0; i < rows_.messages.size(); ++i)
-        {
-            if (repeated[i])
-                continue;
-            const MessageRow &m = rows_.messages[i];
-            for (const codec::BlockId &parent : m.parents)
-            {
-                parent_ids.AddFixed(parent.data());
-                children.AddFixed(m.block_id.data());
-                states.AddInt16(m.inclusion_state);
-            }
-        }
-        Execute(sql::kParents, InRange(ranges_.Of("parents"))
-                                   .Set("parent_id", parent_ids)
-                                   .Set("message_id", children)
-                                   .Set("inclusion_state", states));
-    }
-    {
-        ArrayColumn tags = Byteas(), ids = Hashes(), states = Int2s();
-        for (std::size_t i = 0; i < rows_.messages.size(); ++i)
-        {
-            const MessageRow &m = rows_.messages[i];
-            if (m.tag && !repeated[i])
-            {
-                tags.AddBytes(m.tag->data(), m.tag->size());
-                ids.AddFixed(m.block_id.data());
-                states.AddInt16(m.inclusion_state);
-            }
-        }
-        if (tags.Count() > 0)
-        {
-            Execute(sql::kTags, InRange(ranges_.Of("tags"))
-                                    .Set("tag", tags)
-                                    .Set("message_id", ids)
-                                    .Set("inclusion_state", states));
-        }
-    }
-    if (!rows_.transaction_parts.empty())
-    {
-        ArrayColumn ids = Hashes(), idxs = Int2s(), variants = Texts(), messages = Hashes(),
-                    data = Byteas(), states = Int2s();
-        for (const TransactionPartRow &p : rows_.transaction_parts)
-        {
-            if (repeated[p.message])
-                continue;
-            const MessageRow &m = rows_.messages[p.message];
-            ids.AddFixed(p.transaction_id.data());
-            idxs.AddInt16(static_cast<int16>(p.idx));
-            variants.AddText(p.variant);
-            messages.AddFixed(m.block_id.data());
-            data.AddBytes(p.data.data(), p.data.size());
-            states.AddInt16(m.inclusion_state);
-        }
-        const int32 range = ranges_.Of("transactions");
-        Execute(sql::kTransactions, InRange(range)
-                                        .Set("transaction_id", ids)
-                                        .Set("idx", idxs)
-                                        .Set("variant", variants)
-                                        .Set("message_id", messages)
-                                        .Set("data", data)
-                                        .Set("inclusion_state", states));
+    return repeated;
+}
 
-        // Sorted: a transaction given in two milestones' cones takes its row in one order.
-        std::set<codec::TransactionId> sorted_ids(rows_.transaction_ids.begin(),
-                                                  rows_.transaction_ids.end());
-        ArrayColumn transaction_ids = Hashes();
-        for (const codec::TransactionId &id : sorted_ids)
-            transaction_ids.AddFixed(id.data());
-        Execute(sql::kTransactionLocator,
-                Params().Set("transaction_id", transaction_ids).SetInt32("ms_range_id", range));
-    }
-    if (!rows_.milestones.empty())
+void MilestoneWriter::WriteMessages(const std::vector<bool> &repeated)
+{
+    const int32 messages_range = ranges_.Of("messages");
+    ArrayColumn ids = Hashes(), versions = Int2s(), raws = Byteas(), states = Int2s(),
+                reasons = Int2s(), wfis = Int4s(), variants = Texts(), from = Int4s(), to = Int4s(),
+                parents = Hashes();
+    int32 parent_count = 0;
+    for (std::size_t i = 0; i < rows_.messages.size(); ++i)
     {
-        // Each milestone payload goes in the range of its own milestone (usually the previous).
-        ArrayColumn messages = Hashes(), payloads = Byteas(), ids = Hashes(), indexes = Int4s(),
-                    timestamps = Int8s(), ranges = Int4s();
-        for (const MilestoneRow &m : rows_.milestones)
-        {
-            messages.AddFixed(rows_.messages[m.message].block_id.data());
-            payloads.AddBytes(m.payload.data, m.payload.size);
-            ids.AddFixed(m.milestone_id.data());
-            indexes.AddInt32(static_cast<int32>(m.index));
-            timestamps.AddInt64(m.timestamp);
-            ranges.AddInt32(ranges_.Of("milestones", m.index));
-        }
-        Execute(sql::kMilestones, Params()
-                                      .Set("message_id", messages)
-                                      .Set("payload", payloads)
-                                      .Set("milestone_id", ids)
-                                      .Set("milestone_index", indexes)
-                                      .Set("timestamp", timestamps)
-                                      .Set("ms_range_id", ranges));
-        Execute(sql::kMilestoneLocator,
-                Params().Set("milestone_id", ids).Set("ms_range_id", ranges));
+        if (repeated[i])
+            continue;
+        const MessageRow &m = rows_.messages[i];
+        ids.AddFixed(m.block_id.data());
+        versions.AddInt16(m.protocol_version);
+        raws.AddBytes(m.raw.data, m.raw.size);
+        states.AddInt16(m.inclusion_state);
+        reasons.AddInt16(m.conflict_reason);
+        wfis.AddInt32(static_cast<int32>(m.white_flag_index));
+        if (m.variant)
+            variants.AddText(m.variant);
+        else
+            variants.AddNull();
+        from.AddInt32(parent_count + 1);
+        for (const codec::BlockId &parent : m.parents)
+            parents.AddFixed(parent.data());
+        parent_count += static_cast<int32>(m.parents.size());
+        to.AddInt32(parent_count);
     }
-    if (!rows_.receipts.empty())
+    Execute(sql::kMessages, InRange(messages_range)
+                                .Set("message_id", ids)
+                                .Set("version", versions)
+                                .Set("message", raws)
+                                .Set("inclusion_state", states)
+                                .Set("conflict_reason", reasons)
+                                .Set("white_flag_index", wfis)
+                                .Set("variant", variants)
+                                .Set("parents_from", from)
+                                .Set("parents_to", to)
+                                .Set("parents", parents));
+    Execute(sql::kBlockLocator,
+            Params().Set("block_id", ids).SetInt32("ms_range_id", messages_range));
+}
+
+void MilestoneWriter::WriteParents(const std::vector<bool> &repeated)
+{
+    ArrayColumn parent_ids = Hashes(), children = Hashes(), states = Int2s();
+    for (std::size_t i = 0; i < rows_.messages.size(); ++i)
     {
-        ArrayColumn indexes = Int4s(), migrated_at = Int4s(), final = Int2s();
-        for (const ReceiptRow &r : rows_.receipts)
+        if (repeated[i])
+            continue;
+        const MessageRow &m = rows_.messages[i];
+        for (const codec::BlockId &parent : m.parents)
         {
-            indexes.AddInt32(static_cast<int32>(r.milestone_index));
-            migrated_at.AddInt32(static_cast<int32>(r.migrated_at));
-            final.AddInt16(r.final ? 1 : 0);
+            parent_ids.AddFixed(parent.data());
+            children.AddFixed(m.block_id.data());
+            states.AddInt16(m.inclusion_state);
         }
-        Execute(sql::kReceipts, Params()
-                                    .Set("milestone_index", indexes)
-                                    .Set("migrated_at", migrated_at)
-                                    .Set("final", final));
     }
+    Execute(sql::kParents, InRange(ranges_.Of("parents"))
+                               .Set("parent_id", parent_ids)
+                               .Set("message_id", children)
+                               .Set("inclusion_state", states));
+}
+
+void MilestoneWriter::WriteTags(const std::vector<bool> &repeated)
+{
+    ArrayColumn tags = Byteas(), ids = Hashes(), states = Int2s();
+    for (std::size_t i = 0; i < rows_.messages.size(); ++i)
+    {
+        const MessageRow &m = rows_.messages[i];
+        if (m.tag && !repeated[i])
+        {
+            tags.AddBytes(m.tag->data(), m.tag->size());
+            ids.AddFixed(m.block_id.data());
+            states.AddInt16(m.inclusion_state);
+        }
+    }
+    if (tags.Count() > 0)
+    {
+        Execute(sql::kTags, InRange(ranges_.Of("tags"))
+                                .Set("tag", tags)
+                                .Set("message_id", ids)
+                                .Set("inclusion_state", states));
+    }
+}
+
+void MilestoneWriter::WriteTransactions(const std::vector<bool> &repeated)
+{
+    ArrayColumn ids = Hashes(), idxs = Int2s(), variants = Texts(), messages = Hashes(),
+                data = Byteas(), states = Int2s();
+    for (const TransactionPartRow &p : rows_.transaction_parts)
+    {
+        if (repeated[p.message])
+            continue;
+        const MessageRow &m = rows_.messages[p.message];
+        ids.AddFixed(p.transaction_id.data());
+        idxs.AddInt16(static_cast<int16>(p.idx));
+        variants.AddText(p.variant);
+        messages.AddFixed(m.block_id.data());
+        data.AddBytes(p.data.data(), p.data.size());
+        states.AddInt16(m.inclusion_state);
+    }
+    const int32 range = ranges_.Of("transactions");
+    Execute(sql::kTransactions, InRange(range)
+                                    .Set("transaction_id", ids)
+                                    .Set("idx", idxs)
+                                    .Set("variant", variants)
+                                    .Set("message_id", messages)
+                                    .Set("data", data)
+                                    .Set("inclusion_state", states));
+
+    // Sorted: a transaction given in two milestones' cones takes its row in one order.
+    std::set<codec::TransactionId> sorted_ids(rows_.transaction_ids.begin(),
+                                              rows_.transaction_ids.end());
+    ArrayColumn transaction_ids = Hashes();
+    for (const codec::TransactionId &id : sorted_ids)
+        transaction_ids.AddFixed(id.data());
+    Execute(sql::kTransactionLocator,
+            Params().Set("transaction_id", transaction_ids).SetInt32("ms_range_id", range));
+}
+
+void MilestoneWriter::WriteMilestones()
+{
+    // Each milestone payload goes in the range of its own milestone (usually the previous).
+    ArrayColumn messages = Hashes(), payloads = Byteas(), ids = Hashes(), indexes = Int4s(),
+                timestamps = Int8s(), ranges = Int4s();
+    for (const MilestoneRow &m : rows_.milestones)
+    {
+        messages.AddFixed(rows_.messages[m.message].block_id.data());
+        payloads.AddBytes(m.payload.data, m.payload.size);
+        ids.AddFixed(m.milestone_id.data());
+        indexes.AddInt32(static_cast<int32>(m.index));
+        timestamps.AddInt64(m.timestamp);
+        ranges.AddInt32(ranges_.Of("milestones", m.index));
+    }
+    Execute(sql::kMilestones, Params()
+                                  .Set("message_id", messages)
+                                  .Set("payload", payloads)
+                                  .Set("milestone_id", ids)
+                                  .Set("milestone_index", indexes)
+                                  .Set("timestamp", timestamps)
+                                  .Set("ms_range_id", ranges));
+    Execute(sql::kMilestoneLocator, Params().Set("milestone_id", ids).Set("ms_range_id", ranges));
+}
+
+void MilestoneWriter::WriteReceipts()
+{
+    ArrayColumn indexes = Int4s(), migrated_at = Int4s(), final = Int2s();
+    for (const ReceiptRow &r : rows_.receipts)
+    {
+        indexes.AddInt32(static_cast<int32>(r.milestone_index));
+        migrated_at.AddInt32(static_cast<int32>(r.migrated_at));
+        final.AddInt16(r.final ? 1 : 0);
+    }
+    Execute(sql::kReceipts, Params()
+                                .Set("milestone_index", indexes)
+                                .Set("migrated_at", migrated_at)
+                                .Set("final", final));
 }
 
 std::vector<KnownOutput> MilestoneWriter::WriteSpends()

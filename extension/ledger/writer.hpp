@@ -81,6 +81,17 @@ class MilestoneWriter
     void RetireMigratedOutputs();
     // The used rows of Chrysalis outputs among those (in the spender's range).
     void WriteLegacyUsedLate(const std::map<codec::OutputId, const OutputRow *> &outputs);
+    // Per block of the cone: it came earlier in the cone, and is written once.
+    std::vector<bool> RepeatedBlocks() const;
+    // messages and the block locator.
+    void WriteMessages(const std::vector<bool> &repeated);
+    void WriteParents(const std::vector<bool> &repeated);
+    void WriteTags(const std::vector<bool> &repeated);
+    // transactions and the transaction locator.
+    void WriteTransactions(const std::vector<bool> &repeated);
+    // The milestone payloads the cone carries, and the milestone locator.
+    void WriteMilestones();
+    void WriteReceipts();
     // Parameters with the milestone's index and timestamp and the range `range`.
     Params InRange(int32 range) const;
     ArrayColumn Hashes() const;

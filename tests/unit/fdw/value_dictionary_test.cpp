@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "value_dictionary.hpp"
+#include "engine/value_dictionary.hpp"
 
 using namespace permanode::fdw;
 

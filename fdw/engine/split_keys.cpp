@@ -3,7 +3,7 @@
  *	  Split keys recorded in SST properties (see split_keys.hpp). The property holds the keys
  *	  back to back, each preceded by its length as 4 little-endian bytes.
  */
-#include "split_keys.hpp"
+#include "engine/split_keys.hpp"
 
 #include <algorithm>
 #include <cstdint>

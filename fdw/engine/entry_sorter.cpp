@@ -3,7 +3,7 @@
  *	  In-memory sort of a family's entries, spilling sorted runs beyond the memory budget, and
  *	  the merge into one SST file (see entry_sorter.hpp).
  */
-#include "entry_sorter.hpp"
+#include "engine/entry_sorter.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -18,7 +18,7 @@
 
 #include <rocksdb/sst_file_writer.h>
 
-#include "archive_store.hpp"
+#include "engine/archive_store.hpp"
 
 namespace permanode::fdw
 {

@@ -2,7 +2,7 @@
  * manifest.cpp
  *	  Manifest (de)serialization with nlohmann::json.
  */
-#include "manifest.hpp"
+#include "engine/manifest.hpp"
 
 #include <stdexcept>
 

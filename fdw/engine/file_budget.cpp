@@ -2,7 +2,7 @@
  * file_budget.cpp
  *	  Counting the files archives hold against the budget (see file_budget.hpp).
  */
-#include "file_budget.hpp"
+#include "engine/file_budget.hpp"
 
 #include <cstring>
 #include <limits>

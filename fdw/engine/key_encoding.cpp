@@ -2,7 +2,7 @@
  * key_encoding.cpp
  *	  Memcomparable key encoding (see key_encoding.hpp for the format).
  */
-#include "key_encoding.hpp"
+#include "engine/key_encoding.hpp"
 
 #include <cstring>
 

@@ -14,8 +14,8 @@
  *	  For a DESC column every byte after the marker is inverted. Every encoding is self-delimiting,
  *	  so a key is a plain concatenation and any column can be found by skipping the ones before.
  */
-#ifndef PERMANODE_FDW_KEY_ENCODING_HPP
-#define PERMANODE_FDW_KEY_ENCODING_HPP
+#ifndef PERMANODE_FDW_ENGINE_KEY_ENCODING_HPP
+#define PERMANODE_FDW_ENGINE_KEY_ENCODING_HPP
 
 #include <cstddef>
 #include <cstdint>
@@ -91,4 +91,4 @@ std::string PrefixSuccessor(std::string_view prefix);
 
 } // namespace permanode::fdw
 
-#endif /* PERMANODE_FDW_KEY_ENCODING_HPP */
+#endif /* PERMANODE_FDW_ENGINE_KEY_ENCODING_HPP */

@@ -9,8 +9,8 @@
  *	  The threads run RocksDB code only (never PostgreSQL), with every signal blocked. Free of
  *	  PostgreSQL headers.
  */
-#ifndef PERMANODE_FDW_PREFETCH_HPP
-#define PERMANODE_FDW_PREFETCH_HPP
+#ifndef PERMANODE_FDW_ENGINE_PREFETCH_HPP
+#define PERMANODE_FDW_ENGINE_PREFETCH_HPP
 
 #include <condition_variable>
 #include <cstdint>
@@ -26,7 +26,7 @@
 #include <rocksdb/sst_file_reader.h>
 #include <rocksdb/status.h>
 
-#include "file_budget.hpp"
+#include "engine/file_budget.hpp"
 
 namespace permanode::fdw
 {
@@ -103,4 +103,4 @@ class Prefetcher
 
 } // namespace permanode::fdw
 
-#endif /* PERMANODE_FDW_PREFETCH_HPP */
+#endif /* PERMANODE_FDW_ENGINE_PREFETCH_HPP */

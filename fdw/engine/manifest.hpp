@@ -4,14 +4,14 @@
  *	  Written last (atomically) when an archive is sealed; an archive without it is unsealed
  *	  and never opened. Free of PostgreSQL headers.
  */
-#ifndef PERMANODE_FDW_MANIFEST_HPP
-#define PERMANODE_FDW_MANIFEST_HPP
+#ifndef PERMANODE_FDW_ENGINE_MANIFEST_HPP
+#define PERMANODE_FDW_ENGINE_MANIFEST_HPP
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "key_encoding.hpp"
+#include "engine/key_encoding.hpp"
 
 namespace permanode::fdw
 {
@@ -114,4 +114,4 @@ std::vector<KeyColumn> FamilyIncludeColumns(const Manifest &manifest, const Mani
 
 } // namespace permanode::fdw
 
-#endif /* PERMANODE_FDW_MANIFEST_HPP */
+#endif /* PERMANODE_FDW_ENGINE_MANIFEST_HPP */

@@ -4,8 +4,8 @@
  *	  properties while it is written, so that a full scan can read its chunks in parallel. Free
  *	  of PostgreSQL headers; safe in helper threads.
  */
-#ifndef PERMANODE_FDW_SPLIT_KEYS_HPP
-#define PERMANODE_FDW_SPLIT_KEYS_HPP
+#ifndef PERMANODE_FDW_ENGINE_SPLIT_KEYS_HPP
+#define PERMANODE_FDW_ENGINE_SPLIT_KEYS_HPP
 
 #include <memory>
 #include <string>
@@ -32,4 +32,4 @@ std::vector<std::string> SplitKeys(rocksdb::DB *db, rocksdb::ColumnFamilyHandle 
 
 } // namespace permanode::fdw
 
-#endif /* PERMANODE_FDW_SPLIT_KEYS_HPP */
+#endif /* PERMANODE_FDW_ENGINE_SPLIT_KEYS_HPP */

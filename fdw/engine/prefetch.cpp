@@ -2,13 +2,13 @@
  * prefetch.cpp
  *	  Parallel read-ahead of a column family in chunks (see prefetch.hpp).
  */
-#include "prefetch.hpp"
+#include "engine/prefetch.hpp"
 
 #include <chrono>
 
 #include <rocksdb/sst_file_reader.h>
 
-#include "archive_store.hpp"
+#include "engine/archive_store.hpp"
 
 namespace permanode::fdw
 {

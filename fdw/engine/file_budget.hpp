@@ -8,8 +8,8 @@
  *	  (ReserveExternalFD), which closes files of its own to keep the sum under the limit.
  *	  Free of PostgreSQL headers; used from the backend's thread only.
  */
-#ifndef PERMANODE_FDW_FILE_BUDGET_HPP
-#define PERMANODE_FDW_FILE_BUDGET_HPP
+#ifndef PERMANODE_FDW_ENGINE_FILE_BUDGET_HPP
+#define PERMANODE_FDW_ENGINE_FILE_BUDGET_HPP
 
 #include <cstddef>
 
@@ -63,4 +63,4 @@ bool IsOutOfFiles(const rocksdb::Status &status);
 
 } // namespace permanode::fdw
 
-#endif /* PERMANODE_FDW_FILE_BUDGET_HPP */
+#endif /* PERMANODE_FDW_ENGINE_FILE_BUDGET_HPP */

@@ -6,8 +6,8 @@
  *	  of an archive are built in parallel. Memory stays within a budget: beyond it, sorted runs
  *	  spill to files and are merged at the end. Free of PostgreSQL headers.
  */
-#ifndef PERMANODE_FDW_ENTRY_SORTER_HPP
-#define PERMANODE_FDW_ENTRY_SORTER_HPP
+#ifndef PERMANODE_FDW_ENGINE_ENTRY_SORTER_HPP
+#define PERMANODE_FDW_ENGINE_ENTRY_SORTER_HPP
 
 #include <atomic>
 #include <condition_variable>
@@ -125,4 +125,4 @@ class EntrySorter
 
 } // namespace permanode::fdw
 
-#endif /* PERMANODE_FDW_ENTRY_SORTER_HPP */
+#endif /* PERMANODE_FDW_ENGINE_ENTRY_SORTER_HPP */

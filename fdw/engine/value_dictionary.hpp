@@ -7,8 +7,8 @@
  *	  itself. The encoding is a function of the value and the final dictionary alone, so restore
  *	  reproduces it from the archived dictionary. Free of PostgreSQL headers.
  */
-#ifndef PERMANODE_FDW_VALUE_DICTIONARY_HPP
-#define PERMANODE_FDW_VALUE_DICTIONARY_HPP
+#ifndef PERMANODE_FDW_ENGINE_VALUE_DICTIONARY_HPP
+#define PERMANODE_FDW_ENGINE_VALUE_DICTIONARY_HPP
 
 #include <cstddef>
 #include <cstdint>
@@ -71,4 +71,4 @@ class ValueDictionary
 
 } // namespace permanode::fdw
 
-#endif /* PERMANODE_FDW_VALUE_DICTIONARY_HPP */
+#endif /* PERMANODE_FDW_ENGINE_VALUE_DICTIONARY_HPP */

@@ -2,7 +2,7 @@
  * value_dictionary.cpp
  *	  Dictionary encoding of repeated column values (see value_dictionary.hpp).
  */
-#include "value_dictionary.hpp"
+#include "engine/value_dictionary.hpp"
 
 namespace permanode::fdw
 {

@@ -10,8 +10,8 @@
  *	                                 "dict" (if any), every file ingested from SstFileWriter output
  *	    <dir>/permanode_manifest.json  written last, atomically: its presence seals the archive
  */
-#ifndef PERMANODE_FDW_ARCHIVE_STORE_HPP
-#define PERMANODE_FDW_ARCHIVE_STORE_HPP
+#ifndef PERMANODE_FDW_ENGINE_ARCHIVE_STORE_HPP
+#define PERMANODE_FDW_ENGINE_ARCHIVE_STORE_HPP
 
 #include <csignal>
 #include <cstdint>
@@ -25,8 +25,8 @@
 #include <rocksdb/db.h>
 #include <rocksdb/status.h>
 
-#include "file_budget.hpp"
-#include "manifest.hpp"
+#include "engine/file_budget.hpp"
+#include "engine/manifest.hpp"
 
 namespace permanode::fdw
 {
@@ -149,4 +149,4 @@ void SyncTree(const std::string &dir);
 
 } // namespace permanode::fdw
 
-#endif /* PERMANODE_FDW_ARCHIVE_STORE_HPP */
+#endif /* PERMANODE_FDW_ENGINE_ARCHIVE_STORE_HPP */

@@ -2,7 +2,7 @@
  * archive_store.cpp
  *	  RocksDB options, read-only handle cache, SST writing and sealing of archive directories.
  */
-#include "archive_store.hpp"
+#include "engine/archive_store.hpp"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -20,7 +20,7 @@
 #include <rocksdb/env.h>
 #include <rocksdb/table.h>
 
-#include "split_keys.hpp"
+#include "engine/split_keys.hpp"
 
 namespace permanode::fdw
 {
