@@ -167,13 +167,14 @@ std::optional<std::uint32_t> IndexOf(std::string_view text)
 std::string DescribeServerError(const Pending &pending, const MilestoneOutcome &outcome)
 {
     std::string what = "milestone " + std::to_string(pending.bundle.milestone_index) + ": ";
-    std::optional<std::size_t> index = codec::PositionOf(outcome.context, codec::kConeBlock);
+    const pq::ServerError &error = *outcome.error;
+    std::optional<std::size_t> index = error.Position(codec::kConeBlock);
     if (index && *index < pending.bundle.blocks.size())
         what += "block " + std::to_string(*index) + " (" +
                 codec::ToHex(codec::ComputeBlockId(pending.bundle.blocks[*index].bytes)) + "): ";
-    what += outcome.message + " (SQLSTATE " + outcome.sqlstate + ")";
-    if (!outcome.detail.empty())
-        what += ": " + outcome.detail;
+    what += error.message() + " (SQLSTATE " + error.sqlstate() + ")";
+    if (!error.detail().empty())
+        what += ": " + error.detail();
     return what;
 }
 
@@ -382,29 +383,30 @@ int Ingest(const std::string &dsn, const IngestOptions &options, IngestSummary &
         MilestoneOutcome outcome = conns[from]->Receive();
         Pending done = std::move(pending[from].front());
         pending[from].pop_front();
-        if (!outcome.ok && IsRetryable(outcome.sqlstate) && done.attempts < kMaxAttempts)
+        if (!outcome.ok() && IsRetryable(outcome.error->sqlstate()) && done.attempts < kMaxAttempts)
         {
             done.attempts++;
             conns[from]->Send(done.bundle);
             pending[from].push_back(std::move(done));
             continue;
         }
-        if (outcome.ok && outcome.already_ingested)
+        if (outcome.ok() && outcome.already_ingested)
             summary.already_present++;
-        else if (outcome.ok)
+        else if (outcome.ok())
         {
             summary.ingested++;
             summary.blocks += static_cast<std::uint64_t>(outcome.messages);
             summary.outputs += static_cast<std::uint64_t>(outcome.outputs);
             summary.spent += static_cast<std::uint64_t>(outcome.spent);
         }
-        else if (IsDataError(outcome.sqlstate))
+        else if (IsDataError(outcome.error->sqlstate()))
             Reject(done.line, done.bundle.milestone_index, DescribeServerError(done, outcome),
                    done.text);
         else
         {
             fmt::print(stderr, "{}:{}: milestone {}: database error {}: {}\n", reader.Name(),
-                       done.line, done.bundle.milestone_index, outcome.sqlstate, outcome.message);
+                       done.line, done.bundle.milestone_index, outcome.error->sqlstate(),
+                       outcome.error->message());
             sending = false;
             exit_code = kDatabase;
         }

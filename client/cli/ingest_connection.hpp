@@ -1,19 +1,20 @@
-// One libpq connection that ingests milestones through permanode.ingest_milestone() with binary
-// parameters, in pipeline mode: several milestones in flight, each its own transaction.
+// One connection that ingests milestones through permanode.ingest_milestone() with binary
+// parameters, over the pipeline client (pq/pipeline.hpp): several milestones in flight, each
+// its own transaction (each call has its own sync point), so each milestone commits (or fails and
+// rolls back) on its own while the next ones are already sent.
 //
 // libpqxx 6.4 sends parameters as text only, which would double the bytes of every block and
-// make the server parse hex, so this talks libpq directly. In pipeline mode every statement
-// before a sync point runs in one implicit transaction; we sync after each milestone, so each
-// milestone commits (or fails and rolls back) on its own while the next ones are already sent.
+// make the server parse hex.
 #pragma once
 
 #include "bundle.hpp"
 
+#include "pq/pipeline.hpp"
+
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
-
-typedef struct pg_conn PGconn;
 
 namespace permanode::cli
 {
@@ -32,26 +33,22 @@ struct ExpectedUpdates
 // What the server did with one milestone.
 struct MilestoneOutcome
 {
-    bool ok = false;
     bool already_ingested = false;
     int messages = 0;
     int outputs = 0;
     int spent = 0;
-    // When !ok: the server's error.
-    std::string sqlstate;
-    std::string message;
-    std::string detail;
-    std::string context;
+    // The server's error, when the milestone was not ingested (its position: a cone block).
+    std::optional<pq::ServerError> error;
+    bool ok() const { return !error; }
 };
 
 class IngestConnection
 {
   public:
-    // Connects, looks up the type OIDs, prepares the call and enters pipeline mode.
+    // Connects, looks up the type OIDs and prepares the call.
     // synchronous_commit false: commits are not flushed one by one (see FlushCommits).
     // node_checked: for a sync, whose milestones are sent with the node's ledger updates.
     IngestConnection(const std::string &dsn, bool synchronous_commit, bool node_checked = false);
-    ~IngestConnection();
     IngestConnection(const IngestConnection &) = delete;
     IngestConnection &operator=(const IngestConnection &) = delete;
 
@@ -60,21 +57,16 @@ class IngestConnection
     void Send(const MilestoneBundle &bundle, const ExpectedUpdates *expected = nullptr);
     // Waits for the result of the oldest milestone sent and not yet received.
     MilestoneOutcome Receive();
-    int InFlight() const { return in_flight_; }
+    int InFlight() const { return pipeline_.InFlight(); }
     // Whether Receive can start without waiting for the server (reads what has arrived).
-    bool ResultReady();
-    int Socket() const;
+    bool ResultReady() { return pipeline_.ResultReady(); }
+    int Socket() const { return pipeline_.Socket(); }
 
   private:
-    [[noreturn]] void ThrowConnectionError(const std::string &what);
-    void Exec(const std::string &sql);
-    void Prepare(const char *name, const std::string &sql, int params, const unsigned *types);
-
-    PGconn *conn_ = nullptr;
+    pq::Pipeline pipeline_;
     std::uint32_t snapshot_output_oid_ = 0;
     std::uint32_t output_id_oid_ = 0;
     std::uint32_t block_id_oid_ = 0;
-    int in_flight_ = 0;
 };
 
 } // namespace permanode::cli

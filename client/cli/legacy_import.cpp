@@ -9,8 +9,7 @@
 #include "codec/legacy/trinary.hpp"
 
 #include "permanode/client.hpp"
-
-#include <libpq-fe.h>
+#include "pq/pipeline.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -62,56 +61,45 @@ std::vector<SnapshotEntry> ReadSnapshotFile(const std::string &path)
     return entries;
 }
 
-// One libpq connection; legacy.ingest() with binary parameters, one batch in flight.
+// One connection of the pool: legacy.ingest() with binary parameters, one batch in flight.
 struct DmpImporter::Connection
 {
-    explicit Connection(const std::string &dsn)
+    explicit Connection(const std::string &dsn) : pipeline(dsn)
     {
-        conn = PQconnectdb(dsn.c_str());
-        if (PQstatus(conn) != CONNECTION_OK)
-            Fail("cannot connect");
-        PGresult *types = PQexec(conn, "SELECT 'permanode.trytes81'::regtype::oid, "
-                                       "'permanode.trytes81[]'::regtype::oid");
-        if (PQresultStatus(types) != PGRES_TUPLES_OK)
-            Throw(types, "the legacy era is missing (permanode 0.6.0 or later)");
-        trytes81_oid = static_cast<std::uint32_t>(std::stoul(PQgetvalue(types, 0, 0)));
-        trytes81_array_oid = static_cast<std::uint32_t>(std::stoul(PQgetvalue(types, 0, 1)));
-        PQclear(types);
+        std::unique_ptr<pq::Result> types;
+        try
+        {
+            types = pipeline.Run("SELECT 'permanode.trytes81'::regtype::oid, "
+                                 "'permanode.trytes81[]'::regtype::oid");
+        }
+        catch (const pq::ServerError &e)
+        {
+            throw client::Error("the legacy era is missing (permanode 0.6.0 or later): " +
+                                    e.Describe(),
+                                e.sqlstate());
+        }
+        trytes81_oid = static_cast<std::uint32_t>(std::stoul(std::string(types->Text(0, 0))));
+        trytes81_array_oid = static_cast<std::uint32_t>(std::stoul(std::string(types->Text(0, 1))));
     }
-    ~Connection() { PQfinish(conn); }
 
-    [[noreturn]] void Fail(const std::string &what)
-    {
-        std::string message = PQerrorMessage(conn);
-        while (!message.empty() && message.back() == '\n')
-            message.pop_back();
-        throw client::Error(what + ": " + message, "08006");
-    }
-    [[noreturn]] static void Throw(PGresult *result, const std::string &what)
-    {
-        std::string message = PQresultErrorMessage(result);
-        while (!message.empty() && message.back() == '\n')
-            message.pop_back();
-        std::string sqlstate = pgbin::ErrorField(result, PG_DIAG_SQLSTATE);
-        PQclear(result);
-        throw client::Error(what + ": " + message, sqlstate);
-    }
     // Runs a statement with text parameters and returns the first value.
     std::string Exec(const char *sql, const std::vector<std::string> &params)
     {
         std::vector<const char *> values;
         for (const auto &p : params)
             values.push_back(p.c_str());
-        PGresult *result = PQexecParams(conn, sql, static_cast<int>(values.size()), nullptr,
-                                        values.data(), nullptr, nullptr, 0);
-        if (PQresultStatus(result) != PGRES_TUPLES_OK)
-            Throw(result, sql);
-        std::string value = PQntuples(result) ? PQgetvalue(result, 0, 0) : "";
-        PQclear(result);
-        return value;
+        try
+        {
+            std::unique_ptr<pq::Result> result = pipeline.Run(sql, pq::Params(values));
+            return result->Rows() ? std::string(result->Text(0, 0)) : "";
+        }
+        catch (const pq::ServerError &e)
+        {
+            throw client::Error(std::string(sql) + ": " + e.Describe(), e.sqlstate());
+        }
     }
 
-    PGconn *conn = nullptr;
+    pq::Pipeline pipeline;
     std::uint32_t trytes81_oid = 0;
     std::uint32_t trytes81_array_oid = 0;
 };
@@ -209,16 +197,16 @@ void DmpImporter::Flush()
         pgbin::PutBytes(indexes, reinterpret_cast<const std::uint8_t *>(index.data()), 4);
     }
     std::string layout = layout_ == "auto" ? "" : layout_;
-    const char *values[4] = {transactions.data(), hashes.data(), indexes.data(),
-                             layout.empty() ? nullptr : layout.c_str()};
-    int lengths[4] = {static_cast<int>(transactions.size()), static_cast<int>(hashes.size()),
-                      static_cast<int>(indexes.size()), 0};
-    int formats[4] = {1, 1, 1, 0};
-    if (PQsendQueryParams(slot.connection.conn,
-                          "SELECT legacy.ingest($1::bytea[], $2::permanode.trytes81[], "
-                          "$3::int[], $4::text)",
-                          4, nullptr, values, lengths, formats, 0) != 1)
-        slot.connection.Fail("cannot send a batch");
+    pq::Params params;
+    for (const std::string *value : {&transactions, &hashes, &indexes})
+        params.Add(*value, pq::Format::kBinary);
+    if (layout.empty())
+        params.AddNull();
+    else
+        params.Add(layout, pq::Format::kText);
+    slot.connection.pipeline.Send("SELECT legacy.ingest($1::bytea[], $2::permanode.trytes81[], "
+                                  "$3::int[], $4::text)",
+                                  params);
 }
 
 void DmpImporter::Await(Slot &slot)
@@ -227,29 +215,21 @@ void DmpImporter::Await(Slot &slot)
     slot.in_flight = Pending();
     if (batch.lines.empty())
         return;
-    PGconn *conn = slot.connection.conn;
-    PGresult *result = PQgetResult(conn);
-    while (PGresult *more = PQgetResult(conn))
-        PQclear(more);
-    if (result != nullptr && PQresultStatus(result) == PGRES_TUPLES_OK)
+    pq::Outcome outcome = slot.connection.pipeline.Receive();
+    if (!outcome.error)
     {
-        imported_ += std::stoul(PQgetvalue(result, 0, 0));
-        PQclear(result);
+        imported_ += std::stoul(std::string(outcome.result->Text(0, 0)));
         return;
     }
     // legacy.decode_transactions names the first transaction whose hash is not the one given by
     // its position in the batch (codec/error_position.hpp): name its file and line.
-    std::optional<std::size_t> position =
-        result ? codec::PositionOf(pgbin::ErrorField(result, PG_DIAG_CONTEXT),
-                                   codec::kBatchTransaction)
-               : std::nullopt;
+    const pq::ServerError &error = *outcome.error;
+    std::optional<std::size_t> position = error.Position(codec::kBatchTransaction);
     if (position && *position >= 1 && *position <= batch.lines.size())
     {
         std::size_t i = *position - 1;
-        std::string message = pgbin::ErrorField(result, PG_DIAG_MESSAGE_PRIMARY);
-        PQclear(result);
         throw DmpInputError(fmt::format("{}:{}: {} (the line's hash is {})", batch.files[i],
-                                        batch.numbers[i], message, batch.lines[i].hash));
+                                        batch.numbers[i], error.message(), batch.lines[i].hash));
     }
     std::string source =
         batch.files.front() == batch.files.back()
@@ -257,7 +237,7 @@ void DmpImporter::Await(Slot &slot)
                           batch.numbers.back())
             : fmt::format("{}:{} to {}:{}", batch.files.front(), batch.numbers.front(),
                           batch.files.back(), batch.numbers.back());
-    Connection::Throw(result, "lines " + source);
+    throw client::Error("lines " + source + ": " + error.Describe(), error.sqlstate());
 }
 
 int ImportDmpFiles(const std::string &dsn, const DmpImportOptions &options)

@@ -1,7 +1,5 @@
 #include "pg_binary.hpp"
 
-#include <libpq-fe.h>
-
 namespace permanode::cli::pgbin
 {
 
@@ -31,12 +29,6 @@ void PutArrayHeader(std::string &out, std::uint32_t element_type, std::size_t co
     PutU32(out, element_type);
     PutU32(out, static_cast<std::uint32_t>(count));
     PutU32(out, 1); // lower bound
-}
-
-std::string ErrorField(const PGresult *result, int field)
-{
-    const char *value = PQresultErrorField(result, field);
-    return value ? value : "";
 }
 
 } // namespace permanode::cli::pgbin

@@ -1,11 +1,9 @@
-// PostgreSQL's binary wire formats, for calls with binary parameters over libpq (the ingest
-// connections): big-endian integers, length-prefixed values and one-dimensional arrays.
+// PostgreSQL's binary wire formats, for calls with binary parameters (ingest, sync, import-dmp):
+// big-endian integers, length-prefixed values and one-dimensional arrays.
 #pragma once
 
 #include <cstdint>
 #include <string>
-
-typedef struct pg_result PGresult;
 
 namespace permanode::cli::pgbin
 {
@@ -21,8 +19,5 @@ void PutU64(std::string &out, std::uint64_t value);
 void PutBytes(std::string &out, const std::uint8_t *data, std::size_t size);
 // The header of a one-dimensional array without nulls (array_recv's format).
 void PutArrayHeader(std::string &out, std::uint32_t element_type, std::size_t count);
-
-// A field of a result's error (PG_DIAG_*), or "".
-std::string ErrorField(const PGresult *result, int field);
 
 } // namespace permanode::cli::pgbin

@@ -211,17 +211,18 @@ class Writer
         std::uint32_t index = in_flight_.front();
         in_flight_.pop_front();
         MilestoneOutcome outcome = ingest_.Receive();
-        if (outcome.ok)
+        if (outcome.ok())
         {
             committed_ = index;
             blocks_ += static_cast<std::uint64_t>(outcome.messages);
             return true;
         }
         // the check's error names the milestone and the output itself
-        bool disagrees = outcome.sqlstate == "22000";
+        const pq::ServerError &error = *outcome.error;
+        bool disagrees = error.sqlstate() == "22000";
         fmt::print(stderr, "permanode sync: {}{}{}\n",
-                   disagrees ? "" : fmt::format("milestone {}: ", index), outcome.message,
-                   outcome.detail.empty() ? "" : " (" + outcome.detail + ")");
+                   disagrees ? "" : fmt::format("milestone {}: ", index), error.message(),
+                   error.detail().empty() ? "" : " (" + error.detail() + ")");
         fmt::print(stderr, "permanode sync: nothing of milestone {} was archived\n", index);
         exit_code_ = disagrees ? kNodeDisagrees : kDatabase;
         // the pipeline's later milestones were aborted with it

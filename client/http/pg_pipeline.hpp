@@ -1,6 +1,8 @@
-// One database connection in libpq's pipeline mode: the queries of many requests in flight at
-// once, their results handed back in the order they were sent. The event loop that owns it
-// watches Fd() and calls OnReadable/Flush; nothing here blocks except connecting.
+// The queries of many requests in flight at once on one pipelined database connection
+// (pq/pipeline.hpp, non-blocking), each handed its result, in the order they were sent. Connects
+// on demand, prepares named statements once a connection, and answers every query in flight
+// with SQLSTATE 08006 when the connection is lost. The event loop that owns it watches Fd() and
+// calls OnReadable/Flush; nothing here blocks except connecting.
 #pragma once
 
 #include <chrono>
@@ -12,9 +14,7 @@
 #include <unordered_set>
 
 #include "permanode/query.hpp"
-
-struct pg_conn;
-struct pg_result;
+#include "pq/pipeline.hpp"
 
 namespace permanode::http
 {
@@ -22,7 +22,8 @@ namespace permanode::http
 class PgPipeline
 {
   public:
-    // The result of a query, or the error it ended with (a client::Error with its SQLSTATE).
+    // The result of a query, or the error it ended with (a pq::ServerError, or a client::Error
+    // with SQLSTATE 08006 or 57014).
     using Done = std::function<void(std::unique_ptr<client::Result>, std::exception_ptr)>;
 
     // statement_timeout_ms: PostgreSQL cancels a query that runs longer (SQLSTATE 57014); 0
@@ -48,7 +49,7 @@ class PgPipeline
     // after the cancel.
     void ExpireWaiting();
 
-    int Fd() const;
+    int Fd() const { return connection_ ? connection_->Socket() : -1; }
     // Changes with every new connection (its socket may reuse a closed one's number).
     unsigned Generation() const { return generation_; }
     bool Connected() const { return connection_ != nullptr; }
@@ -62,23 +63,20 @@ class PgPipeline
     long long ConnectFailures() const { return connect_failures_; }
 
   private:
+    // A statement in flight, in the order sent (one an outcome of connection_).
     struct Pending
     {
         Done done;             // empty for a statement's preparation, or once expired
         std::string preparing; // the statement prepared, if this is a preparation
-        bool results_ended = false;
         std::chrono::steady_clock::time_point sent;
-        pg_result *result = nullptr;
-        std::exception_ptr error;
     };
     void Connect();
-    void Complete(Pending pending);
-    // Close, with `what` went wrong and libpq's message.
-    void Lost(const char *what);
+    template <typename Call> bool Try(Call call);
+    void Complete(Pending pending, pq::Outcome outcome);
 
     std::string dsn_;
     int statement_timeout_ms_;
-    pg_conn *connection_ = nullptr;
+    std::unique_ptr<pq::Pipeline> connection_;
     std::unordered_set<std::string> prepared_; // named statements prepared on connection_
     std::deque<Pending> pending_;
     long long connect_failures_ = 0;
