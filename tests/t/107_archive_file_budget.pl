@@ -32,7 +32,7 @@ like(slurp_file('/proc/' . $node->safe_psql('postgres', 'SELECT pg_backend_pid()
 $node->safe_psql('postgres', 'CREATE DATABASE ledger');
 $node->safe_psql('ledger', "SET client_min_messages = warning; CREATE EXTENSION permanode CASCADE;\n"
       . 'SELECT count(permanode.set_chunk_size(table_name, 20)) FROM permanode.ledger_tables');
-my $file = "$PostgreSQL::Test::Utils::tmp_check/ledger.ndjson";
+my $file = "$PostgreSQL::Test::Utils::tmp_check/file_budget_ledger.ndjson";
 system($cli, 'generate', '--milestones', '2020', '--blocks-per-milestone', '3-6', '--seed', '7',
     '-o', $file) == 0 or die "generate failed";
 my ($out, $err) = ('', '');

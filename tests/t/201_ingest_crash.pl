@@ -24,7 +24,7 @@ $node->append_conf('postgresql.conf',
 $node->start;
 
 my $milestones = 400;
-my $ledger = "$PostgreSQL::Test::Utils::tmp_check/ledger.ndjson";
+my $ledger = "$PostgreSQL::Test::Utils::tmp_check/ingest_crash_ledger.ndjson";
 command_ok([ $cli, 'generate', '--milestones', $milestones, '--seed', '11', '-o', $ledger ],
     'generate a ledger');
 

@@ -26,7 +26,7 @@ $node->init;
 $node->append_conf('postgresql.conf', preload_conf());
 $node->start;
 
-my $ledger = "$PostgreSQL::Test::Utils::tmp_check/ledger.ndjson";
+my $ledger = "$PostgreSQL::Test::Utils::tmp_check/sync_inx_ledger.ndjson";
 system($cli, 'generate', '--milestones', '120', '--node-fields', '--seed', '11', '-o', $ledger) == 0
   or die 'generate failed';
 
