@@ -208,8 +208,8 @@ Task<> SendBalance(const httplib::Request &request, httplib::Response &response,
 {
     auto at = co_await ChrysalisLedgerIndex(db, request);
     // A named query: GCC 12 destroys a temporary of a conditional inside co_await twice.
-    auto query = at ? client::queries::LegacyBalanceAt(address, *at)
-                    : client::queries::LegacyBalanceOf(address);
+    auto query = at ? client::queries::ChrysalisBalanceAt(address, *at)
+                    : client::queries::ChrysalisBalanceOf(address);
     auto balance = co_await db.Run(query);
     // TIP-15: an address may hold one dust output per 100,000 i of dust allowance, 100 at most.
     std::int64_t allowed = std::min<std::int64_t>(balance.dust_allowance / 100000, 100);
@@ -253,8 +253,8 @@ Task<> SendAddressOutputs(const httplib::Request &request, httplib::Response &re
                                             "unspent at the end of that milestone");
     }
     auto query =
-        at ? client::queries::LegacyAddressOutputsAt(address, type, *at, kMaxResults)
-           : client::queries::LegacyAddressOutputs(address, type, include_spent, kMaxResults);
+        at ? client::queries::ChrysalisAddressOutputsAt(address, type, *at, kMaxResults)
+           : client::queries::ChrysalisAddressOutputs(address, type, include_spent, kMaxResults);
     auto ids = co_await db.Run(query);
     nlohmann::json items = nlohmann::json::array();
     for (const auto &id : ids.items)

@@ -122,7 +122,7 @@ struct OutputRow
     bool from_snapshot = false;
     // A Chrysalis SigLocked output (type 0 single, 1 dust allowance), stored in legacy_outputs;
     // `output` is then unused, and `fields` holds its kind (basic), address and amount.
-    std::optional<std::uint8_t> legacy_type;
+    std::optional<std::uint8_t> chrysalis_type;
 };
 
 // An output consumed by an included transaction.

@@ -54,9 +54,9 @@ codec::Address AddressOf(const chrysalis::Ed25519Address &address)
 }
 
 // The ledger row of a SigLocked output; nullopt for a treasury output (not in the UTXO set).
-std::optional<OutputRow> LegacyOutputRow(const chrysalis::Output &output,
-                                         const codec::OutputId &output_id,
-                                         const codec::BlockId &block_id, bool from_snapshot)
+std::optional<OutputRow> ChrysalisOutputRow(const chrysalis::Output &output,
+                                            const codec::OutputId &output_id,
+                                            const codec::BlockId &block_id, bool from_snapshot)
 {
     const chrysalis::Ed25519Address *address = nullptr;
     std::uint64_t amount = 0;
@@ -80,7 +80,7 @@ std::optional<OutputRow> LegacyOutputRow(const chrysalis::Output &output,
     row.fields.amount = amount;
     row.data = chrysalis::EncodeOutputBytes(output);
     row.from_snapshot = from_snapshot;
-    row.legacy_type = static_cast<std::uint8_t>(output.index());
+    row.chrysalis_type = static_cast<std::uint8_t>(output.index());
     return row;
 }
 
@@ -118,9 +118,9 @@ void ApplyIncluded(MilestoneRows &rows, const chrysalis::TransactionPayload &pay
     const auto &outputs = payload.essence.outputs;
     for (std::size_t i = 0; i < outputs.size(); ++i)
     {
-        auto row =
-            LegacyOutputRow(outputs[i], MakeOutputId(transaction_id, static_cast<std::uint16_t>(i)),
-                            block_id, false);
+        auto row = ChrysalisOutputRow(outputs[i],
+                                      MakeOutputId(transaction_id, static_cast<std::uint16_t>(i)),
+                                      block_id, false);
         if (!row)
             continue;
         rows.transferred_tokens += row->fields.amount;
@@ -137,7 +137,7 @@ void BookMigratedFunds(MilestoneRows &rows, const chrysalis::ReceiptPayload &rec
     {
         const chrysalis::MigratedFundsEntry &entry = receipt.funds[i];
         chrysalis::SigLockedSingleOutput output{entry.address, entry.deposit};
-        auto row = LegacyOutputRow(
+        auto row = ChrysalisOutputRow(
             output, MakeOutputId(milestone_id, static_cast<std::uint16_t>(i)), block_id, false);
         rows.transferred_tokens += row->fields.amount;
         rows.outputs.push_back(std::move(*row));
@@ -161,7 +161,7 @@ void AddSnapshotOutputs(MilestoneRows &rows, const std::vector<SnapshotInput> &s
                                  " of Chrysalis milestone " + std::to_string(rows.milestone_index) +
                                  ": " + e.what());
         }
-        rows.outputs.push_back(*LegacyOutputRow(output, input.output_id, input.block_id, true));
+        rows.outputs.push_back(*ChrysalisOutputRow(output, input.output_id, input.block_id, true));
     }
 }
 

@@ -70,7 +70,7 @@ OutputKindNames NamesOf(codec::OutputType kind)
 
 OutputKindNames NamesOf(const OutputRow &row)
 {
-    if (row.legacy_type)
+    if (row.chrysalis_type)
         return {"legacy_outputs", "legacy", "legacy"};
     return NamesOf(row.fields.kind);
 }
@@ -91,7 +91,7 @@ std::vector<AddressHint> OutputAddressHints(const MilestoneRows &rows)
         const char *table = names.table;
         if (!kind)
             continue;
-        if (row.legacy_type) // a Chrysalis output has its owner only
+        if (row.chrysalis_type) // a Chrysalis output has its owner only
         {
             hints.push_back({*f.address, kind, "address", table});
             continue;

@@ -84,10 +84,11 @@ void AddNft(StatementColumns &c, const OutputRow &o)
 
 // A Chrysalis output's row: created (is_used false, by its creating message) or used (by the
 // spending message).
-void AddLegacy(StatementColumns &c, const OutputRow &o, bool is_used, const codec::BlockId &message)
+void AddChrysalis(StatementColumns &c, const OutputRow &o, bool is_used,
+                  const codec::BlockId &message)
 {
     AddOutputId(c["output_id"], o.output_id);
-    c["output_type"].AddInt16(*o.legacy_type);
+    c["output_type"].AddInt16(*o.chrysalis_type);
     c["is_used"].AddInt16(is_used ? 1 : 0);
     c["message_id"].AddFixed(message.data());
     c["amount"].AddInt64(Amount(o.fields.amount));
@@ -101,15 +102,15 @@ OutputTableColumns::OutputTableColumns(const TypeOids &types)
     : tables_{
           StatementColumns(sql::kBasicOutputs, types), StatementColumns(sql::kAliasOutputs, types),
           StatementColumns(sql::kFoundryOutputs, types), StatementColumns(sql::kNftOutputs, types),
-          StatementColumns(sql::kLegacyOutputs, types)}
+          StatementColumns(sql::kChrysalisOutputs, types)}
 {
 }
 
 bool OutputTableColumns::Add(const OutputRow &output)
 {
-    if (output.legacy_type)
+    if (output.chrysalis_type)
     {
-        AddLegacy(tables_[4], output, false, output.block_id);
+        AddChrysalis(tables_[4], output, false, output.block_id);
         return true;
     }
     switch (output.fields.kind)
@@ -131,9 +132,9 @@ bool OutputTableColumns::Add(const OutputRow &output)
     }
 }
 
-void OutputTableColumns::AddLegacyUsed(const OutputRow &output, const codec::BlockId &spender)
+void OutputTableColumns::AddChrysalisUsed(const OutputRow &output, const codec::BlockId &spender)
 {
-    AddLegacy(tables_[4], output, true, spender);
+    AddChrysalis(tables_[4], output, true, spender);
 }
 
 void AddUnspentOutput(StatementColumns &c, const OutputRow &o)

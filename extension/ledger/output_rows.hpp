@@ -22,7 +22,7 @@ class OutputTableColumns
     // Adds the output to the columns of its kind's table; false for a kind without a table.
     bool Add(const OutputRow &output);
     // The used row of a Chrysalis output spent in this milestone by message `spender`.
-    void AddLegacyUsed(const OutputRow &output, const codec::BlockId &spender);
+    void AddChrysalisUsed(const OutputRow &output, const codec::BlockId &spender);
     // Each table's columns (the statement's name is the table's).
     std::array<StatementColumns, 5> &Tables() { return tables_; }
 

@@ -264,7 +264,7 @@ const Statement kBasicOutputs{
 
 // Chrysalis outputs: created (is_used 0) and, when spent in the same milestone, used (1) rows,
 // both in this milestone's range (is_used is given as int2: the columns have no bool arrays).
-const Statement kLegacyOutputs{
+const Statement kChrysalisOutputs{
     "legacy_outputs",
     "INSERT INTO permanode.legacy_outputs (output_id, output_type, is_used, message_id, amount, "
     "address, data, ms_range_id, milestone_index, ms_timestamp, inclusion_state) "
@@ -286,7 +286,7 @@ const Statement kLegacyOutputs{
 // The used rows of Chrysalis outputs a milestone committed earlier already spent (milestones
 // commit out of order): in the spender's range, with its milestone and message, and the address
 // hints of that range.
-const Statement kLegacyUsedLate{
+const Statement kChrysalisUsedLate{
     "legacy_used_late",
     "WITH used AS (INSERT INTO permanode.legacy_outputs (output_id, output_type, is_used, "
     "message_id, amount, "
@@ -372,7 +372,7 @@ const Statement kRetireMigratedAsOf{
 
 // kLocateCreated for Chrysalis outputs: their creating range is also kept apart, for a Stardust
 // creation of the same ID (the era's genesis) to take over ms_range_id only.
-const Statement kLocateLegacy{
+const Statement kLocateChrysalis{
     "locate_legacy",
     "INSERT INTO permanode.output_locator (output_id, ms_range_id, legacy_ms_range_id) "
     "SELECT u.output_id, u.ms_range_id, u.ms_range_id FROM unnest(:output_id, :ms_range_id) "
@@ -666,15 +666,15 @@ const std::vector<const Statement *> &AllStatements()
                                                        &sql::kAliasOutputs,
                                                        &sql::kFoundryOutputs,
                                                        &sql::kNftOutputs,
-                                                       &sql::kLegacyOutputs,
-                                                       &sql::kLegacyUsedLate,
+                                                       &sql::kChrysalisOutputs,
+                                                       &sql::kChrysalisUsedLate,
                                                        &sql::kEraLock,
                                                        &sql::kEraWait,
                                                        &sql::kEraBounds,
                                                        &sql::kMilestoneProtocol,
                                                        &sql::kRetireMigrated,
                                                        &sql::kRetireMigratedAsOf,
-                                                       &sql::kLocateLegacy,
+                                                       &sql::kLocateChrysalis,
                                                        &sql::kReceipts,
                                                        &sql::kLocateCreated,
                                                        &sql::kChainLocator,

@@ -48,9 +48,9 @@ namespace sql
 extern const Statement kLock, kIsSynced, kChunkSizes, kMessages, kParents, kBlockLocator,
     kParentHints, kTags, kTagHints, kTransactions, kTransactionLocator, kMilestones,
     kMilestoneLocator, kSpentOutputs, kLocateSpent, kUnspentDelete, kUnspentRetire, kBasicOutputs,
-    kAliasOutputs, kFoundryOutputs, kNftOutputs, kLegacyOutputs, kLegacyUsedLate, kEraLock,
+    kAliasOutputs, kFoundryOutputs, kNftOutputs, kChrysalisOutputs, kChrysalisUsedLate, kEraLock,
     kEraWait, kEraBounds, kMilestoneProtocol, kReceipts, kStreamLedgerOn, kStreamLedger,
-    kRetireMigrated, kRetireMigratedAsOf, kLocateLegacy, kLocateCreated, kChainLocator,
+    kRetireMigrated, kRetireMigratedAsOf, kLocateChrysalis, kLocateCreated, kChainLocator,
     kFoundryLocator, kAddressHints, kUnspentInsert, kUnspentInsertAsOf, kLateSpends, kMsAnalytics,
     kAddressAnalytics, kMetrics, kDateCache, kSync;
 } // namespace sql

@@ -442,9 +442,9 @@ std::vector<KnownOutput> MilestoneWriter::WriteSpends()
             used.fields.address = known.back().address;
             used.fields.amount = known.back().amount;
             used.data.assign(bytes, bytes + VARSIZE_ANY_EXHDR(data));
-            used.legacy_type = used.data.empty() ? 0 : used.data[0];
+            used.chrysalis_type = used.data.empty() ? 0 : used.data[0];
             used.block_id = spenders[used.output_id];
-            legacy_used_.push_back(std::move(used));
+            chrysalis_used_.push_back(std::move(used));
         }
     }
     return known;
@@ -452,7 +452,7 @@ std::vector<KnownOutput> MilestoneWriter::WriteSpends()
 
 void MilestoneWriter::WriteOutputs()
 {
-    if (rows_.outputs.empty() && legacy_used_.empty())
+    if (rows_.outputs.empty() && chrysalis_used_.empty())
         return;
     // Outputs spent in this milestone, by the spending block.
     std::map<codec::OutputId, codec::BlockId> spent_here;
@@ -474,8 +474,8 @@ void MilestoneWriter::WriteOutputs()
     std::set<std::pair<codec::FoundryId, int32>> foundries;
 
     // Chrysalis outputs of earlier milestones spent here (found by WriteSpends).
-    for (const OutputRow &used : legacy_used_)
-        tables.AddLegacyUsed(used, used.block_id);
+    for (const OutputRow &used : chrysalis_used_)
+        tables.AddChrysalisUsed(used, used.block_id);
     for (const OutputRow &o : rows_.outputs)
     {
         const codec::IndexedFields &f = o.fields;
@@ -492,8 +492,8 @@ void MilestoneWriter::WriteOutputs()
             foundries.insert({*f.foundry_id, range});
         if (auto spender = spent_here.find(o.output_id); spender != spent_here.end())
         {
-            if (o.legacy_type)
-                tables.AddLegacyUsed(o, spender->second);
+            if (o.chrysalis_type)
+                tables.AddChrysalisUsed(o, spender->second);
             continue;
         }
         if (f.address)
@@ -510,7 +510,7 @@ void MilestoneWriter::WriteOutputs()
         }
 
     // A Chrysalis milestone creates Chrysalis outputs only, located for legacy_outputs too.
-    StatementColumns locate(rows_.protocol_version == kChrysalisProtocol ? sql::kLocateLegacy
+    StatementColumns locate(rows_.protocol_version == kChrysalisProtocol ? sql::kLocateChrysalis
                                                                          : sql::kLocateCreated,
                             types_),
         chain(sql::kChainLocator, types_), foundry(sql::kFoundryLocator, types_);
@@ -551,7 +551,7 @@ void MilestoneWriter::WriteOutputs()
             for (const auto &[output_id, row] : owned)
                 spent_before_.push_back(row);
             BookLateSpends(owned);
-            WriteLegacyUsedLate(owned);
+            WriteChrysalisUsedLate(owned);
         }
     }
 }
@@ -577,16 +577,16 @@ void MilestoneWriter::RetireMigratedOutputs()
         Execute(sql::kRetireMigrated, Params().Set("output_id", ids));
 }
 
-void MilestoneWriter::WriteLegacyUsedLate(
+void MilestoneWriter::WriteChrysalisUsedLate(
     const std::map<codec::OutputId, const OutputRow *> &outputs)
 {
-    StatementColumns late(sql::kLegacyUsedLate, types_);
+    StatementColumns late(sql::kChrysalisUsedLate, types_);
     for (const auto &[output_id, row] : outputs)
     {
-        if (!row->legacy_type)
+        if (!row->chrysalis_type)
             continue;
         AddOutputId(late["output_id"], output_id);
-        late["output_type"].AddInt16(*row->legacy_type);
+        late["output_type"].AddInt16(*row->chrysalis_type);
         late["amount"].AddInt64(Amount(row->fields.amount));
         AddAddress(late["address"], row->fields.address);
         late["data"].AddBytes(row->data.data(), row->data.size());
@@ -663,7 +663,7 @@ void MilestoneWriter::WriteHints(const MilestoneAnalytics &analytics)
         known_addresses.Add({hint.address, hint.output_kind, hint.variant, ranges_.Of(hint.table)},
                             address_rows);
     // The used rows of Chrysalis outputs created elsewhere, in this milestone's range.
-    for (const OutputRow &used : legacy_used_)
+    for (const OutputRow &used : chrysalis_used_)
         if (used.fields.address)
             known_addresses.Add(
                 {*used.fields.address, "legacy", "address", ranges_.Of("legacy_outputs")},

@@ -80,7 +80,7 @@ class MilestoneWriter
     // Chrysalis outputs a Stardust snapshot books again under their IDs leave the unspent set.
     void RetireMigratedOutputs();
     // The used rows of Chrysalis outputs among those (in the spender's range).
-    void WriteLegacyUsedLate(const std::map<codec::OutputId, const OutputRow *> &outputs);
+    void WriteChrysalisUsedLate(const std::map<codec::OutputId, const OutputRow *> &outputs);
     // Per block of the cone: it came earlier in the cone, and is written once.
     std::vector<bool> RepeatedBlocks() const;
     // messages and the block locator.
@@ -107,7 +107,7 @@ class MilestoneWriter
     // Outputs this milestone creates that an earlier-ingested milestone spent (for WriteStream).
     std::vector<const OutputRow *> spent_before_;
     // Chrysalis outputs of earlier milestones that this one spends, each with its spender.
-    std::vector<OutputRow> legacy_used_;
+    std::vector<OutputRow> chrysalis_used_;
 };
 
 } // namespace permanode::ledger

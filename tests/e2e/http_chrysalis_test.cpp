@@ -757,14 +757,14 @@ TEST_F(HttpChrysalis, ClientLibraryChrysalisCalls)
     EXPECT_EQ(client.GetUtxoChanges(16242)->protocol_version, permanode::client::kChrysalis);
 
     std::string d = "0x00" + codec::ToHex(kDustAddress.hash).substr(2);
-    auto balance = client.GetLegacyBalance(d);
+    auto balance = client.GetChrysalisBalance(d);
     EXPECT_EQ(balance.balance, 5000500);
     EXPECT_EQ(balance.dust_allowance, 1000000);
     EXPECT_EQ(balance.dust_outputs, 1);
     // The bech32 text of the database's HRP works as well.
-    EXPECT_EQ(client.GetLegacyBalance(chrysalis::AddressToBech32(kDustAddress, "iota")).balance,
+    EXPECT_EQ(client.GetChrysalisBalance(chrysalis::AddressToBech32(kDustAddress, "iota")).balance,
               5000500);
-    auto ids = client.GetLegacyAddressOutputs(d, std::nullopt, true, 1);
+    auto ids = client.GetChrysalisAddressOutputs(d, std::nullopt, true, 1);
     EXPECT_EQ(ids.items.size(), 1u);
     EXPECT_EQ(ids.ledger_index, 16244);
 

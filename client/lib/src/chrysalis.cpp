@@ -47,10 +47,10 @@ std::string SpentOfType(int output_type)
 }
 
 // A balance row: total, dust allowance, dust outputs, ledger index.
-LegacyBalance LegacyBalanceRow(const Result &result)
+ChrysalisBalance ChrysalisBalanceRow(const Result &result)
 {
     Row row(result, 0);
-    LegacyBalance balance;
+    ChrysalisBalance balance;
     balance.balance = row[0].as<std::int64_t>();
     balance.dust_allowance = row[1].as<std::int64_t>();
     balance.dust_outputs = row[2].as<std::int32_t>();
@@ -95,33 +95,33 @@ Query<std::optional<EraMilestones>> EraOf(std::int16_t protocol_version)
     return query;
 }
 
-Query<LegacyBalance> LegacyBalanceAt(const std::string &address, std::int32_t milestone_index)
+Query<ChrysalisBalance> ChrysalisBalanceAt(const std::string &address, std::int32_t milestone_index)
 {
-    // As LegacyBalanceOf, over the outputs held at the end of a Chrysalis milestone.
+    // As ChrysalisBalanceOf, over the outputs held at the end of a Chrysalis milestone.
     static const auto statement = MakeStatement(
-        "legacy_balance_at",
+        "chrysalis_balance_at",
         "SELECT coalesce(sum(amount), 0)::bigint, coalesce(sum(amount) FILTER (WHERE "
         "output_type = 1), 0)::bigint, (count(*) FILTER (WHERE output_type = 0 AND amount < "
         "1000000))::int, $2::int FROM permanode.outputs_at($1, $2::int) "
         "WHERE output_kind = 'legacy'");
-    Query<LegacyBalance> query;
+    Query<ChrysalisBalance> query;
     query.statement = statement;
     query.params.Add(address);
     query.params.Add(std::to_string(milestone_index));
-    query.read = LegacyBalanceRow;
+    query.read = ChrysalisBalanceRow;
     return query;
 }
 
-Query<LegacyOutputIds> LegacyAddressOutputsAt(const std::string &address,
-                                              std::optional<std::int16_t> output_type,
-                                              std::int32_t milestone_index, int max_results)
+Query<ChrysalisOutputIds> ChrysalisAddressOutputsAt(const std::string &address,
+                                                    std::optional<std::int16_t> output_type,
+                                                    std::int32_t milestone_index, int max_results)
 {
     static const auto statement = MakeStatement(
-        "legacy_address_outputs_at",
+        "chrysalis_address_outputs_at",
         "SELECT output_id::text FROM permanode.outputs_at($1, $3::int) WHERE output_kind = "
         "'legacy' AND ($2::smallint IS NULL OR output_type = $2) ORDER BY ms_timestamp DESC, "
         "output_id LIMIT $4");
-    Query<LegacyOutputIds> query;
+    Query<ChrysalisOutputIds> query;
     query.statement = statement;
     query.params.Add(address);
     query.params.AddInt(output_type);
@@ -129,7 +129,7 @@ Query<LegacyOutputIds> LegacyAddressOutputsAt(const std::string &address,
     query.params.Add(std::to_string(max_results));
     query.read = [milestone_index](const Result &result)
     {
-        LegacyOutputIds ids;
+        ChrysalisOutputIds ids;
         ids.ledger_index = milestone_index;
         for (int i = 0; i < result.Rows(); i++)
         {
@@ -140,31 +140,31 @@ Query<LegacyOutputIds> LegacyAddressOutputsAt(const std::string &address,
     return query;
 }
 
-Query<LegacyBalance> LegacyBalanceOf(const std::string &address)
+Query<ChrysalisBalance> ChrysalisBalanceOf(const std::string &address)
 {
     // TIP-15: a SigLockedSingleOutput below 1 Mi is dust; the output type is its first byte.
     static const auto statement = MakeStatement(
-        "legacy_balance",
+        "chrysalis_balance",
         std::string("SELECT coalesce(sum(amount), 0)::bigint, coalesce(sum(amount) FILTER "
                     "(WHERE get_byte(data, 0) = 1), 0)::bigint, (count(*) FILTER (WHERE "
                     "get_byte(data, 0) = 0 AND amount < 1000000))::int, ") +
             kChrysalisLedgerIndex +
             " FROM permanode.unspent_outputs WHERE address = $1 AND output_kind = 'legacy'");
-    Query<LegacyBalance> query;
+    Query<ChrysalisBalance> query;
     query.statement = statement;
     query.params.Add(address);
-    query.read = LegacyBalanceRow;
+    query.read = ChrysalisBalanceRow;
     return query;
 }
 
-Query<LegacyOutputIds> LegacyAddressOutputs(const std::string &address,
-                                            std::optional<std::int16_t> output_type,
-                                            bool include_spent, int max_results)
+Query<ChrysalisOutputIds> ChrysalisAddressOutputs(const std::string &address,
+                                                  std::optional<std::int16_t> output_type,
+                                                  bool include_spent, int max_results)
 {
     // Kinds: 'l' the ledger index, 'u' unspent outputs newest first, 's' spent ones newest
     // first (by the spending milestone); each list stops at max_results.
     static const auto statement = MakeStatement(
-        "legacy_address_outputs",
+        "chrysalis_address_outputs",
         std::string("SELECT 'l', ") + kChrysalisLedgerIndex +
             "::text, 0 UNION ALL SELECT 'u', output_id::text, row_number() OVER (ORDER BY "
             "ms_timestamp DESC, output_id) FROM (SELECT output_id, ms_timestamp FROM "
@@ -176,7 +176,7 @@ Query<LegacyOutputIds> LegacyAddressOutputs(const std::string &address,
             SpentOfType(0) + " UNION ALL " + SpentOfType(1) +
             ") t WHERE $3 ORDER BY ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, "
             "output_id DESC LIMIT $4) s ORDER BY 1, 3");
-    Query<LegacyOutputIds> query;
+    Query<ChrysalisOutputIds> query;
     query.statement = statement;
     query.params.Add(address);
     query.params.AddInt(output_type);
@@ -184,7 +184,7 @@ Query<LegacyOutputIds> LegacyAddressOutputs(const std::string &address,
     query.params.Add(std::to_string(max_results));
     query.read = [max_results](const Result &result)
     {
-        LegacyOutputIds ids;
+        ChrysalisOutputIds ids;
         std::vector<std::string> spent;
         for (int i = 0; i < result.Rows(); i++)
         {
@@ -254,16 +254,16 @@ std::optional<EraMilestones> Client::GetEra(std::int16_t protocol_version)
     return Run(queries::EraOf(protocol_version));
 }
 
-LegacyBalance Client::GetLegacyBalance(const std::string &address)
+ChrysalisBalance Client::GetChrysalisBalance(const std::string &address)
 {
-    return Run(queries::LegacyBalanceOf(address));
+    return Run(queries::ChrysalisBalanceOf(address));
 }
 
-LegacyOutputIds Client::GetLegacyAddressOutputs(const std::string &address,
-                                                std::optional<std::int16_t> output_type,
-                                                bool include_spent, int max_results)
+ChrysalisOutputIds Client::GetChrysalisAddressOutputs(const std::string &address,
+                                                      std::optional<std::int16_t> output_type,
+                                                      bool include_spent, int max_results)
 {
-    return Run(queries::LegacyAddressOutputs(address, output_type, include_spent, max_results));
+    return Run(queries::ChrysalisAddressOutputs(address, output_type, include_spent, max_results));
 }
 
 std::vector<ReceiptRow> Client::GetReceipts(std::optional<std::int64_t> migrated_at)

@@ -40,7 +40,7 @@ std::string OutputSql()
 
 // The Chrysalis outputs of one type an address received, one UNION ALL branch: the lookup's
 // index leads with (address, output_type, is_used), so each type is read in the list's order.
-std::string LegacyCreatedByAddress(int output_type)
+std::string ChrysalisCreatedByAddress(int output_type)
 {
     return "UNION ALL SELECT output_id, ms_range_id, ms_timestamp, milestone_index "
            "FROM permanode.legacy_outputs_by_address WHERE address = $1 AND output_type = " +
@@ -92,7 +92,7 @@ Query<Page<std::string>> AddressOutputs(const std::string &address, int page_siz
             "milestone_index FROM permanode.basic_outputs_by_address WHERE address = $1 "
             "UNION ALL SELECT output_id, ms_range_id, ms_timestamp, milestone_index "
             "FROM permanode.nft_outputs_by_address WHERE address = $1 " +
-            LegacyCreatedByAddress(0) + LegacyCreatedByAddress(1) + ") o WHERE " +
+            ChrysalisCreatedByAddress(0) + ChrysalisCreatedByAddress(1) + ") o WHERE " +
             KeysetCondition(2, "ms_range_id", "ms_timestamp", "milestone_index", "output_id",
                             "permanode.output_id") +
             " ORDER BY ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, output_id "

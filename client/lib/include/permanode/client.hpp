@@ -122,10 +122,10 @@ class Client
     std::optional<EraMilestones> GetEra(std::int16_t protocol_version);
     Page<std::string> GetChrysalisMessagesByIndex(const std::string &index, int page_size,
                                                   const std::optional<Cursor> &after);
-    LegacyBalance GetLegacyBalance(const std::string &address);
-    LegacyOutputIds GetLegacyAddressOutputs(const std::string &address,
-                                            std::optional<std::int16_t> output_type,
-                                            bool include_spent, int max_results);
+    ChrysalisBalance GetChrysalisBalance(const std::string &address);
+    ChrysalisOutputIds GetChrysalisAddressOutputs(const std::string &address,
+                                                  std::optional<std::int16_t> output_type,
+                                                  bool include_spent, int max_results);
     std::vector<ReceiptRow> GetReceipts(std::optional<std::int64_t> migrated_at);
     std::optional<ReceiptRow> GetLatestReceipt();
 

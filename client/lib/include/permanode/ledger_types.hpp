@@ -201,7 +201,7 @@ struct SyncFollowRow
 };
 
 // An address's unspent Chrysalis outputs (TIP-15 dust rules need the last three).
-struct LegacyBalance
+struct ChrysalisBalance
 {
     std::int64_t balance = 0;
     std::int64_t dust_allowance = 0; // the sum of its SigLockedDustAllowanceOutputs
@@ -210,7 +210,7 @@ struct LegacyBalance
 };
 
 // Output IDs of an address, the unspent first (newest first), then the spent ones.
-struct LegacyOutputIds
+struct ChrysalisOutputIds
 {
     std::vector<std::string> items;
     std::int32_t ledger_index = 0; // the newest Chrysalis milestone
@@ -226,7 +226,7 @@ struct ReceiptRow
 };
 
 // --- the legacy (ternary) era, 2016-2021: schema legacy ---
-// Not to be confused with the Chrysalis "legacy" outputs above (SigLocked outputs, protocol 1).
+// Not to be confused with the Chrysalis outputs above, which seed 002 stores in legacy_outputs.
 // Hashes, addresses and tags are trytes (A-Z and 9): 81 for hashes and addresses, 27 for tags.
 namespace legacy
 {

@@ -86,18 +86,19 @@ Query<std::optional<EraMilestones>> EraOf(std::int16_t protocol_version);
 // BlocksByTag), of Chrysalis milestones only, newest first.
 Query<Page<std::string>> ChrysalisMessagesByIndex(const std::string &index, int page_size,
                                                   const std::optional<Cursor> &after);
-Query<LegacyBalance> LegacyBalanceOf(const std::string &address);
+Query<ChrysalisBalance> ChrysalisBalanceOf(const std::string &address);
 // At the end of a Chrysalis milestone (ledger_index is that milestone).
-Query<LegacyBalance> LegacyBalanceAt(const std::string &address, std::int32_t milestone_index);
+Query<ChrysalisBalance> ChrysalisBalanceAt(const std::string &address,
+                                           std::int32_t milestone_index);
 // The outputs held at the end of a Chrysalis milestone, newest first.
-Query<LegacyOutputIds> LegacyAddressOutputsAt(const std::string &address,
-                                              std::optional<std::int16_t> output_type,
-                                              std::int32_t milestone_index, int max_results);
+Query<ChrysalisOutputIds> ChrysalisAddressOutputsAt(const std::string &address,
+                                                    std::optional<std::int16_t> output_type,
+                                                    std::int32_t milestone_index, int max_results);
 // At most max_results output IDs: unspent ones (of output_type, 0 or 1, when given), then with
 // include_spent the spent ones.
-Query<LegacyOutputIds> LegacyAddressOutputs(const std::string &address,
-                                            std::optional<std::int16_t> output_type,
-                                            bool include_spent, int max_results);
+Query<ChrysalisOutputIds> ChrysalisAddressOutputs(const std::string &address,
+                                                  std::optional<std::int16_t> output_type,
+                                                  bool include_spent, int max_results);
 // Milestones with a receipt (of migrated_at, when given), by migratedAt then milestone index.
 // They are found by reading every Chrysalis milestone's payload.
 Query<std::vector<ReceiptRow>> Receipts(std::optional<std::int64_t> migrated_at);
