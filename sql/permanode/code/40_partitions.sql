@@ -9,59 +9,98 @@ LANGUAGE sql STABLE STRICT PARALLEL SAFE AS $$
     SELECT milestone_index / chunk_size FROM @extschema@.ledger_tables t WHERE t.table_name = $1
 $$;
 
--- The name of a table's partition for a range: messages_r000241, messages_pending.
-CREATE OR REPLACE FUNCTION @extschema@.partition_name(table_name name, ms_range_id int) RETURNS name
+-- The name of a partitioned table's partition for a range id, by the table's family (see
+-- permanode.partitioned_tables): messages_r000241, messages_pending, transactions_m2017_11,
+-- records_s0000020418.
+CREATE OR REPLACE FUNCTION @extschema@.partition_name(family text, table_name name, range_id int) RETURNS name
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-    SELECT CASE WHEN ms_range_id = @extschema@.pending_range() THEN table_name || '_pending'
-                -- lpad alone would cut ranges of 7+ digits down to 6, and names would collide.
-                ELSE table_name || '_r' || lpad(ms_range_id::text, greatest(6, length(ms_range_id::text)), '0') END::name
+    SELECT (table_name || CASE family
+        WHEN 'ledger' THEN
+            CASE WHEN range_id = @extschema@.pending_range() THEN '_pending'
+                 -- lpad alone would cut ranges of 7+ digits down to 6, and names would collide.
+                 ELSE '_r' || lpad(range_id::text, greatest(6, length(range_id::text)), '0') END
+        WHEN 'legacy' THEN '_m' || to_char(make_date(1970 + range_id / 12, range_id % 12 + 1, 1), 'YYYY_MM')
+        WHEN 'streams' THEN '_s' || lpad(range_id::text, 10, '0') END)::name
 $$;
 
--- Creates the partition of one table for one range if it is missing; returns true if it made it.
--- The table is created apart and then attached, which takes only a SHARE UPDATE EXCLUSIVE lock
--- on the parent, so reads and ingest into other partitions go on meanwhile. Another session's
--- partition descriptor may then lack the partition for a while: a session that writes to it
--- goes through ensure_partition().
-CREATE OR REPLACE FUNCTION @extschema@.create_partition(table_name name, ms_range_id int) RETURNS boolean
+-- The name of a ledger table's partition for a range.
+CREATE OR REPLACE FUNCTION @extschema@.partition_name(table_name name, ms_range_id int) RETURNS name
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+    SELECT @extschema@.partition_name('ledger', table_name, ms_range_id)
+$$;
+
+-- Creates the partition of a partitioned table (of any family) for one range id if it is missing
+-- and not archived; returns true if it made it. The table is created apart and then attached,
+-- which takes only a SHARE UPDATE EXCLUSIVE lock on the parent, so reads and writes to other
+-- partitions go on meanwhile. Another session's partition descriptor may then lack the partition
+-- for a while: a session that writes to a ledger table goes through ensure_partition().
+CREATE OR REPLACE FUNCTION @extschema@.create_partition(family text, table_name name, range_id int)
+RETURNS boolean
 LANGUAGE plpgsql AS $$
 DECLARE
-    part name := @extschema@.partition_name(table_name, ms_range_id);
-    cols name[];
-    upper_bound text;
+    t @extschema@.partitioned_tables;
+    part name := @extschema@.partition_name(family, table_name, range_id);
 BEGIN
-    SELECT unique_columns INTO cols FROM @extschema@.ledger_tables t WHERE t.table_name = $1;
+    SELECT * INTO t FROM @extschema@.partitioned_tables p WHERE p.family = $1 AND p.table_name = $2;
     IF NOT FOUND THEN
-        RAISE EXCEPTION '"%" is not a ledger table', table_name
+        RAISE EXCEPTION '"%" is not a % table', table_name, family
             USING ERRCODE = 'undefined_table',
-                  HINT = 'The ledger tables are listed in permanode.ledger_tables.';
+                  HINT = 'The partitioned tables are listed in permanode.partitioned_tables.';
     END IF;
-    IF ms_range_id < 0 THEN
-        RAISE EXCEPTION 'invalid ms_range_id %: ranges start at 0', ms_range_id
-            USING ERRCODE = 'numeric_value_out_of_range';
+    -- Made already: no lock, so writers to a range made before do not wait for each other.
+    IF to_regclass(format('%I.%I', t.schema_name, part)) IS NOT NULL THEN
+        RETURN false;
     END IF;
     -- Serialize creators of the same partition; the lock ends with the transaction. A creator
     -- that waited looks in pg_class with a fresh snapshot: to_regclass() goes through the
     -- catalog cache, which may not have seen the other creator's commit yet.
-    PERFORM pg_advisory_xact_lock(hashtext('permanode.partition'), hashtext(part));
+    PERFORM pg_advisory_xact_lock(hashtext('permanode.partition'), hashtext(t.schema_name || '.' || part));
     IF EXISTS (SELECT 1 FROM pg_class c
-               WHERE c.relname = part AND c.relnamespace = '@extschema@'::regnamespace) THEN
+               WHERE c.relname = part AND c.relnamespace = t.schema_name::regnamespace)
+       -- An archived range keeps its foreign partition (writes to it fail with a hint to restore).
+       OR EXISTS (SELECT 1 FROM @extschema@.archive_status s
+                  WHERE s.parent_table = format('%I.%I', t.schema_name, t.table_name)::regclass
+                    AND range_id >= s.range_from AND range_id < s.range_to) THEN
         RETURN false;
     END IF;
-    -- An archived range keeps its foreign partition (writes to it fail with a hint to restore).
-    IF EXISTS (SELECT 1 FROM @extschema@.archive_status s
-               WHERE s.parent_table = format('@extschema@.%I', table_name)::regclass
-                 AND ms_range_id >= s.range_from AND ms_range_id < s.range_to) THEN
-        RETURN false;
+    EXECUTE format('CREATE TABLE %I.%I (LIKE %I.%I INCLUDING DEFAULTS INCLUDING CONSTRAINTS)',
+                   t.schema_name, part, t.schema_name, t.table_name);
+    EXECUTE format('CREATE UNIQUE INDEX %I ON %I.%I (%s)%s', part || '_key', t.schema_name, part,
+                   (SELECT string_agg(quote_ident(c), ', ') FROM unnest(t.unique_columns) c),
+                   (SELECT ' INCLUDE (' || string_agg(quote_ident(c), ', ') || ')'
+                    FROM unnest(t.include_columns) c));
+    IF t.after_create IS NOT NULL THEN
+        EXECUTE format('SELECT %I.%I($1)', t.schema_name, t.after_create)
+            USING format('%I.%I', t.schema_name, part)::regclass;
     END IF;
-    upper_bound := CASE WHEN ms_range_id = @extschema@.pending_range() THEN 'MAXVALUE'
-                        ELSE (ms_range_id + 1)::text END;
-    EXECUTE format('CREATE TABLE @extschema@.%I (LIKE @extschema@.%I INCLUDING DEFAULTS INCLUDING CONSTRAINTS)',
-                   part, table_name);
-    EXECUTE format('CREATE UNIQUE INDEX %I ON @extschema@.%I (%s)', part || '_key', part,
-                   (SELECT string_agg(quote_ident(c), ', ') FROM unnest(cols) c));
-    EXECUTE format('ALTER TABLE @extschema@.%I ATTACH PARTITION @extschema@.%I FOR VALUES FROM (%s) TO (%s)',
-                   table_name, part, ms_range_id, upper_bound);
+    EXECUTE format('ALTER TABLE %I.%I ATTACH PARTITION %I.%I FOR VALUES FROM (%s) TO (%s)',
+                   t.schema_name, t.table_name, t.schema_name, part, range_id,
+                   CASE WHEN family = 'ledger' AND range_id = @extschema@.pending_range() THEN 'MAXVALUE'
+                        ELSE (range_id + 1)::text END);
     RETURN true;
+END
+$$;
+
+-- Creates the partition of one ledger table for one range if it is missing; returns true if it
+-- made it (ingest's ensure_partition() calls it, extension/ledger/partitions.cpp).
+CREATE OR REPLACE FUNCTION @extschema@.create_partition(table_name name, ms_range_id int) RETURNS boolean
+LANGUAGE plpgsql AS $$
+BEGIN
+    -- The ledger's own words for a table it does not have and for a range that cannot be
+    -- (partitions.out shows this function's line of the latter); the partition is then made as
+    -- every family's is.
+    IF NOT EXISTS (SELECT 1 FROM @extschema@.ledger_tables t WHERE t.table_name = $1) THEN
+        RAISE EXCEPTION '"%" is not a ledger table', table_name
+            USING ERRCODE = 'undefined_table',
+                  HINT = 'The ledger tables are listed in permanode.ledger_tables.';
+    END IF;
+    -- Ranges are milestone_index / chunk_size, and milestone indexes start at 0 (the pending
+    -- tier's range is the greatest int).
+    IF ms_range_id < 0 THEN
+        RAISE EXCEPTION 'invalid ms_range_id %: ranges start at 0', ms_range_id
+            USING ERRCODE = 'numeric_value_out_of_range';
+    END IF;
+    RETURN @extschema@.create_partition('ledger', table_name, ms_range_id);
 END
 $$;
 

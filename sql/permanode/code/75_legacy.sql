@@ -38,37 +38,13 @@ FROM legacy.bundle_state s WHERE NOT s.complete;
 -- transactions_m2017_11
 CREATE OR REPLACE FUNCTION legacy.partition_name(table_name name, month_id int) RETURNS name
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-    SELECT (table_name || '_m' || replace(legacy.month_name(month_id), '-', '_'))::name
+    SELECT @extschema@.partition_name('legacy', table_name, month_id)
 $$;
 
 -- Makes one table's partition for one month if missing (and not archived); true if it made it.
--- Made apart and attached, like the ledger's (permanode.create_partition).
 CREATE OR REPLACE FUNCTION legacy.create_partition(table_name name, month_id int) RETURNS boolean
-LANGUAGE plpgsql AS $$
-DECLARE
-    part name := legacy.partition_name(table_name, month_id);
-    cols name[];
-BEGIN
-    SELECT t.unique_columns INTO cols FROM legacy.tables t WHERE t.table_name = $1;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION '"%" is not a legacy table', table_name
-            USING ERRCODE = 'undefined_table', HINT = 'The legacy tables are listed in legacy.tables.';
-    END IF;
-    PERFORM pg_advisory_xact_lock(hashtext('permanode.partition'), hashtext('legacy.' || part));
-    IF EXISTS (SELECT 1 FROM pg_class c WHERE c.relname = part AND c.relnamespace = 'legacy'::regnamespace)
-       OR EXISTS (SELECT 1 FROM @extschema@.archive_status s
-                  WHERE s.parent_table = format('legacy.%I', table_name)::regclass
-                    AND month_id >= s.range_from AND month_id < s.range_to) THEN
-        RETURN false;
-    END IF;
-    EXECUTE format('CREATE TABLE legacy.%I (LIKE legacy.%I INCLUDING DEFAULTS INCLUDING CONSTRAINTS)',
-                   part, table_name);
-    EXECUTE format('CREATE UNIQUE INDEX %I ON legacy.%I (%s)', part || '_key', part,
-                   (SELECT string_agg(quote_ident(c), ', ') FROM unnest(cols) c));
-    EXECUTE format('ALTER TABLE legacy.%I ATTACH PARTITION legacy.%I FOR VALUES FROM (%s) TO (%s)',
-                   table_name, part, month_id, month_id + 1);
-    RETURN true;
-END
+LANGUAGE sql AS $$
+    SELECT @extschema@.create_partition('legacy', table_name, month_id)
 $$;
 
 -- The partitions of the legacy tables: month, tier, rows (estimated) and bytes.

@@ -22,7 +22,7 @@ $$;
 -- records_s0000020418, record_tags_s0000020418
 CREATE OR REPLACE FUNCTION streams.partition_name(table_name name, segment int) RETURNS name
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-RETURN (table_name || '_s' || lpad(segment::text, 10, '0'))::name;
+RETURN @extschema@.partition_name('streams', table_name, segment);
 
 -- streams.create_partition(segment): 89_stream_lookups.sql.
 

@@ -3,44 +3,23 @@
 -- The record streams' lookups (88_streams.sql): a segment's partitions with their indexes, and the
 -- reads by tag and by key.
 -------------------------------------------------------------------------------------------------
--- Makes a segment's partitions of records and record_tags if missing (and not archived), each
--- made apart and attached, with its unique key (the cold tier's row key) and lookups.
+-- Makes a segment's partitions of records and record_tags if missing (and not archived), as every
+-- partitioned family's are (permanode.create_partition); true if it made one.
 CREATE OR REPLACE FUNCTION streams.create_partition(segment int) RETURNS boolean
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, @extschema@ AS $$
-DECLARE
-    t name;
-    part name;
-    made boolean := false;
+LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, @extschema@ AS $$
+    SELECT coalesce(bool_or(@extschema@.create_partition('streams', t.table_name, segment)), false)
+    FROM @extschema@.partitioned_tables t WHERE t.family = 'streams'
+$$;
+-- A new partition of records gets its lookup by key (run by create_partition, as the catalog's
+-- after_create says).
+CREATE OR REPLACE FUNCTION streams.index_records_partition(part regclass) RETURNS void
+LANGUAGE plpgsql AS $$
 BEGIN
-    FOREACH t IN ARRAY ARRAY['records', 'record_tags']::name[] LOOP
-        part := streams.partition_name(t, segment);
-        -- Made already: no lock, so writers of other shards in this segment do not wait for
-        -- each other's commits.
-        CONTINUE WHEN to_regclass(format('streams.%I', part)) IS NOT NULL;
-        PERFORM pg_advisory_xact_lock(hashtext('permanode.partition'), hashtext('streams.' || part));
-        CONTINUE WHEN EXISTS (SELECT 1 FROM pg_class c
-                              WHERE c.relname = part AND c.relnamespace = 'streams'::regnamespace)
-                   OR EXISTS (SELECT 1 FROM @extschema@.archive_status s
-                              WHERE s.parent_table = format('streams.%I', t)::regclass
-                                AND segment >= s.range_from AND segment < s.range_to);
-        EXECUTE format('CREATE TABLE streams.%I (LIKE streams.%I INCLUDING DEFAULTS INCLUDING CONSTRAINTS)',
-                       part, t);
-        IF t = 'records' THEN
-            EXECUTE format('CREATE UNIQUE INDEX %I ON streams.%I (shard_id, "offset")', part || '_key', part);
-            EXECUTE format('CREATE INDEX %I ON streams.%I (shard_id, key, "offset") WHERE key IS NOT NULL',
-                           part || '_by_key', part);
-        ELSE
-            -- The segment included: a read by tag finds its offsets from the index alone.
-            EXECUTE format('CREATE UNIQUE INDEX %I ON streams.%I (shard_id, tag, "offset") INCLUDE (segment)',
-                           part || '_key', part);
-        END IF;
-        EXECUTE format('ALTER TABLE streams.%I ATTACH PARTITION streams.%I FOR VALUES FROM (%s) TO (%s)',
-                       t, part, segment, segment + 1);
-        made := true;
-    END LOOP;
-    RETURN made;
+    EXECUTE format('CREATE INDEX %I ON %s (shard_id, key, "offset") WHERE key IS NOT NULL',
+                   (SELECT c.relname || '_by_key' FROM pg_class c WHERE c.oid = part), part);
 END
 $$;
+REVOKE ALL ON FUNCTION streams.index_records_partition(regclass) FROM PUBLIC;
 REVOKE ALL ON FUNCTION streams.create_partition(int) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION streams.create_partition(int) TO permanode_writer, permanode_admin;
 

@@ -1,5 +1,9 @@
 -- permanode 0.10.0 -> 0.11.0: the legacy era's analytics (per day and per milestone) and
--- sync_follow, where a sync reports how it follows its node.
+-- sync_follow, where a sync reports how it follows its node; the catalog of partitioned tables, of
+-- every era, that the one create_partition serves.
+\ir ../schema/35_partitioned_tables.sql
+\ir ../schema/76_legacy_partitioned_tables.sql
+\ir ../schema/89_streams_partitioned_tables.sql
 \ir ../schema/77_legacy_analytics.sql
 \ir ../schema/81_sync_follow.sql
 
