@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The explorer's overview (#28) on a ledger of every era: GET /api/analytics/v2/overview and
 # /tiers through permanode-serve against pgbench running the very statements those routes run
-# (taken from client/http/analytics_routes.cpp), at one client, in 2 s slices taken in turn (5
-# each, the order alternating; see run_http_bench.sh). The ledger: a generated legacy era
+# (taken from client/http/routes/analytics_routes.cpp), at one client, in 2 s slices taken in
+# turn (5 each, the order alternating; see run_http_bench.sh). The ledger: a generated legacy era
 # (import-dmp), a Chrysalis era and a Stardust era of 10,800 milestones (ingest) over two days,
 # over 5M outputs, its finished days rolled up by maintain() (the newest day is counted from
 # metrics_cache, as between two maintain runs). Building it takes minutes:
@@ -61,7 +61,7 @@ start_serve "$serve" "$dsn" >&2
 
 # The routes' statements, as the server runs them (the overview's $1: its 400 points).
 statement() { # NAME: the raw string kNAME = R"sql(...)sql" of analytics_routes.cpp
-  sed -n "/k$1Sql = R\"sql(/,/^)sql\";/p" "$root/client/http/analytics_routes.cpp" | sed '1d;$d'
+  sed -n "/k$1Sql = R\"sql(/,/^)sql\";/p" "$root/client/http/routes/analytics_routes.cpp" | sed '1d;$d'
 }
 { statement Overview | sed 's/\$1::numeric/400::numeric/'; echo ";"; } >"$work/overview.sql"
 { statement Tiers; echo ";"; } >"$work/tiers.sql"

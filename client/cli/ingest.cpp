@@ -262,6 +262,210 @@ int Maintain(const std::string &dsn)
     return kOk;
 }
 
+// One run of the ingest loop: the input, the connections, the milestones in flight on each, and
+// what has come of them so far.
+class IngestRun
+{
+  public:
+    IngestRun(const std::string &dsn, const IngestOptions &options, IngestSummary &summary)
+        : options_(options), summary_(summary), reader_(options.input),
+          rejects_(options.rejects_path), jobs_(std::max(1, options.jobs)),
+          depth_(std::max(1, options.pipeline_depth))
+    {
+        for (int j = 0; j < jobs_; ++j)
+            conns_.push_back(std::make_unique<IngestConnection>(dsn, options.synchronous_commit));
+        InstallInterruptHandlers();
+        progress_ = std::make_unique<Progress>("ingest", reader_.TotalBytes(),
+                                               options.progress && Progress::StderrIsTerminal());
+        start_ = std::chrono::steady_clock::now();
+        pending_.resize(static_cast<std::size_t>(jobs_));
+    }
+
+    // Sends and accounts milestones until the input ends, a bad one or a database error stops
+    // the run, or Ctrl-C; returns kOk, kBadInput or kDatabase.
+    int Run()
+    {
+        for (;;)
+        {
+            SendWhileRoom();
+            int from = NextAnswered();
+            if (from < 0)
+                break;
+            MilestoneOutcome outcome = conns_[from]->Receive();
+            Pending done = std::move(pending_[from].front());
+            pending_[from].pop_front();
+            if (!outcome.ok() && IsRetryable(outcome.error->sqlstate()) &&
+                done.attempts < kMaxAttempts)
+            {
+                done.attempts++;
+                conns_[from]->Send(done.bundle);
+                pending_[from].push_back(std::move(done));
+                continue;
+            }
+            Account(outcome, done);
+            progress_->Update(reader_.BytesRead(), summary_.ingested + summary_.already_present,
+                              summary_.blocks);
+        }
+        progress_->Finish();
+        summary_.seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+        return exit_code_;
+    }
+
+  private:
+    // Reads lines and sends their milestones while a connection has room, until the input ends
+    // or the run stops sending.
+    void SendWhileRoom()
+    {
+        std::string_view line;
+        for (int target = LeastBusy(); sending_ && target >= 0; target = LeastBusy())
+        {
+            if (Interrupted() || !reader_.Next(line))
+            {
+                sending_ = false;
+                break;
+            }
+            std::optional<Pending> next = ReadMilestone(line);
+            if (!next)
+                continue;
+            conns_[target]->Send(next->bundle);
+            pending_[target].push_back(std::move(*next));
+        }
+    }
+
+    // The milestone of a line, checked; nothing for a blank line or a rejected one.
+    std::optional<Pending> ReadMilestone(std::string_view line)
+    {
+        if (line.find_first_not_of(" \t") == std::string_view::npos)
+            return std::nullopt; // blank lines are allowed (e.g. a trailing one)
+        Pending next;
+        next.line = reader_.LineNumber();
+        try
+        {
+            next.bundle = ParseBundle(line);
+            if (options_.precheck)
+                CheckBundle(next.bundle);
+        }
+        catch (const BundleError &e)
+        {
+            auto index = next.bundle.milestone_index ? std::optional(next.bundle.milestone_index)
+                                                     : IndexOf(line);
+            Reject(next.line, index,
+                   (index ? fmt::format("milestone {}: ", *index) : "") + e.what(), line);
+            return std::nullopt;
+        }
+        if (!options_.rejects_path.empty())
+            next.text = std::string(line);
+        return next;
+    }
+
+    // Counts an answered milestone, rejects it, or stops the run on a database error.
+    void Account(const MilestoneOutcome &outcome, const Pending &done)
+    {
+        if (outcome.ok() && outcome.already_ingested)
+            summary_.already_present++;
+        else if (outcome.ok())
+        {
+            summary_.ingested++;
+            summary_.blocks += static_cast<std::uint64_t>(outcome.messages);
+            summary_.outputs += static_cast<std::uint64_t>(outcome.outputs);
+            summary_.spent += static_cast<std::uint64_t>(outcome.spent);
+        }
+        else if (IsDataError(outcome.error->sqlstate()))
+            Reject(done.line, done.bundle.milestone_index, DescribeServerError(done, outcome),
+                   done.text);
+        else
+        {
+            fmt::print(stderr, "{}:{}: milestone {}: database error {}: {}\n", reader_.Name(),
+                       done.line, done.bundle.milestone_index, outcome.error->sqlstate(),
+                       outcome.error->message());
+            sending_ = false;
+            exit_code_ = kDatabase;
+        }
+    }
+
+    // A bad milestone: report it; stop unless --skip-bad.
+    void Reject(std::uint64_t line_number, std::optional<std::uint32_t> index,
+                const std::string &what, std::string_view text)
+    {
+        rejects_.Report(reader_.Name(), line_number, index, what, text);
+        if (options_.skip_bad)
+        {
+            summary_.skipped++;
+            return;
+        }
+        sending_ = false;
+        if (exit_code_ == kOk)
+            exit_code_ = kBadInput;
+    }
+
+    // The connection with the fewest milestones in flight, or -1 when all are full.
+    int LeastBusy() const
+    {
+        int best = -1;
+        for (int j = 0; j < jobs_; ++j)
+            if (conns_[j]->InFlight() < depth_ &&
+                (best < 0 || conns_[j]->InFlight() < conns_[best]->InFlight()))
+                best = j;
+        return best;
+    }
+
+    // A connection whose next result has arrived, waiting for one if need be; -1 when none has
+    // a milestone in flight. Taking whichever answers first, rather than the oldest milestone's,
+    // keeps the others' pipelines full while one waits for a row lock.
+    int NextAnswered()
+    {
+        std::vector<pollfd> waiting;
+        for (;;)
+        {
+            waiting.clear();
+            for (int j = 0; j < jobs_; ++j)
+            {
+                if (pending_[j].empty())
+                    continue;
+                if (conns_[j]->ResultReady())
+                    return j;
+                waiting.push_back({conns_[j]->Socket(), POLLIN, 0});
+            }
+            if (waiting.empty())
+                return -1;
+            // A signal (Ctrl-C) interrupts the wait; the loop then looks again.
+            poll(waiting.data(), waiting.size(), -1);
+        }
+    }
+
+    const IngestOptions &options_;
+    IngestSummary &summary_;
+    LineReader reader_;
+    Rejects rejects_;
+    const int jobs_;
+    const int depth_; // milestones in flight per connection at most
+    std::vector<std::unique_ptr<IngestConnection>> conns_;
+    std::unique_ptr<Progress> progress_; // made once connected: its clock starts there
+    std::chrono::steady_clock::time_point start_;
+    std::vector<std::deque<Pending>> pending_; // per connection, in the order sent
+    bool sending_ = true;
+    int exit_code_ = kOk;
+};
+
+// Without synchronous_commit, makes the run's commits durable; false (reported) when that fails.
+bool FlushRun(const std::string &dsn)
+{
+    try
+    {
+        FlushCommits(dsn);
+        return true;
+    }
+    catch (const std::exception &e)
+    {
+        fmt::print(stderr,
+                   "cannot flush the last commits to disk (a re-run ingests any the "
+                   "server lost): {}\n",
+                   e.what());
+        return false;
+    }
+}
+
 } // namespace
 
 int DefaultJobs()
@@ -272,167 +476,10 @@ int DefaultJobs()
 
 int Ingest(const std::string &dsn, const IngestOptions &options, IngestSummary &summary)
 {
-    LineReader reader(options.input);
-    Rejects rejects(options.rejects_path);
-    const int jobs = std::max(1, options.jobs);
-    std::vector<std::unique_ptr<IngestConnection>> conns;
-    for (int j = 0; j < jobs; ++j)
-        conns.push_back(std::make_unique<IngestConnection>(dsn, options.synchronous_commit));
-    InstallInterruptHandlers();
-    Progress progress("ingest", reader.TotalBytes(),
-                      options.progress && Progress::StderrIsTerminal());
-    auto start = std::chrono::steady_clock::now();
-
-    std::vector<std::deque<Pending>> pending(static_cast<std::size_t>(jobs));
-    bool sending = true;
-    int exit_code = kOk;
-    int depth = std::max(1, options.pipeline_depth);
-    std::string_view line;
-
-    // A bad milestone: report it; stop unless --skip-bad.
-    auto Reject = [&](std::uint64_t line_number, std::optional<std::uint32_t> index,
-                      const std::string &what, std::string_view text)
-    {
-        rejects.Report(reader.Name(), line_number, index, what, text);
-        if (options.skip_bad)
-        {
-            summary.skipped++;
-            return;
-        }
-        sending = false;
-        if (exit_code == kOk)
-            exit_code = kBadInput;
-    };
-
-    // The connection with the fewest milestones in flight, or -1 when all are full.
-    auto LeastBusy = [&]
-    {
-        int best = -1;
-        for (int j = 0; j < jobs; ++j)
-            if (conns[j]->InFlight() < depth &&
-                (best < 0 || conns[j]->InFlight() < conns[best]->InFlight()))
-                best = j;
-        return best;
-    };
-    // A connection whose next result has arrived, waiting for one if need be; -1 when none has
-    // a milestone in flight. Taking whichever answers first, rather than the oldest milestone's,
-    // keeps the others' pipelines full while one waits for a row lock.
-    auto NextAnswered = [&]
-    {
-        std::vector<pollfd> waiting;
-        for (;;)
-        {
-            waiting.clear();
-            for (int j = 0; j < jobs; ++j)
-            {
-                if (pending[j].empty())
-                    continue;
-                if (conns[j]->ResultReady())
-                    return j;
-                waiting.push_back({conns[j]->Socket(), POLLIN, 0});
-            }
-            if (waiting.empty())
-                return -1;
-            // A signal (Ctrl-C) interrupts the wait; the loop then looks again.
-            poll(waiting.data(), waiting.size(), -1);
-        }
-    };
-
-    for (;;)
-    {
-        for (int target = LeastBusy(); sending && target >= 0; target = LeastBusy())
-        {
-            if (Interrupted())
-            {
-                sending = false;
-                break;
-            }
-            if (!reader.Next(line))
-            {
-                sending = false;
-                break;
-            }
-            if (line.find_first_not_of(" \t") == std::string_view::npos)
-                continue; // blank lines are allowed (e.g. a trailing one)
-            Pending next;
-            next.line = reader.LineNumber();
-            try
-            {
-                next.bundle = ParseBundle(line);
-                if (options.precheck)
-                    CheckBundle(next.bundle);
-            }
-            catch (const BundleError &e)
-            {
-                auto index = next.bundle.milestone_index
-                                 ? std::optional(next.bundle.milestone_index)
-                                 : IndexOf(line);
-                Reject(next.line, index,
-                       (index ? fmt::format("milestone {}: ", *index) : "") + e.what(), line);
-                continue;
-            }
-            if (!options.rejects_path.empty())
-                next.text = std::string(line);
-            conns[target]->Send(next.bundle);
-            pending[target].push_back(std::move(next));
-        }
-        int from = NextAnswered();
-        if (from < 0)
-            break;
-
-        MilestoneOutcome outcome = conns[from]->Receive();
-        Pending done = std::move(pending[from].front());
-        pending[from].pop_front();
-        if (!outcome.ok() && IsRetryable(outcome.error->sqlstate()) && done.attempts < kMaxAttempts)
-        {
-            done.attempts++;
-            conns[from]->Send(done.bundle);
-            pending[from].push_back(std::move(done));
-            continue;
-        }
-        if (outcome.ok() && outcome.already_ingested)
-            summary.already_present++;
-        else if (outcome.ok())
-        {
-            summary.ingested++;
-            summary.blocks += static_cast<std::uint64_t>(outcome.messages);
-            summary.outputs += static_cast<std::uint64_t>(outcome.outputs);
-            summary.spent += static_cast<std::uint64_t>(outcome.spent);
-        }
-        else if (IsDataError(outcome.error->sqlstate()))
-            Reject(done.line, done.bundle.milestone_index, DescribeServerError(done, outcome),
-                   done.text);
-        else
-        {
-            fmt::print(stderr, "{}:{}: milestone {}: database error {}: {}\n", reader.Name(),
-                       done.line, done.bundle.milestone_index, outcome.error->sqlstate(),
-                       outcome.error->message());
-            sending = false;
-            exit_code = kDatabase;
-        }
-        progress.Update(reader.BytesRead(), summary.ingested + summary.already_present,
-                        summary.blocks);
-    }
-    progress.Finish();
-    summary.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-
-    if (!options.synchronous_commit && summary.ingested > 0)
-    {
-        try
-        {
-            FlushCommits(dsn);
-        }
-        catch (const std::exception &e)
-        {
-            fmt::print(stderr,
-                       "cannot flush the last commits to disk (a re-run ingests any the "
-                       "server lost): {}\n",
-                       e.what());
-            if (exit_code == kOk)
-                exit_code = kDatabase;
-        }
-    }
+    IngestRun run(dsn, options, summary);
+    int exit_code = run.Run();
+    if (!options.synchronous_commit && summary.ingested > 0 && !FlushRun(dsn) && exit_code == kOk)
+        exit_code = kDatabase;
     bool interrupted = Interrupted();
     if (options.summary)
     {

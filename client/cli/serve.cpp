@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 #include <pqxx/pqxx>
 
-#include "server_options.hpp"
+#include "server/server_options.hpp"
 
 namespace permanode::cli
 {

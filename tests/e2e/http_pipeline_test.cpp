@@ -10,11 +10,11 @@
 #include <gtest/gtest.h>
 #include <pqxx/pqxx>
 
-#include "db.hpp"
+#include "server/db.hpp"
 #include "http_fixture.hpp"
 #include "permanode/client.hpp"
-#include "pg_pipeline.hpp"
-#include "task.hpp"
+#include "server/pg_pipeline.hpp"
+#include "server/task.hpp"
 
 using permanode::client::Plan;
 using permanode::client::Query;

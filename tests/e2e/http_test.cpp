@@ -14,7 +14,7 @@
 #include "codec/hex.hpp"
 #include "http_fixture.hpp"
 #include "permanode/client.hpp"
-#include "pg_pipeline.hpp"
+#include "server/pg_pipeline.hpp"
 #include "running_server.hpp"
 
 using nlohmann::json;

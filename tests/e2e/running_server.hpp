@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
-#include "server.hpp"
+#include "server/server.hpp"
 
 namespace permanode::test
 {

@@ -5,13 +5,13 @@
 #include <httplib.h>
 
 #include "chrysalis_fixtures.hpp"
-#include "chrysalis_render.hpp"
+#include "routes/chrysalis_render.hpp"
 #include "chrysalis_samples.hpp"
 #include "codec/bech32.hpp"
 #include "codec/chrysalis/message.hpp"
 #include "codec/hex.hpp"
-#include "json_errors.hpp"
-#include "params.hpp"
+#include "server/json_errors.hpp"
+#include "server/params.hpp"
 
 namespace chrysalis = permanode::codec::chrysalis;
 namespace fixtures = permanode::codec::chrysalis::fixtures;

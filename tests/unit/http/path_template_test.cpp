@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "path_template.hpp"
+#include "server/path_template.hpp"
 
 namespace permanode::http
 {

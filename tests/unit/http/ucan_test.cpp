@@ -1,4 +1,4 @@
-// UCAN verification (client/http/ucan.cpp) on a token @ucanto issued: an invocation of
+// UCAN verification (client/http/server/ucan.cpp) on a token @ucanto issued: an invocation of
 // archive/read on did:web:unit.test by the Ed25519 key of seed 32 x 0x07, without proofs,
 // expiring 2100-01-01, as the base64 of its CAR (made by tests/js/ucan's packages; Ed25519
 // signatures are deterministic, so the bytes are fixed).
@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "ucan.hpp"
+#include "server/ucan.hpp"
 
 namespace ucan = permanode::http::ucan;
 

@@ -1,0 +1,92 @@
+// Route registration, dispatch, and the per-request wrapper: errors, metrics.
+#include "server/router.hpp"
+
+#include <chrono>
+
+#include <httplib.h>
+
+#include "server/auth.hpp"
+#include "server/json_errors.hpp"
+
+namespace permanode::http
+{
+
+void Router::Get(RouteInfo info, Handler handler)
+{
+    Add(std::move(info), "get", std::move(handler));
+}
+
+void Router::Post(RouteInfo info, Handler handler)
+{
+    Add(std::move(info), "post", std::move(handler));
+}
+
+void Router::Add(RouteInfo info, const char *method, Handler handler)
+{
+    info.method = method;
+    templates_.emplace_back(info.path);
+    handlers_.push_back(std::move(handler));
+    routes_.push_back(std::move(info));
+}
+
+Task<> Router::Serve(const httplib::Request &request, httplib::Response &response, DbNodes &nodes,
+                     PathParams &params)
+{
+    auto start = std::chrono::steady_clock::now();
+    std::string method = request.method == "GET" || request.method == "HEAD" ? "get"
+                         : request.method == "POST"                          ? "post"
+                                                                             : "";
+    std::size_t index = 0;
+    for (; index < templates_.size(); index++)
+    {
+        if (routes_[index].method == method && templates_[index].Match(request.path, params))
+        {
+            break;
+        }
+    }
+    if (index == templates_.size())
+    {
+        WriteError(response, 404, "no route " + request.path);
+        co_return;
+    }
+    for (std::size_t attempt = 0;; attempt++)
+    {
+        DbNode &node = nodes.Pick(attempt);
+        Db db(node);
+        response = httplib::Response();
+        try
+        {
+            if (!authorizer_ || routes_[index].open ||
+                co_await authorizer_->Admit(request, response, db))
+            {
+                co_await handlers_[index](request, response, db, params);
+            }
+        }
+        catch (...)
+        {
+            HttpError error = ErrorOf(std::current_exception());
+            WriteError(response, error.status(), error.what());
+        }
+        // A node that failed gave no answer (whatever the handler made of its error): another
+        // node serves the request again, from the start.
+        if (db.NodeFailed() && nodes.Failed(node))
+        {
+            continue;
+        }
+        node.requests++;
+        response.set_header(kNodeHeader, node.Label());
+        if (auto ledger_index = db.LedgerIndex())
+        {
+            response.set_header(kLedgerIndexHeader, std::to_string(*ledger_index));
+        }
+        break;
+    }
+    if (response.status == -1)
+    {
+        response.status = 200;
+    }
+    std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+    metrics_.Record(routes_[index].path, response.status, elapsed.count());
+}
+
+} // namespace permanode::http
