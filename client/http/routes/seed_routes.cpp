@@ -96,7 +96,8 @@ Task<> AddressOutputs(const httplib::Request &request, httplib::Response &respon
     SendJson(response, IdPageJson("address", address, "outputIds", page));
 }
 
-Task<> Output(const httplib::Request &, httplib::Response &response, Db &db, const PathParams &path)
+Task<> SeedOutput(const httplib::Request &, httplib::Response &response, Db &db,
+                  const PathParams &path)
 {
     auto id = OutputIdParam(path[0], "outputId");
     auto output = co_await db.Run(client::queries::Output(id));
@@ -141,7 +142,7 @@ void RegisterSeedRoutes(Router &router)
                 "Outputs an address holds or held, newest first", kPagingParams},
                AddressOutputs);
     router.Get({"/outputs/{outputId}", "seed", "An output with its metadata, of either era"},
-               Output);
+               SeedOutput);
     router.Get({"/milestones/{index}", "seed",
                 "The messages a milestone references, in "
                 "white-flag order",
