@@ -155,7 +155,7 @@ BEGIN
         RAISE EXCEPTION '"%" is not a ledger table', table_name USING ERRCODE = 'undefined_table';
     END IF;
     FOR part IN SELECT p.partition FROM @extschema@.partitions p
-                WHERE p.table_name = format('@extschema@.%I', $1)::regclass
+                WHERE p.table_name = format('@extschema@.%I', $1)::regclass AND p.tier = 'hot'
                   AND p.ms_range_id <> @extschema@.pending_range() LOOP
         EXECUTE format('DROP TABLE %s', part);
     END LOOP;

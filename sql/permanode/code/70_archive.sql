@@ -48,7 +48,7 @@ BEGIN
     FOR t IN SELECT l.table_name FROM @extschema@.ledger_tables l
              WHERE l.table_name <> 'sync' ORDER BY l.table_name LOOP
         table_name := t.table_name;
-        FOR archive, rows IN SELECT * FROM @extschema@.archive_table(t.table_name, from_range, to_range) LOOP
+        FOR archive, rows IN SELECT * FROM @extschema@.archive_table('ledger', t.table_name, from_range, to_range) LOOP
             RETURN NEXT;
         END LOOP;
     END LOOP;
@@ -75,7 +75,7 @@ BEGIN
         -- ranges r < cutoff / chunk_size end before the cutoff milestone
         table_name := t.table_name;
         FOR archive, rows IN
-            SELECT * FROM @extschema@.archive_table(t.table_name, 0,
+            SELECT * FROM @extschema@.archive_table('ledger', t.table_name, 0,
                 least(cutoff / t.chunk_size, @extschema@.newest_archivable_range(t.table_name) + 1)) LOOP
             RETURN NEXT;
         END LOOP;
@@ -89,33 +89,9 @@ COMMENT ON FUNCTION @extschema@.archive(int) IS
 -- restored whole, so ranges outside the given ones may come back too (a notice says which).
 CREATE OR REPLACE FUNCTION @extschema@.restore(from_range int, to_range int)
 RETURNS TABLE (table_name name, archive text, from_archived int, to_archived int, rows bigint)
-LANGUAGE plpgsql AS $$
-DECLARE
-    a record;
-BEGIN
-    IF from_range IS NULL OR to_range IS NULL OR to_range <= from_range THEN
-        RAISE EXCEPTION 'invalid range [%, %)', from_range, to_range
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
-    FOR a IN SELECT l.table_name, s.foreign_table, s.range_from::int AS range_from,
-                    s.range_to::int AS range_to
-             FROM @extschema@.archive_status s
-             JOIN @extschema@.ledger_tables l
-               ON s.parent_table = format('@extschema@.%I', l.table_name)::regclass
-             WHERE s.range_from < to_range AND s.range_to > from_range
-             ORDER BY l.table_name, s.range_from LOOP
-        IF a.range_from < from_range OR a.range_to > to_range THEN
-            RAISE NOTICE 'archive % holds ranges [%, %): restoring all of them',
-                a.foreign_table, a.range_from, a.range_to;
-        END IF;
-        table_name := a.table_name;
-        archive := a.foreign_table::text;
-        from_archived := a.range_from;
-        to_archived := a.range_to;
-        rows := @extschema@.restore_partitions(a.foreign_table);
-        RETURN NEXT;
-    END LOOP;
-END
+LANGUAGE sql AS $$
+    SELECT r.table_name, r.archive, r.from_archived, r.to_archived, r.rows
+    FROM @extschema@.restore_ranges('ledger', from_range, to_range) r
 $$;
 COMMENT ON FUNCTION @extschema@.restore(int, int) IS
     'restores the archives overlapping [from_range, to_range) to heap partitions; each archive is restored whole';

@@ -391,8 +391,8 @@ BEGIN
             EXECUTE format('ALTER TABLE permanode_remote.%I SET SCHEMA @extschema@', incoming);
             EXECUTE format('ALTER TABLE @extschema@.%I RENAME TO %I', incoming, part);
             EXECUTE format('CREATE UNIQUE INDEX %I ON @extschema@.%I (%s)', part || '_key', part,
-                           (SELECT string_agg(quote_ident(c), ', ') FROM @extschema@.ledger_tables l, unnest(l.unique_columns) c
-                            WHERE l.table_name = runs.table_name));
+                           (SELECT string_agg(quote_ident(c), ', ') FROM @extschema@.partitioned_tables l, unnest(l.unique_columns) c
+                            WHERE l.family = 'ledger' AND l.table_name = runs.table_name));
             EXECUTE format('ALTER TABLE @extschema@.%I ATTACH PARTITION @extschema@.%I FOR VALUES FROM (%s) TO (%s)',
                            runs.table_name, part, r, r + 1);
         END LOOP;

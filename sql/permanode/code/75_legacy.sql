@@ -47,28 +47,19 @@ LANGUAGE sql AS $$
     SELECT @extschema@.create_partition('legacy', table_name, month_id)
 $$;
 
--- The partitions of the legacy tables: month, tier, rows (estimated) and bytes.
+-- The partitions of the legacy tables: month (the first of an archive's), tier, rows (estimated)
+-- and bytes.
 CREATE OR REPLACE VIEW legacy.partitions AS
-SELECT p.inhparent::regclass AS table_name, c.oid::regclass AS partition,
-       legacy.month_id(substring(c.relname from '_m([0-9]{4})_[0-9]{2}$')::int,
-                       substring(c.relname from '_m[0-9]{4}_([0-9]{2})$')::int) AS month_id,
-       CASE c.relkind WHEN 'f' THEN 'cold' ELSE 'hot' END AS tier,
-       c.reltuples::bigint AS estimated_rows,
-       CASE c.relkind WHEN 'f' THEN NULL ELSE pg_total_relation_size(c.oid) END AS bytes
-FROM pg_inherits p
-JOIN pg_class c ON c.oid = p.inhrelid
-JOIN legacy.tables t ON p.inhparent = format('legacy.%I', t.table_name)::regclass
-WHERE c.relname ~ '_m[0-9]{4}_[0-9]{2}$';
+SELECT p.parent AS table_name, p.partition, p.range_from AS month_id, p.tier, p.estimated_rows, p.bytes
+FROM @extschema@.family_partitions p
+WHERE p.family = 'legacy';
 
 -- Each legacy table's months [from_month, to_month): tier, rows and bytes, hot or archived.
 CREATE OR REPLACE VIEW legacy.status AS
-SELECT p.table_name, p.month_id AS from_month, p.month_id + 1 AS to_month, 'hot'::text AS tier,
-       p.partition, @extschema@.partition_rows(p.partition) AS rows, p.bytes
-FROM (SELECT * FROM legacy.partitions WHERE tier = 'hot' OFFSET 0) p
-UNION ALL
-SELECT s.parent_table, s.range_from::int, s.range_to::int, 'cold', s.foreign_table, s.rows, s.bytes
-FROM @extschema@.archive_status s
-JOIN legacy.tables t ON s.parent_table = format('legacy.%I', t.table_name)::regclass;
+SELECT s.parent AS table_name, s.from_range AS from_month, s.to_range AS to_month, s.tier,
+       s.partition, s.rows, s.bytes
+FROM @extschema@.family_status s
+WHERE s.family = 'legacy';
 
 -------------------------------------------------------------------------------------------------
 -- Decoding: stored transactions (t5b1 bytes) to their fields, each hash computed again
@@ -165,7 +156,7 @@ $$;
 -------------------------------------------------------------------------------------------------
 
 -- Archives the hot months [from_month, to_month) of every legacy table that hold rows, a run of
--- adjacent months at a time (permanode.archive_runs).
+-- adjacent months at a time.
 CREATE OR REPLACE FUNCTION legacy.archive(from_month int, to_month int)
 RETURNS TABLE (table_name regclass, archive regclass, rows bigint)
 LANGUAGE plpgsql AS $$
@@ -176,14 +167,9 @@ BEGIN
                   HINT = 'Months are legacy.month_id values, from_month included, to_month excluded.';
     END IF;
     RETURN QUERY
-    SELECT h.parent, r.archive, r.rows
-    FROM (SELECT t.parent, array_agg(p.partition ORDER BY p.month_id) AS parts,
-                 array_agg(p.month_id ORDER BY p.month_id) AS months
-          FROM (SELECT format('legacy.%I', l.table_name)::regclass AS parent FROM legacy.tables l) t
-          JOIN legacy.partitions p ON p.table_name = t.parent AND p.tier = 'hot'
-               AND p.month_id >= from_month AND p.month_id < to_month
-          GROUP BY t.parent ORDER BY t.parent::text) h
-    CROSS JOIN LATERAL @extschema@.archive_runs(h.parent, h.parts, h.months) r;
+    SELECT format('legacy.%I', t.table_name)::regclass, a.archive, a.rows
+    FROM (SELECT l.table_name FROM legacy.tables l ORDER BY format('legacy.%I', l.table_name)) t
+    CROSS JOIN LATERAL @extschema@.archive_table('legacy', t.table_name, from_month, to_month) a;
 END
 $$;
 COMMENT ON FUNCTION legacy.archive(int, int) IS
@@ -192,20 +178,8 @@ COMMENT ON FUNCTION legacy.archive(int, int) IS
 -- Restores the archives of the legacy tables that overlap [from_month, to_month), each whole.
 CREATE OR REPLACE FUNCTION legacy.restore(from_month int, to_month int)
 RETURNS TABLE (table_name regclass, archive text, rows bigint)
-LANGUAGE plpgsql AS $$
-DECLARE
-    a record;
-BEGIN
-    FOR a IN SELECT s.parent_table, s.foreign_table FROM @extschema@.archive_status s
-             JOIN legacy.tables l ON s.parent_table = format('legacy.%I', l.table_name)::regclass
-             WHERE s.range_from < to_month AND s.range_to > from_month
-             ORDER BY l.table_name, s.range_from LOOP
-        table_name := a.parent_table;
-        archive := a.foreign_table::text;
-        rows := @extschema@.restore_partitions(a.foreign_table);
-        RETURN NEXT;
-    END LOOP;
-END
+LANGUAGE sql AS $$
+    SELECT r.parent, r.archive, r.rows FROM @extschema@.restore_ranges('legacy', from_month, to_month) r
 $$;
 
 -- Drops the tags' months older than the TTL (settings key legacy_tag_ttl) counted back from the
@@ -216,8 +190,8 @@ CREATE OR REPLACE FUNCTION legacy.expire_tags() RETURNS int
 LANGUAGE plpgsql AS $$
 DECLARE
     ttl interval := (SELECT s.value::interval FROM @extschema@.settings s WHERE s.key = 'legacy_tag_ttl');
-    newest int := (SELECT max(p.month_id) FROM legacy.partitions p
-                   WHERE p.table_name = 'legacy.transactions'::regclass);
+    newest int := (SELECT max(p.range_to) - 1 FROM @extschema@.family_partitions p
+                   WHERE p.family = 'legacy' AND p.table_name = 'transactions');
     cutoff int;
     part record;
     dropped int := 0;
@@ -227,13 +201,10 @@ BEGIN
     END IF;
     -- months that ended before (end of the newest month) - ttl
     cutoff := legacy.month_id(legacy.month_start(newest + 1) - ttl);
-    FOR part IN SELECT p.partition, p.month_id, p.month_id + 1 AS to_month, 'TABLE' AS kind
-                FROM legacy.partitions p
-                WHERE p.table_name = 'legacy.tags'::regclass AND p.tier = 'hot' AND p.month_id < cutoff
-                UNION ALL
-                SELECT s.foreign_table, s.range_from::int, s.range_to::int, 'FOREIGN TABLE'
-                FROM @extschema@.archive_status s
-                WHERE s.parent_table = 'legacy.tags'::regclass AND s.range_to <= cutoff LOOP
+    FOR part IN SELECT p.partition, p.range_from AS month_id, p.range_to AS to_month,
+                       CASE p.tier WHEN 'hot' THEN 'TABLE' ELSE 'FOREIGN TABLE' END AS kind
+                FROM @extschema@.family_partitions p
+                WHERE p.family = 'legacy' AND p.table_name = 'tags' AND p.range_to <= cutoff LOOP
         -- (an archive's directory goes with permanode.archive_gc())
         EXECUTE format('DROP %s %s', part.kind, part.partition);
         DELETE FROM legacy.tag_hints h WHERE h.month_id >= part.month_id AND h.month_id < part.to_month;

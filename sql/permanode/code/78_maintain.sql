@@ -14,8 +14,8 @@ DECLARE
     legacy_older_than int := (SELECT s.value::int FROM @extschema@.settings s
                               WHERE s.key = 'legacy_archive_older_than');
     newest int := (SELECT max(s.milestone_index) FROM @extschema@.sync s);
-    newest_month int := (SELECT max(p.month_id) FROM legacy.partitions p
-                         WHERE p.table_name = 'legacy.transactions'::regclass);
+    newest_month int := (SELECT max(p.range_to) - 1 FROM @extschema@.family_partitions p
+                         WHERE p.family = 'legacy' AND p.table_name = 'transactions');
 BEGIN
     IF older_than IS NOT NULL THEN
         task := 'archived rows';

@@ -392,13 +392,9 @@ BEGIN
     -- A closed segment can go when no shard keeps a record in it.
     FOR part IN
         SELECT p.partition, p.kind, p.from_segment, p.to_segment
-        FROM (SELECT c.oid::regclass AS partition,
-                     CASE c.relkind WHEN 'f' THEN 'FOREIGN TABLE' ELSE 'TABLE' END AS kind,
-                     coalesce(a.range_from, substring(c.relname from '_s([0-9]+)$')::int)::int AS from_segment,
-                     coalesce(a.range_to, substring(c.relname from '_s([0-9]+)$')::int + 1)::int AS to_segment
-              FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-              LEFT JOIN @extschema@.archive_status a ON a.foreign_table = c.oid
-              WHERE i.inhparent IN ('streams.records'::regclass, 'streams.record_tags'::regclass)) p
+        FROM (SELECT f.partition, CASE f.tier WHEN 'hot' THEN 'TABLE' ELSE 'FOREIGN TABLE' END AS kind,
+                     f.range_from AS from_segment, f.range_to AS to_segment
+              FROM @extschema@.family_partitions f WHERE f.family = 'streams') p
         WHERE p.to_segment <= open_from
           AND NOT EXISTS (SELECT 1 FROM streams.shard_segments g
                           JOIN streams.shards x ON x.shard_id = g.shard_id
@@ -418,16 +414,10 @@ $$;
 
 -- The partitions of the stream tables: segments, tier, rows and bytes.
 CREATE OR REPLACE VIEW streams.status AS
-SELECT i.inhparent::regclass AS table_name,
-       coalesce(a.range_from, substring(c.relname from '_s([0-9]+)$')::int)::int AS from_segment,
-       coalesce(a.range_to, substring(c.relname from '_s([0-9]+)$')::int + 1)::int AS to_segment,
-       CASE c.relkind WHEN 'f' THEN 'cold' ELSE 'hot' END AS tier,
-       c.oid::regclass AS partition,
-       coalesce(a.rows, @extschema@.partition_rows(c.oid::regclass)) AS rows,
-       coalesce(a.bytes, pg_total_relation_size(c.oid)) AS bytes
-FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-LEFT JOIN @extschema@.archive_status a ON a.foreign_table = c.oid
-WHERE i.inhparent IN ('streams.records'::regclass, 'streams.record_tags'::regclass);
+SELECT s.parent AS table_name, s.from_range AS from_segment, s.to_range AS to_segment, s.tier,
+       s.partition, s.rows, s.bytes
+FROM @extschema@.family_status s
+WHERE s.family = 'streams';
 
 -- Archives the hot segments [from_segment, to_segment) of both stream tables that hold rows, a
 -- run of adjacent segments at a time; the segments still open (the current one and the one
@@ -445,34 +435,18 @@ BEGIN
                   HINT = 'Segments are streams.segment_at(time), from_segment included, to_segment excluded.';
     END IF;
     RETURN QUERY
-    SELECT h.parent, r.archive, r.rows
-    FROM (SELECT st.table_name AS parent, array_agg(st.partition ORDER BY st.from_segment) AS parts,
-                 array_agg(st.from_segment ORDER BY st.from_segment) AS segments
-          FROM streams.status st
-          WHERE st.tier = 'hot' AND st.from_segment >= archive.from_segment
-            AND st.from_segment < archive.to_segment
-            AND st.from_segment < open_from
-          GROUP BY st.table_name ORDER BY st.table_name::text) h
-    CROSS JOIN LATERAL @extschema@.archive_runs(h.parent, h.parts, h.segments) r;
+    SELECT format('streams.%I', t.table_name)::regclass, a.archive, a.rows
+    FROM (SELECT p.table_name FROM @extschema@.partitioned_tables p WHERE p.family = 'streams'
+          ORDER BY format('streams.%I', p.table_name)) t
+    CROSS JOIN LATERAL @extschema@.archive_table('streams', t.table_name, from_segment,
+                                                 least(to_segment, open_from)) a;
 END
 $$;
 
 CREATE OR REPLACE FUNCTION streams.restore(from_segment int, to_segment int)
 RETURNS TABLE (table_name regclass, archive text, rows bigint)
-LANGUAGE plpgsql AS $$
-DECLARE
-    a record;
-BEGIN
-    FOR a IN SELECT s.parent_table, s.foreign_table FROM @extschema@.archive_status s
-             WHERE s.parent_table IN ('streams.records'::regclass, 'streams.record_tags'::regclass)
-               AND s.range_from < to_segment AND s.range_to > from_segment
-             ORDER BY s.parent_table::text, s.range_from LOOP
-        table_name := a.parent_table;
-        archive := a.foreign_table::text;
-        rows := @extschema@.restore_partitions(a.foreign_table);
-        RETURN NEXT;
-    END LOOP;
-END
+LANGUAGE sql AS $$
+    SELECT r.parent, r.archive, r.rows FROM @extschema@.restore_ranges('streams', from_segment, to_segment) r
 $$;
 
 -------------------------------------------------------------------------------------------------

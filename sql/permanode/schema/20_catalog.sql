@@ -8,9 +8,6 @@
 CREATE TABLE @extschema@.ledger_tables (
     table_name name PRIMARY KEY,
     chunk_size int NOT NULL CHECK (chunk_size > 0),
-    -- columns of the unique index made on every hot partition (a foreign partition forbids a
-    -- unique index on the parent, so uniqueness is kept per partition)
-    unique_columns name[] NOT NULL,
     -- whether the table has a partition for the pending tier (ms_range_id 2147483647)
     has_pending boolean NOT NULL DEFAULT false
 );

@@ -203,25 +203,22 @@ CREATE TABLE @extschema@.address_analytics (
     ms_range_id int NOT NULL
 ) PARTITION BY RANGE (ms_range_id);
 
-INSERT INTO @extschema@.ledger_tables (table_name, chunk_size, unique_columns, has_pending) VALUES
-    ('messages', 10000, '{message_id}', true),
-    ('transactions', 10000, '{transaction_id,idx,variant,message_id}', true),
-    ('milestones', 10000, '{milestone_index,message_id}', false),
-    ('basic_outputs', 10000, '{output_id}', true),
-    ('alias_outputs', 10000, '{alias_id,output_id}', true),
-    ('foundry_outputs', 10000, '{foundry_id,output_id}', true),
-    ('nft_outputs', 10000, '{nft_id,output_id}', true),
-    ('legacy_outputs', 10000, '{output_id,output_type,is_used}', false),
-    -- tags and parents: the seed's lookup order is the unique key (a message has one tag, and
-    -- names a parent once), so each row costs one index entry, which also serves the lookups
-    -- newest first (scanned backwards) and is the archives' row key.
-    ('tags', 10000, '{tag,ms_range_id,ms_timestamp,milestone_index,message_id}', true),
-    ('parents', 10000, '{parent_id,ms_range_id,ms_timestamp,milestone_index,message_id}', true),
-    ('spent_outputs', 10000, '{output_id}', false),
-    ('sync', 10000, '{milestone_index}', false),
-    ('ms_analytics', 10000, '{milestone_index}', false),
-    -- address_analytics: also keyed by its lookup order (an address's rows newest first)
-    ('address_analytics', 10000, '{address,ms_range_id,milestone_index}', false);
+-- (each table's unique key is in the catalog of partitioned tables, 35_partitioned_tables.sql)
+INSERT INTO @extschema@.ledger_tables (table_name, chunk_size, has_pending) VALUES
+    ('messages', 10000, true),
+    ('transactions', 10000, true),
+    ('milestones', 10000, false),
+    ('basic_outputs', 10000, true),
+    ('alias_outputs', 10000, true),
+    ('foundry_outputs', 10000, true),
+    ('nft_outputs', 10000, true),
+    ('legacy_outputs', 10000, false),
+    ('tags', 10000, true),
+    ('parents', 10000, true),
+    ('spent_outputs', 10000, false),
+    ('sync', 10000, false),
+    ('ms_analytics', 10000, false),
+    ('address_analytics', 10000, false);
 
 -------------------------------------------------------------------------------------------------
 -- Small tables that do not grow with history: hints, locators, the unspent set, rollups, caches.

@@ -19,5 +19,22 @@ CREATE TABLE @extschema@.partitioned_tables (
     UNIQUE (schema_name, table_name)
 );
 
-INSERT INTO @extschema@.partitioned_tables (family, schema_name, table_name, range_column, unique_columns)
-SELECT 'ledger', '@extschema@', table_name, 'ms_range_id', unique_columns FROM @extschema@.ledger_tables;
+INSERT INTO @extschema@.partitioned_tables (family, schema_name, table_name, range_column, unique_columns) VALUES
+    ('ledger', '@extschema@', 'messages', 'ms_range_id', '{message_id}'),
+    ('ledger', '@extschema@', 'transactions', 'ms_range_id', '{transaction_id,idx,variant,message_id}'),
+    ('ledger', '@extschema@', 'milestones', 'ms_range_id', '{milestone_index,message_id}'),
+    ('ledger', '@extschema@', 'basic_outputs', 'ms_range_id', '{output_id}'),
+    ('ledger', '@extschema@', 'alias_outputs', 'ms_range_id', '{alias_id,output_id}'),
+    ('ledger', '@extschema@', 'foundry_outputs', 'ms_range_id', '{foundry_id,output_id}'),
+    ('ledger', '@extschema@', 'nft_outputs', 'ms_range_id', '{nft_id,output_id}'),
+    ('ledger', '@extschema@', 'legacy_outputs', 'ms_range_id', '{output_id,output_type,is_used}'),
+    -- tags and parents: the seed's lookup order is the unique key (a message has one tag, and
+    -- names a parent once), so each row costs one index entry, which also serves the lookups
+    -- newest first (scanned backwards) and is the archives' row key.
+    ('ledger', '@extschema@', 'tags', 'ms_range_id', '{tag,ms_range_id,ms_timestamp,milestone_index,message_id}'),
+    ('ledger', '@extschema@', 'parents', 'ms_range_id', '{parent_id,ms_range_id,ms_timestamp,milestone_index,message_id}'),
+    ('ledger', '@extschema@', 'spent_outputs', 'ms_range_id', '{output_id}'),
+    ('ledger', '@extschema@', 'sync', 'ms_range_id', '{milestone_index}'),
+    ('ledger', '@extschema@', 'ms_analytics', 'ms_range_id', '{milestone_index}'),
+    -- address_analytics: also keyed by its lookup order (an address's rows newest first)
+    ('ledger', '@extschema@', 'address_analytics', 'ms_range_id', '{address,ms_range_id,milestone_index}');

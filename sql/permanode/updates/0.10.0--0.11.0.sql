@@ -4,6 +4,10 @@
 \ir ../schema/35_partitioned_tables.sql
 \ir ../schema/76_legacy_partitioned_tables.sql
 \ir ../schema/89_streams_partitioned_tables.sql
+-- The catalog is now the only place of the ledger tables' unique keys (as the database had them).
+UPDATE @extschema@.partitioned_tables p SET unique_columns = l.unique_columns
+FROM @extschema@.ledger_tables l WHERE p.family = 'ledger' AND p.table_name = l.table_name;
+ALTER TABLE @extschema@.ledger_tables DROP COLUMN unique_columns;
 \ir ../schema/77_legacy_analytics.sql
 \ir ../schema/81_sync_follow.sql
 
