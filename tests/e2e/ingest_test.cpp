@@ -393,7 +393,10 @@ TEST_F(IngestTest, GenerateCreatesTheOutputsPerTransactionAskedFor)
 TEST_F(IngestTest, InterruptStopsAfterTheMilestonesInFlight)
 {
     fs::path file = dir_ / "long.ndjson";
-    auto g = RunCli(fmt::format("generate --milestones 1500 --seed 4 -o '{}'", file.string()));
+    // Long enough that the interrupt comes while milestones are still to go (it comes after 20).
+    constexpr int kMilestones = 500;
+    auto g = RunCli(
+        fmt::format("generate --milestones {} --seed 4 -o '{}'", kMilestones, file.string()));
     ASSERT_EQ(g.exit_code, 0) << g.output;
     // SIGINT once the ingest is under way (a shell's background job: our handler replaces the
     // SIG_IGN it inherits).
@@ -408,7 +411,7 @@ TEST_F(IngestTest, InterruptStopsAfterTheMilestonesInFlight)
     std::string synced = Query("SELECT count(*) FROM permanode.sync");
     EXPECT_NE(output.find("interrupted: ingested " + synced + " milestones"), std::string::npos)
         << output;
-    EXPECT_LT(std::stoi(synced), 1500);
+    EXPECT_LT(std::stoi(synced), kMilestones);
     EXPECT_EQ(Query("SELECT count(*) FROM permanode.sync_gaps()"), "0");
     // Every key of the milestones committed before the interrupt has its hint row.
     EXPECT_EQ(MissingHints(), "0");
@@ -416,7 +419,7 @@ TEST_F(IngestTest, InterruptStopsAfterTheMilestonesInFlight)
     auto rest = Ingest(file);
     EXPECT_EQ(rest.exit_code, 0) << rest.output;
     EXPECT_NE(rest.output.find(fmt::format("ingested {} milestones, {} already present",
-                                           1500 - std::stoi(synced), synced)),
+                                           kMilestones - std::stoi(synced), synced)),
               std::string::npos)
         << rest.output;
     // The second run's sessions knew none of the first run's hint rows: none is missing.
@@ -512,13 +515,8 @@ TEST_F(IngestTest, IngestAppliesTheArchivePolicy)
 // PERMANODE_STRESS_ROUNDS=5.
 TEST_F(IngestTest, ConcurrentIngestAcrossManySmallRanges)
 {
-    auto setting = [](const char *name, int fallback)
-    {
-        const char *value = std::getenv(name);
-        return value && *value ? std::atoi(value) : fallback;
-    };
-    const int milestones = setting("PERMANODE_STRESS_MILESTONES", 400);
-    const int rounds = setting("PERMANODE_STRESS_ROUNDS", 1);
+    const int milestones = permanode::test::StressSize("PERMANODE_STRESS_MILESTONES", 400);
+    const int rounds = permanode::test::StressSize("PERMANODE_STRESS_ROUNDS", 1);
     fs::path file = dir_ / "stress.ndjson";
     auto g = RunCli(fmt::format("generate --milestones {} --seed 11 --blocks-per-milestone 4-8 "
                                 "--tx-share 0.5 -o '{}'",

@@ -1,4 +1,5 @@
-// What end-to-end tests need from tests/run: the DSN of its throwaway cluster.
+// What end-to-end tests need from tests/run: the DSN of its throwaway cluster, and the size of a
+// stress test.
 #pragma once
 
 #include <cstdlib>
@@ -19,6 +20,14 @@ inline std::string TestDsn()
         return "host=/nonexistent";
     }
     return dsn;
+}
+
+// The size of a stress test: `fallback` in CI (a smoke run), more when the environment variable
+// `name` says so (a longer run by hand).
+inline int StressSize(const char *name, int fallback)
+{
+    const char *value = std::getenv(name);
+    return value && *value ? std::atoi(value) : fallback;
 }
 
 } // namespace permanode::test

@@ -12,7 +12,7 @@
 // bundles signed at security 1, 2, 3 and 1+3+2, and broken copies of the value bundles
 // (a signature tryte, a value, two transactions swapped, a bundle hash), our validity equals
 // isBundle's.
-// For a ledger of `permanode generate --protocol legacy` (8 milestones): every .dmp line as
+// For a ledger of `permanode generate --protocol legacy` (4 milestones): every .dmp line as
 // above and hashed as the line says, every bundle (value, spam, milestone) valid for isBundle,
 // and broken copies of its value bundles invalid for both.
 "use strict";
@@ -195,7 +195,7 @@ console.log(`legacy_crosscheck: ${randomTxs.length} generated transactions, ${si
 // signatures, spam and milestone bundles.
 const os = require("os");
 const dmpPath = path.join(os.tmpdir(), `permanode-legacy-crosscheck-${process.pid}.dmp`);
-execFileSync(cli, ["generate", "--protocol", "legacy", "--milestones", "8", "--tx-share", "0.3",
+execFileSync(cli, ["generate", "--protocol", "legacy", "--milestones", "4", "--tx-share", "0.3",
     "--genesis-addresses", "10", "--seed", "23", "-o", dmpPath], { stdio: ["ignore", "ignore", "inherit"] });
 const dmp = fs.readFileSync(dmpPath, "utf8").trim().split("\n").map((line) => {
     const [hash, trytes, snapshotIndex] = line.split(",");
