@@ -103,23 +103,75 @@ RETURNS name LANGUAGE sql IMMUTABLE STRICT AS $$
 $$;
 
 -- Runs `sql` on the server's node (through dblink, as the user mapping says) and returns its
--- single text value; an error names the node.
+-- single text value; an error names the node. One connection per server and user serves every
+-- call of a move (a new one per call cost ~35 ms: a backend started and its caches filled); a
+-- kept connection that fails (the node restarted) is opened anew and the call sent once more,
+-- which is safe as every remote call of a move is idempotent.
 CREATE OR REPLACE FUNCTION @extschema@.remote_call(server name, sql text) RETURNS text
 LANGUAGE plpgsql AS $$
 DECLARE
+    dblink_schema name := @extschema@.dblink_schema();
+    connection text := @extschema@.remote_connection_name(server);
+    kept boolean;
+    result text;
+BEGIN
+    FOR attempt IN 1 .. 2 LOOP
+        BEGIN
+            kept := NULL;
+            EXECUTE format('SELECT %L = ANY (coalesce(%I.dblink_get_connections(), ''{}''))', connection, dblink_schema)
+                INTO kept;
+            IF NOT kept THEN
+                EXECUTE format('SELECT %I.dblink_connect(%L, %L)', dblink_schema, connection, server);
+            END IF;
+            EXECUTE format('SELECT v FROM %I.dblink(%L, %L) AS r(v text)', dblink_schema, connection, sql) INTO result;
+            RETURN result;
+        EXCEPTION WHEN OTHERS THEN
+            PERFORM @extschema@.remote_disconnect(server);
+            IF NOT coalesce(kept, false) OR attempt = 2 THEN
+                RAISE EXCEPTION 'remote node "%" (%): %', server, @extschema@.remote_address(server), SQLERRM
+                    USING ERRCODE = SQLSTATE;
+            END IF;
+        END;
+    END LOOP;
+END
+$$;
+
+-- The schema of the dblink extension, which remote ranges need.
+CREATE OR REPLACE FUNCTION @extschema@.dblink_schema() RETURNS name
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
     dblink_schema name := (SELECT n.nspname FROM pg_extension e
                            JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'dblink');
-    result text;
 BEGIN
     IF dblink_schema IS NULL THEN
         RAISE EXCEPTION 'remote ranges need the dblink extension'
             USING ERRCODE = 'feature_not_supported', HINT = 'CREATE EXTENSION dblink;';
     END IF;
-    EXECUTE format('SELECT v FROM %I.dblink(%L, %L) AS r(v text)', dblink_schema, server, sql) INTO result;
-    RETURN result;
-EXCEPTION WHEN OTHERS THEN
-    RAISE EXCEPTION 'remote node "%" (%): %', server, @extschema@.remote_address(server), SQLERRM
-        USING ERRCODE = SQLSTATE;
+    RETURN dblink_schema;
+END
+$$;
+
+-- The name of this session's dblink connection to a server's node, for the current user (a
+-- connection opened under another role is never reused).
+CREATE OR REPLACE FUNCTION @extschema@.remote_connection_name(server name) RETURNS text
+LANGUAGE sql STABLE AS $$
+    SELECT format('permanode %s as %s', server, current_user)
+$$;
+
+-- Closes this session's connection to a server's node (to every node: NULL), if open.
+CREATE OR REPLACE FUNCTION @extschema@.remote_disconnect(server name DEFAULT NULL) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+    dblink_schema name := @extschema@.dblink_schema();
+    connection text;
+    open text[];
+BEGIN
+    EXECUTE format('SELECT %I.dblink_get_connections()', dblink_schema) INTO open;
+    FOR connection IN SELECT c FROM unnest(open) c
+                      WHERE c = @extschema@.remote_connection_name(server)
+                         OR (server IS NULL AND c LIKE 'permanode % as %') LOOP
+        EXECUTE format('SELECT %I.dblink_disconnect(%L)', dblink_schema, connection);
+    END LOOP;
 END
 $$;
 
@@ -326,6 +378,7 @@ BEGIN
         COMMIT;
         RAISE NOTICE 'ranges [%, %) of % now on server "%"', runs.run_from, runs.run_to, runs.table_name, server;
     END LOOP;
+    PERFORM @extschema@.remote_disconnect(server);
 END
 $$;
 COMMENT ON PROCEDURE @extschema@.attach_remote(text, int, int, name, int) IS
@@ -414,6 +467,7 @@ BEGIN
         RAISE NOTICE 'ranges [%, %) of % (% rows) back from server "%" (its copy there: %)', runs.range_from,
             runs.range_to, runs.table_name, runs.rows, runs.server, coalesce(released, 'left');
     END LOOP;
+    PERFORM @extschema@.remote_disconnect();
 END
 $$;
 COMMENT ON PROCEDURE @extschema@.detach_remote(text, int, int) IS
@@ -421,7 +475,8 @@ COMMENT ON PROCEDURE @extschema@.detach_remote(text, int, int) IS
 
 REVOKE ALL ON FUNCTION @extschema@.relation_checksum(regclass), @extschema@.remote_hold(name, int, boolean),
     @extschema@.remote_hold_run(name, int, int), @extschema@.remote_release(name, int, int),
-    @extschema@.remote_call(name, text), @extschema@.remote_step(text),
+    @extschema@.remote_call(name, text), @extschema@.dblink_schema(), @extschema@.remote_connection_name(name),
+    @extschema@.remote_disconnect(name), @extschema@.remote_step(text),
     @extschema@.remote_move_ranges(text, int, int, int), @extschema@.stage_remote_table(name, name, name),
     @extschema@.remote_address(name) FROM PUBLIC;
 REVOKE ALL ON PROCEDURE @extschema@.attach_remote(text, int, int, name, int),
