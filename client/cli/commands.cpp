@@ -4,6 +4,7 @@
 #include "archive.hpp"
 #include "decode.hpp"
 #include "dump.hpp"
+#include "export.hpp"
 #include "bundle.hpp"
 #include "chronicle_import.hpp"
 #include "demo.hpp"
@@ -206,6 +207,59 @@ void RegisterVerifyCommand(CLI::App &app, CommonOptions &common)
                 options.to_range = to_range;
             options.legacy = !no_legacy;
             Exit(Verify(conn, options) == 0 ? kOk : kMismatch);
+        });
+}
+
+void RegisterExportCommand(CLI::App &app, CommonOptions &common)
+{
+    static ExportOptions options;
+    static std::int32_t from = -1, to = -1;
+    static std::string output;
+    auto *command = app.add_subcommand(
+        "export", "Write an address's history of every era (Chrysalis and Stardust outputs, newest "
+                  "first, where each was spent, where migrated funds came from) as CSV or JSON "
+                  "lines, as GET /api/explorer/v2/history/{address} pages it");
+    command->add_option("--dsn", common.dsn, "libpq connection string (default: embedded cluster)");
+    command->add_option("--dir", common.dir, "Embedded cluster directory");
+    command
+        ->add_option("--address", options.address,
+                     "bech32 of either era, or the hex of an Ed25519 address")
+        ->required();
+    command->add_option("--format", options.format, "csv or jsonl")
+        ->check(CLI::IsMember({"csv", "jsonl"}))
+        ->capture_default_str();
+    command->add_option("--from-milestone", from, "The oldest milestone to include")
+        ->check(CLI::NonNegativeNumber);
+    command->add_option("--to-milestone", to, "The newest milestone to include")
+        ->check(CLI::NonNegativeNumber);
+    command->add_option("-o,--output", output, "File to write (default: standard output)");
+    command->callback(
+        [&]
+        {
+            if (from >= 0)
+                options.span.from = from;
+            if (to >= 0)
+                options.span.to = to;
+            if (from >= 0 && to >= 0 && to < from)
+                throw CLI::ValidationError("--to-milestone", "below --from-milestone");
+            std::ofstream file;
+            if (!output.empty())
+            {
+                file.open(output, std::ios::binary | std::ios::trunc);
+                if (!file)
+                    throw CLI::ValidationError("--output", "cannot write " + output);
+            }
+            try
+            {
+                long written =
+                    ExportHistory(DsnFor(common), options, output.empty() ? std::cout : file);
+                if (!output.empty())
+                    fmt::print(stderr, "permanode: {} entries written to {}\n", written, output);
+            }
+            catch (const std::invalid_argument &e)
+            {
+                throw CLI::ValidationError(e.what());
+            }
         });
 }
 

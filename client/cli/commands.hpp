@@ -52,6 +52,7 @@ void RegisterImportChronicleCommand(CLI::App &app);
 void RegisterImportDmpCommand(CLI::App &app, CommonOptions &common);
 void RegisterGenerateCommand(CLI::App &app);
 void RegisterServeCommand(CLI::App &app, CommonOptions &common);
+void RegisterExportCommand(CLI::App &app, CommonOptions &common);
 void RegisterArchiveCommands(CLI::App &app, CommonOptions &common);
 
 } // namespace permanode::cli

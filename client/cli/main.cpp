@@ -23,6 +23,7 @@ int main(int argc, char **argv)
     RegisterClusterCommands(app, common);
     RegisterStatusCommand(app, common);
     RegisterVerifyCommand(app, common);
+    RegisterExportCommand(app, common);
     RegisterFollowCommand(app, common);
     RegisterSyncCommand(app, common);
     RegisterInitCommand(app, common);

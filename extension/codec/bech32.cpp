@@ -1,6 +1,10 @@
 #include "codec/bech32.hpp"
+#include "codec/hex.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cctype>
+#include <string>
 #include <cstdint>
 #include <vector>
 
@@ -225,6 +229,27 @@ Address AddressFromBech32(std::string_view text, std::string_view expected_hrp)
     address.type = static_cast<AddressType>(decoded.data[0]);
     std::copy(decoded.data.begin() + 1, decoded.data.end(), address.id.begin());
     return address;
+}
+
+std::string AddressHexOfAnyEra(std::string_view text)
+{
+    std::string_view digits = text;
+    if (digits.size() > 1 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X'))
+        digits.remove_prefix(2);
+    bool hex = !digits.empty() &&
+               std::all_of(digits.begin(), digits.end(),
+                           [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
+    std::string lower;
+    for (char c : hex ? digits : text)
+        lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (hex && digits.size() == 64)
+        return "0x00" + lower;
+    if (hex && digits.size() == 66 &&
+        IsKnownAddressType(static_cast<std::uint8_t>(std::stoi(lower.substr(0, 2), nullptr, 16))))
+        return "0x" + lower;
+    Address address = AddressFromBech32(lower);
+    const auto type = static_cast<std::uint8_t>(address.type);
+    return "0x" + ToHex(ByteSpan(&type, 1)).substr(2) + ToHex(address.id).substr(2);
 }
 
 } // namespace permanode::codec

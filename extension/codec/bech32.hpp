@@ -52,5 +52,9 @@ bool IsKnownHrp(std::string_view hrp);
 std::string AddressToBech32(const Address &address, std::string_view hrp);
 // Decodes an address; with an empty `expected_hrp` any known HRP is accepted.
 Address AddressFromBech32(std::string_view text, std::string_view expected_hrp = {});
+// An address of either era as the 0x-hex of its 33 bytes (type first), from bech32 under any
+// known HRP (either case), or the hex of an Ed25519 address's hash (64 digits) or of its 33
+// bytes; 0x optional. Throws Bech32Error naming what is wrong.
+std::string AddressHexOfAnyEra(std::string_view text);
 
 } // namespace permanode::codec

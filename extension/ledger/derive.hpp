@@ -6,6 +6,7 @@
 #include "codec/ledger.hpp"
 #include "codec/types.hpp"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -103,12 +104,21 @@ struct MilestoneRow
     codec::ByteSpan payload; // the serialized milestone payload, type included
 };
 
-// A Chrysalis milestone's receipt (TIP-17), booked by the milestone that carries it.
+// A receipt entry's output and the legacy bundle tail transaction it names (49 t5b1 bytes).
+struct MigrationRow
+{
+    codec::OutputId output_id{};
+    std::array<std::uint8_t, 49> tail_transaction_hash{};
+};
+
+// A Chrysalis milestone's receipt (TIP-17), booked by the milestone that carries it, and its
+// entries.
 struct ReceiptRow
 {
     std::uint32_t milestone_index = 0;
     std::uint32_t migrated_at = 0;
     bool final = false;
+    std::vector<MigrationRow> migrations;
 };
 
 // An output booked at this milestone: created by an included transaction or from a snapshot.

@@ -131,16 +131,18 @@ void ApplyIncluded(MilestoneRows &rows, const chrysalis::TransactionPayload &pay
 // A receipt's migrated funds become SigLockedSingleOutputs, identified as Hornet 1.x booked
 // them: the milestone ID in place of a transaction ID, and the entry's index.
 void BookMigratedFunds(MilestoneRows &rows, const chrysalis::ReceiptPayload &receipt,
-                       const codec::MilestoneId &milestone_id, const codec::BlockId &block_id)
+                       const codec::MilestoneId &milestone_id, const codec::BlockId &block_id,
+                       ReceiptRow &receipt_row)
 {
     for (std::size_t i = 0; i < receipt.funds.size(); ++i)
     {
         const chrysalis::MigratedFundsEntry &entry = receipt.funds[i];
         chrysalis::SigLockedSingleOutput output{entry.address, entry.deposit};
-        auto row = ChrysalisOutputRow(
-            output, MakeOutputId(milestone_id, static_cast<std::uint16_t>(i)), block_id, false);
+        auto output_id = MakeOutputId(milestone_id, static_cast<std::uint16_t>(i));
+        auto row = ChrysalisOutputRow(output, output_id, block_id, false);
         rows.transferred_tokens += row->fields.amount;
         rows.outputs.push_back(std::move(*row));
+        receipt_row.migrations.push_back({output_id, entry.tail_transaction_hash});
     }
 }
 
@@ -222,9 +224,10 @@ MilestoneRows DeriveChrysalisMilestone(std::uint32_t milestone_index, std::uint3
             // Migrated funds are booked by the milestone that carries the receipt.
             if (essence.receipt && essence.index == milestone_index)
             {
-                BookMigratedFunds(rows, *essence.receipt, milestone_id, row.block_id);
-                rows.receipts.push_back(
-                    {essence.index, essence.receipt->migrated_at, essence.receipt->final});
+                ReceiptRow receipt_row{
+                    essence.index, essence.receipt->migrated_at, essence.receipt->final, {}};
+                BookMigratedFunds(rows, *essence.receipt, milestone_id, row.block_id, receipt_row);
+                rows.receipts.push_back(std::move(receipt_row));
             }
         }
         rows.messages.push_back(std::move(row));

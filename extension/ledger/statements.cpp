@@ -283,6 +283,18 @@ const Statement kChrysalisOutputs{
      {"milestone_index", "int4"},
      {"ms_timestamp", "timestamptz"}}};
 
+// A receipt's entries: the output each booked and the legacy tail transaction it names (an
+// entry whose tail is not a legacy hash names none).
+const Statement kMigratedFunds{
+    "migrated_funds",
+    "INSERT INTO permanode.migrated_funds (output_id, tail_transaction_hash, milestone_index) "
+    "SELECT u.output_id, h.hash, :milestone_index FROM unnest(:output_id, :tail) "
+    "AS u(output_id, tail) CROSS JOIN LATERAL (SELECT permanode.trytes81_from_t5b1(u.tail) "
+    "AS hash) h WHERE h.hash IS NOT NULL ON CONFLICT DO NOTHING",
+    {{"output_id", kO}, {"tail", "bytea[]"}, {"milestone_index", "int4"}},
+    false,
+    "permanode.migrated_funds"};
+
 // The used rows of Chrysalis outputs a milestone committed earlier already spent (milestones
 // commit out of order): in the spender's range, with its milestone and message, and the address
 // hints of that range.
@@ -676,6 +688,7 @@ const std::vector<const Statement *> &AllStatements()
                                                        &sql::kRetireMigratedAsOf,
                                                        &sql::kLocateChrysalis,
                                                        &sql::kReceipts,
+                                                       &sql::kMigratedFunds,
                                                        &sql::kLocateCreated,
                                                        &sql::kChainLocator,
                                                        &sql::kFoundryLocator,

@@ -49,10 +49,10 @@ extern const Statement kLock, kIsSynced, kChunkSizes, kMessages, kParents, kBloc
     kParentHints, kTags, kTagHints, kTransactions, kTransactionLocator, kMilestones,
     kMilestoneLocator, kSpentOutputs, kLocateSpent, kUnspentDelete, kUnspentRetire, kBasicOutputs,
     kAliasOutputs, kFoundryOutputs, kNftOutputs, kChrysalisOutputs, kChrysalisUsedLate, kEraLock,
-    kEraWait, kEraBounds, kMilestoneProtocol, kReceipts, kStreamLedgerOn, kStreamLedger,
-    kRetireMigrated, kRetireMigratedAsOf, kLocateChrysalis, kLocateCreated, kChainLocator,
-    kFoundryLocator, kAddressHints, kUnspentInsert, kUnspentInsertAsOf, kLateSpends, kMsAnalytics,
-    kAddressAnalytics, kMetrics, kDateCache, kSync;
+    kEraWait, kEraBounds, kMilestoneProtocol, kReceipts, kMigratedFunds, kStreamLedgerOn,
+    kStreamLedger, kRetireMigrated, kRetireMigratedAsOf, kLocateChrysalis, kLocateCreated,
+    kChainLocator, kFoundryLocator, kAddressHints, kUnspentInsert, kUnspentInsertAsOf, kLateSpends,
+    kMsAnalytics, kAddressAnalytics, kMetrics, kDateCache, kSync;
 } // namespace sql
 
 // Element type OIDs of the extension's identifier types, for building arrays of them.

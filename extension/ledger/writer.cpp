@@ -373,6 +373,25 @@ void MilestoneWriter::WriteReceipts()
                                 .Set("milestone_index", indexes)
                                 .Set("migrated_at", migrated_at)
                                 .Set("final", final));
+    for (const ReceiptRow &r : rows_.receipts)
+        WriteMigratedFunds(r);
+}
+
+void MilestoneWriter::WriteMigratedFunds(const ReceiptRow &receipt)
+{
+    if (receipt.migrations.empty())
+        return;
+    ArrayColumn output_ids = OutputIds(), tails = Byteas();
+    for (const MigrationRow &m : receipt.migrations)
+    {
+        AddOutputId(output_ids, m.output_id);
+        tails.AddBytes(m.tail_transaction_hash.data(), m.tail_transaction_hash.size());
+    }
+    Execute(sql::kMigratedFunds,
+            Params()
+                .Set("output_id", output_ids)
+                .Set("tail", tails)
+                .SetInt32("milestone_index", static_cast<int32>(receipt.milestone_index)));
 }
 
 std::vector<KnownOutput> MilestoneWriter::WriteSpends()

@@ -92,6 +92,7 @@ class MilestoneWriter
     // The milestone payloads the cone carries, and the milestone locator.
     void WriteMilestones();
     void WriteReceipts();
+    void WriteMigratedFunds(const ReceiptRow &receipt);
     // Parameters with the milestone's index and timestamp and the range `range`.
     Params InRange(int32 range) const;
     ArrayColumn Hashes() const;

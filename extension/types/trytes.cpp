@@ -143,3 +143,35 @@ template <std::size_t Trytes> std::string TrytesOf(const void *data)
 
 PERMANODE_TRYTES_IO(permanode_trytes81, 81, "trytes81")
 PERMANODE_TRYTES_IO(permanode_trytes27, 27, "trytes27")
+
+/*
+ * trytes81 from its 49 t5b1 bytes given as bytea (as a Chrysalis receipt carries a legacy tail
+ * transaction hash); NULL when they are not t5b1 of 243 trits, so not a legacy hash.
+ */
+extern "C"
+{
+    PG_FUNCTION_INFO_V1(permanode_trytes81_from_t5b1);
+}
+extern "C" Datum permanode_trytes81_from_t5b1(PG_FUNCTION_ARGS)
+{
+    return permanode::pg::Guarded(
+        [&]() -> Datum
+        {
+            bytea *given = PG_GETARG_BYTEA_PP(0);
+            constexpr std::size_t n = BytesFor(legacy::kHashTrytes);
+            const char *data = VARDATA_ANY(given);
+            try
+            {
+                if (VARSIZE_ANY_EXHDR(given) != n)
+                    PG_RETURN_NULL();
+                (void)TrytesOf<legacy::kHashTrytes>(data);
+            }
+            catch (const permanode::codec::DecodeError &)
+            {
+                PG_RETURN_NULL();
+            }
+            void *result = permanode::pg::CallPg([&] { return palloc(n); });
+            std::memcpy(result, data, n);
+            return PointerGetDatum(result);
+        });
+}

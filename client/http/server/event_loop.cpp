@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 #include <system_error>
+#include <utility>
 
 #include "server/json_errors.hpp"
 #include "server/router.hpp"
@@ -57,6 +58,7 @@ struct EventLoop::Connection
     bool close_after = false; // close once the output is sent
     bool draining = false;    // refused: output sent, reading and dropping until EOF
     bool peer_closed = false; // no more input will come
+    bool send_failed = false; // the client cannot take more output (reset, or stopped reading)
     bool registered = false;  // in the epoll set
     unsigned watched = 0;     // the epoll events registered
     Clock::time_point last_activity;
@@ -65,6 +67,50 @@ struct EventLoop::Connection
     httplib::Response response;
     PathParams params;
     bool keep_alive = true;
+    std::unique_ptr<Stream> stream; // the request's body as it is made, when it streams one
+};
+
+// A connection's BodyStream: chunks go to its output; a handler waits while that is not sent.
+class EventLoop::Stream final : public BodyStream
+{
+  public:
+    Stream(EventLoop &loop, Connection &connection) : loop_(loop), connection_(connection) {}
+
+    void Start(const httplib::Response &head) override
+    {
+        started_ = true;
+        head_only_ = connection_.request.method == "HEAD";
+        bool keep_alive = connection_.keep_alive && !loop_.stopping_;
+        connection_.close_after = !keep_alive;
+        WriteChunkedHead(head, keep_alive, loop_.options_.keep_alive_seconds, connection_.output);
+    }
+    void End() override
+    {
+        ended_ = true;
+        if (!head_only_)
+            WriteChunk({}, connection_.output);
+    }
+    std::coroutine_handle<> waiter; // the handler waiting for its output to be sent
+
+  protected:
+    bool Send(std::string piece, std::coroutine_handle<> resume) override
+    {
+        if (Gone())
+            return true;
+        if (!head_only_ && !piece.empty())
+            WriteChunk(piece, connection_.output);
+        loop_.WriteOutput(connection_); // never closes a connection whose request is running
+        if (Gone() || connection_.output_sent == connection_.output.size())
+            return true;
+        waiter = resume;
+        return false;
+    }
+    bool Gone() const override { return connection_.send_failed || loop_.stopping_; }
+
+  private:
+    EventLoop &loop_;
+    Connection &connection_;
+    bool head_only_ = false;
 };
 
 EventLoop::EventLoop(int listen_fd, const std::string &dsn, Router &router, LoopOptions options)
@@ -113,6 +159,18 @@ EventLoop::~EventLoop()
     for (PgPipeline *pipeline : pipelines_)
     {
         pipeline->Close("the server is stopping");
+    }
+    std::vector<int> open_fds;
+    for (auto &[fd, connection] : connections_)
+    {
+        open_fds.push_back(fd);
+    }
+    for (int fd : open_fds)
+    {
+        if (IsOpen(fd))
+        {
+            ResumeStream(*connections_.at(fd)); // the handler sees its client gone
+        }
     }
     for (auto &[fd, connection] : connections_)
     {
@@ -399,6 +457,18 @@ void EventLoop::OnConnectionEvent(Connection &connection, unsigned events)
         {
             connection.peer_closed = true;
         }
+    }
+    if (events & (EPOLLERR | EPOLLHUP))
+    {
+        connection.send_failed = true;
+    }
+    ResumeStream(connection);
+    if (!IsOpen(fd))
+    {
+        return;
+    }
+    if (events & (EPOLLIN | EPOLLERR | EPOLLHUP | EPOLLRDHUP))
+    {
         if (connection.draining)
         {
             connection.input.clear();
@@ -495,8 +565,10 @@ void EventLoop::Dispatch(Connection &connection)
     connection.dispatching = true;
     connection.response = httplib::Response();
     connection.params.clear();
+    connection.stream = std::make_unique<Stream>(*this, connection);
     int fd = connection.fd;
-    Spawn(router_.Serve(connection.request, connection.response, nodes_, connection.params),
+    Spawn(router_.Serve(connection.request, connection.response, nodes_, connection.params,
+                        *connection.stream),
           [this, fd](std::exception_ptr error)
           {
               auto it = connections_.find(fd);
@@ -527,10 +599,18 @@ void EventLoop::Finish(Connection &connection)
         std::fprintf(stderr, "%s %s %d\n", connection.request.method.c_str(),
                      connection.request.target.c_str(), connection.response.status);
     }
-    bool keep_alive = connection.keep_alive && !stopping_;
-    WriteResponse(connection.response, keep_alive, connection.request.method == "HEAD",
-                  options_.keep_alive_seconds, connection.output);
-    connection.close_after = !keep_alive;
+    if (connection.stream && connection.stream->Started())
+    {
+        // A body cut short has no last chunk, and the close tells the client it is not whole.
+        connection.close_after = connection.close_after || !connection.stream->Ended();
+    }
+    else
+    {
+        bool keep_alive = connection.keep_alive && !stopping_;
+        WriteResponse(connection.response, keep_alive, connection.request.method == "HEAD",
+                      options_.keep_alive_seconds, connection.output);
+        connection.close_after = !keep_alive;
+    }
     int fd = connection.fd;
     WriteOutput(connection);
     if (!IsOpen(fd) || connection.dispatching)
@@ -580,6 +660,7 @@ void EventLoop::WriteOutput(Connection &connection)
         if (connection.handling)
         {
             connection.peer_closed = true; // closed once its task is done
+            connection.send_failed = true;
             return;
         }
         Close(connection);
@@ -595,6 +676,18 @@ void EventLoop::WriteOutput(Connection &connection)
         connection.draining = true;
         connection.last_activity = Clock::now();
         Watch(connection);
+    }
+}
+
+void EventLoop::ResumeStream(Connection &connection)
+{
+    if (!connection.stream || !connection.stream->waiter)
+    {
+        return;
+    }
+    if (connection.send_failed || stopping_ || connection.output_sent == connection.output.size())
+    {
+        std::exchange(connection.stream->waiter, {}).resume();
     }
 }
 
@@ -684,13 +777,22 @@ void EventLoop::Sweep()
     auto now = Clock::now();
     last_sweep_ = now;
     std::vector<int> expired;
+    std::vector<int> stalled;
     for (auto &[fd, connection] : connections_)
     {
+        auto idle = now - connection->last_activity;
         if (connection->handling)
         {
+            // A client that stops reading a streamed body is given up: its handler ends.
+            if (connection->stream && connection->stream->waiter &&
+                idle >= std::chrono::seconds(options_.write_timeout_seconds))
+            {
+                connection->peer_closed = true;
+                connection->send_failed = true;
+                stalled.push_back(fd);
+            }
             continue;
         }
-        auto idle = now - connection->last_activity;
         bool waiting_to_send = connection->output_sent < connection->output.size();
         int limit = waiting_to_send             ? options_.write_timeout_seconds
                     : connection->draining      ? 2
@@ -701,9 +803,19 @@ void EventLoop::Sweep()
             expired.push_back(fd);
         }
     }
+    for (int fd : stalled)
+    {
+        if (IsOpen(fd))
+        {
+            ResumeStream(*connections_.at(fd));
+        }
+    }
     for (int fd : expired)
     {
-        Close(*connections_.at(fd));
+        if (IsOpen(fd))
+        {
+            Close(*connections_.at(fd));
+        }
     }
 }
 

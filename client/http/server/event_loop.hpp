@@ -78,6 +78,7 @@ class EventLoop
 
   private:
     struct Connection;
+    class Stream;
     using Clock = std::chrono::steady_clock;
 
     bool QueriesInFlight() const;
@@ -105,6 +106,8 @@ class EventLoop
     void Refuse(Connection &connection, int status);
     void Refuse(Connection &connection, int status, const std::string &message);
     void WriteOutput(Connection &connection);
+    // Resumes a handler waiting to stream more once its output is sent, or its client is gone.
+    void ResumeStream(Connection &connection);
     void Watch(Connection &connection);
     void Close(Connection &connection);
     bool IsOpen(int fd) const { return connections_.count(fd) != 0; }

@@ -1,6 +1,8 @@
 // Request parsing and response writing (RFC 9112's message syntax, the parts GET needs).
 #include "server/http_codec.hpp"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <charconv>
 #include <strings.h>
@@ -213,8 +215,13 @@ std::string RefusalMessage(int status, const RequestLimits &limits)
     }
 }
 
-void WriteResponse(const httplib::Response &response, bool keep_alive, bool head,
-                   int keep_alive_seconds, std::string &out)
+namespace
+{
+
+// The status line, the headers and the framing header `length` (Content-Length or
+// Transfer-Encoding), then the connection's headers and the blank line.
+void WriteHead(const httplib::Response &response, const std::string &length, bool keep_alive,
+               int keep_alive_seconds, std::string &out)
 {
     out += "HTTP/1.1 ";
     out += std::to_string(response.status);
@@ -228,8 +235,7 @@ void WriteResponse(const httplib::Response &response, bool keep_alive, bool head
         out += value;
         out += "\r\n";
     }
-    out += "Content-Length: ";
-    out += std::to_string(response.body.size());
+    out += length;
     out += "\r\n";
     if (keep_alive)
     {
@@ -241,10 +247,34 @@ void WriteResponse(const httplib::Response &response, bool keep_alive, bool head
     {
         out += "Connection: close\r\n\r\n";
     }
+}
+
+} // namespace
+
+void WriteResponse(const httplib::Response &response, bool keep_alive, bool head,
+                   int keep_alive_seconds, std::string &out)
+{
+    WriteHead(response, "Content-Length: " + std::to_string(response.body.size()), keep_alive,
+              keep_alive_seconds, out);
     if (!head)
     {
         out += response.body;
     }
+}
+
+void WriteChunkedHead(const httplib::Response &response, bool keep_alive, int keep_alive_seconds,
+                      std::string &out)
+{
+    WriteHead(response, "Transfer-Encoding: chunked", keep_alive, keep_alive_seconds, out);
+}
+
+void WriteChunk(std::string_view data, std::string &out)
+{
+    char size[20];
+    std::snprintf(size, sizeof(size), "%zx\r\n", data.size());
+    out += size;
+    out += data;
+    out += "\r\n";
 }
 
 } // namespace permanode::http

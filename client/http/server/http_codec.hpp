@@ -44,5 +44,10 @@ std::string RefusalMessage(int status, const RequestLimits &limits);
 // Appends the response (status line, headers, and the body unless `head`) to `out`.
 void WriteResponse(const httplib::Response &response, bool keep_alive, bool head,
                    int keep_alive_seconds, std::string &out);
+// Appends the status line and headers of a response whose body follows in chunks.
+void WriteChunkedHead(const httplib::Response &response, bool keep_alive, int keep_alive_seconds,
+                      std::string &out);
+// Appends one chunk of a chunked body; an empty `data` is the last chunk, which ends the body.
+void WriteChunk(std::string_view data, std::string &out);
 
 } // namespace permanode::http

@@ -91,6 +91,20 @@ std::string ChrysalisAddressParam(const std::string &text, const std::string &na
     return "0x00" + codec::ToHex(address.id).substr(2);
 }
 
+std::string AnyEraAddressParam(const std::string &text, const std::string &name)
+{
+    try
+    {
+        return codec::AddressHexOfAnyEra(text);
+    }
+    catch (const std::exception &e)
+    {
+        throw BadParameter(name, std::string("not an address: bech32 of either era, or the hex "
+                                             "of an Ed25519 address (") +
+                                     e.what() + ")");
+    }
+}
+
 std::string Ed25519AddressParam(const std::string &text, const std::string &name)
 {
     return "0x00" + PlainHexIdParam(text, name, 32).substr(2);

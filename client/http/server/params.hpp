@@ -40,6 +40,10 @@ std::string PlainHexIdParam(const std::string &text, const std::string &name, st
 // address kept its hash from Chrysalis to Stardust, and /api/v1/info names the database's HRP,
 // a Stardust one where the archive holds both eras; returns the 0x-hex of its 33 bytes.
 std::string ChrysalisAddressParam(const std::string &text, const std::string &name);
+// An address of either era: bech32 under any network's HRP (of any address kind), or the hex of
+// an Ed25519 address's hash (64 digits) or of its 33 bytes (type first); 0x optional. Returns the
+// 0x-hex of its 33 bytes.
+std::string AnyEraAddressParam(const std::string &text, const std::string &name);
 // An Ed25519 address as 64 hex digits; returns the 0x-hex of its 33 bytes.
 std::string Ed25519AddressParam(const std::string &text, const std::string &name);
 // An indexation index of 1 to 64 bytes: hex digits (0x optional), else the text's UTF-8 bytes,

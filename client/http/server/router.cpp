@@ -11,17 +11,36 @@
 namespace permanode::http
 {
 
+namespace
+{
+
+// A handler that answers in one piece, as a StreamHandler.
+StreamHandler Whole(Handler handler)
+{
+    return
+        [handler = std::move(handler)](const httplib::Request &request, httplib::Response &response,
+                                       Db &db, const PathParams &params, BodyStream &)
+    { return handler(request, response, db, params); };
+}
+
+} // namespace
+
 void Router::Get(RouteInfo info, Handler handler)
+{
+    Add(std::move(info), "get", Whole(std::move(handler)));
+}
+
+void Router::GetStreamed(RouteInfo info, StreamHandler handler)
 {
     Add(std::move(info), "get", std::move(handler));
 }
 
 void Router::Post(RouteInfo info, Handler handler)
 {
-    Add(std::move(info), "post", std::move(handler));
+    Add(std::move(info), "post", Whole(std::move(handler)));
 }
 
-void Router::Add(RouteInfo info, const char *method, Handler handler)
+void Router::Add(RouteInfo info, const char *method, StreamHandler handler)
 {
     info.method = method;
     templates_.emplace_back(info.path);
@@ -30,7 +49,7 @@ void Router::Add(RouteInfo info, const char *method, Handler handler)
 }
 
 Task<> Router::Serve(const httplib::Request &request, httplib::Response &response, DbNodes &nodes,
-                     PathParams &params)
+                     PathParams &params, BodyStream &stream)
 {
     auto start = std::chrono::steady_clock::now();
     std::string method = request.method == "GET" || request.method == "HEAD" ? "get"
@@ -59,7 +78,7 @@ Task<> Router::Serve(const httplib::Request &request, httplib::Response &respons
             if (!authorizer_ || routes_[index].open ||
                 co_await authorizer_->Admit(request, response, db))
             {
-                co_await handlers_[index](request, response, db, params);
+                co_await handlers_[index](request, response, db, params, stream);
             }
         }
         catch (...)
@@ -69,7 +88,7 @@ Task<> Router::Serve(const httplib::Request &request, httplib::Response &respons
         }
         // A node that failed gave no answer (whatever the handler made of its error): another
         // node serves the request again, from the start.
-        if (db.NodeFailed() && nodes.Failed(node))
+        if (db.NodeFailed() && !stream.Started() && nodes.Failed(node))
         {
             continue;
         }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "server/body_stream.hpp"
 #include "server/db.hpp"
 #include "server/db_nodes.hpp"
 #include "server/metrics.hpp"
@@ -65,6 +66,9 @@ struct RouteInfo
 // {name} segments. All four outlive the handler's task.
 using Handler =
     std::function<Task<>(const httplib::Request &, httplib::Response &, Db &, const PathParams &)>;
+// A handler that may send its body as it makes it (BodyStream), or answer as any other.
+using StreamHandler = std::function<Task<>(const httplib::Request &, httplib::Response &, Db &,
+                                           const PathParams &, BodyStream &)>;
 
 class Router
 {
@@ -73,6 +77,8 @@ class Router
     // Registers GET `info.path` (each {name} matches one path segment). The first registered
     // route that matches a path serves it.
     void Get(RouteInfo info, Handler handler);
+    // Registers GET `info.path` with a handler that may stream its body.
+    void GetStreamed(RouteInfo info, StreamHandler handler);
     // Registers POST `info.path`.
     void Post(RouteInfo info, Handler handler);
     const std::vector<RouteInfo> &Routes() const { return routes_; }
@@ -86,18 +92,19 @@ class Router
     // the route's {name} values and must outlive the task. The route's handler reads from the
     // node `nodes` picks; when that node fails (a replica), it runs again on the next one. The
     // response says which node answered (X-Permanode-Node) and its ledger index
-    // (X-Permanode-Ledger-Index).
+    // (X-Permanode-Ledger-Index). A streaming handler sends its body through `stream` (the
+    // connection's); once it has started, the request is not served again on another node.
     Task<> Serve(const httplib::Request &request, httplib::Response &response, DbNodes &nodes,
-                 PathParams &params);
+                 PathParams &params, BodyStream &stream);
 
   private:
-    void Add(RouteInfo info, const char *method, Handler handler);
+    void Add(RouteInfo info, const char *method, StreamHandler handler);
 
     Metrics &metrics_;
     Authorizer *authorizer_ = nullptr;
     std::vector<RouteInfo> routes_;
     std::vector<PathTemplate> templates_; // parallel to routes_
-    std::vector<Handler> handlers_;       // parallel to routes_
+    std::vector<StreamHandler> handlers_; // parallel to routes_
 };
 
 // Route families, one file each.
@@ -116,6 +123,7 @@ void RegisterChrysalisRoutes(Router &router, const HealthLimits &health);
 void RegisterLegacyRoutes(Router &router);
 // The explorer's legacy reads: a legacy transaction's fields (/api/explorer/v2/legacy/...).
 void RegisterLegacyExplorerRoutes(Router &router);
+void RegisterHistoryRoutes(Router &router);
 // /metrics (with the database connections' figures from `stats`, and the figures of the syncs
 // that follow nodes, judged by `health`) and /api/openapi.json.
 // The headers every routed response carries, for the OpenAPI document.

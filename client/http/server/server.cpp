@@ -62,6 +62,7 @@ class ServerImpl
         RegisterChrysalisRoutes(router_, options_.health);
         RegisterLegacyRoutes(router_);
         RegisterLegacyExplorerRoutes(router_);
+        RegisterHistoryRoutes(router_);
         RegisterWebRoutes(router_);
         RegisterOperationRoutes(router_, metrics_, options_.health, [this] { return Stats(); });
         if (options_.auth == "ucan" && !options_.service_did.empty())

@@ -10,6 +10,7 @@ FROM @extschema@.ledger_tables l WHERE p.family = 'ledger' AND p.table_name = l.
 ALTER TABLE @extschema@.ledger_tables DROP COLUMN unique_columns;
 \ir ../schema/77_legacy_analytics.sql
 \ir ../schema/81_sync_follow.sql
+\ir ../schema/31_migrated_funds.sql
 
 -- The legacy transactions held, counted as legacy.ingest counts the new ones.
 INSERT INTO legacy.daily_analytics (date, transactions, value_transactions, tokens, rolled_up)

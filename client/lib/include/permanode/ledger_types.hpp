@@ -151,6 +151,47 @@ struct LedgerUpdate
     std::int64_t amount = 0;
 };
 
+// One output of an address's history across eras (permanode.address_history): where it came in,
+// where it was spent, and for funds migrated from the legacy network, where they came from.
+struct HistoryEntry
+{
+    std::string era; // chrysalis or stardust
+    std::string output_id;
+    std::string output_kind; // basic, nft, sig_locked_single, sig_locked_dust_allowance
+    std::int32_t milestone_index = 0;
+    std::int64_t milestone_timestamp = 0; // unix seconds
+    std::int64_t amount = 0;
+    std::string block_id;
+    std::optional<std::int32_t> spent_milestone_index;
+    std::optional<std::int64_t> spent_timestamp; // unix seconds
+    std::optional<std::string> spent_transaction_id;
+    std::optional<std::int32_t>
+        carried_to_stardust_at;               // the Stardust milestone that booked it again
+    std::optional<std::string> migrated_tail; // legacy tail transaction (81 trytes)
+    std::optional<std::string> migrated_bundle;
+    std::vector<std::string> migrated_from; // the legacy addresses the bundle spent from
+};
+
+// Milestones a history is read within (unset: unbounded).
+struct MilestoneSpan
+{
+    std::optional<std::int32_t> from;
+    std::optional<std::int32_t> to;
+};
+
+// A legacy address's migration (TIP-17): the bundle it spent from, the receipt entry's tail
+// transaction, and the Ed25519 address and output credited.
+struct Migration
+{
+    std::string bundle;
+    std::string tail_transaction_hash;
+    std::string output_id;
+    std::string ed25519_address; // 0x-hex, type byte first
+    std::int64_t amount = 0;
+    std::int32_t milestone_index = 0;
+    std::int64_t milestone_timestamp = 0; // unix seconds
+};
+
 struct MilestoneAnalytics
 {
     std::int32_t milestone_index = 0;

@@ -73,6 +73,17 @@ Query<Page<LedgerUpdate>> LedgerUpdatesByAddress(const std::string &address, int
                                                  const std::optional<Cursor> &after);
 Query<Page<LedgerUpdate>> LedgerUpdatesByMilestone(std::int32_t milestone_index, int page_size,
                                                    const std::optional<Cursor> &after);
+// An address's outputs of every era, newest first (address: 0x-hex, type byte first, or bech32
+// in the database's HRP), within `span`.
+Query<Page<HistoryEntry>> AddressHistory(const std::string &address, int page_size,
+                                         const std::optional<Cursor> &after,
+                                         const MilestoneSpan &span = {});
+// Where a legacy address's funds went by migration, oldest first.
+Query<std::vector<Migration>> MigrationsOf(const std::string &legacy_address);
+// An entry as CSV (the header's columns, RFC 4180) and as one line of JSON, without newline.
+std::string HistoryCsvHeader();
+std::string HistoryCsvLine(const HistoryEntry &entry);
+std::string HistoryJsonLine(const HistoryEntry &entry);
 Query<std::optional<MilestoneAnalytics>> AnalyticsAt(std::int32_t milestone_index);
 Query<std::vector<DailyAnalytics>> DailyAnalyticsBetween(const std::string &from_date,
                                                          const std::string &to_date);
