@@ -3,6 +3,7 @@
 #include <poll.h>
 
 #include <chrono>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -273,6 +274,36 @@ TEST_F(HttpTest, OpenApiDocumentListsTheRoutesAndFilters)
         }
     }
     EXPECT_TRUE(has_unlockable);
+
+    // The explorer's milestone lists and ledger figures, with their parameters and what they
+    // answer (more than "OK").
+    const std::map<std::string, std::vector<std::string>> explorer = {
+        {"/api/explorer/v2/milestones",
+         {"startTimestamp", "endTimestamp", "sort", "pageSize", "cursor"}},
+        {"/api/explorer/v2/milestones/{milestoneId}/blocks",
+         {"milestoneId", "sort", "pageSize", "cursor"}},
+        {"/api/explorer/v2/milestones/by-index/{index}/blocks",
+         {"index", "sort", "pageSize", "cursor"}},
+        {"/api/explorer/v2/ledger/richest-addresses", {"top", "ledgerIndex"}},
+        {"/api/explorer/v2/ledger/token-distribution", {"ledgerIndex"}}};
+    for (const auto &[path, names] : explorer)
+    {
+        SCOPED_TRACE(path);
+        ASSERT_TRUE(doc["paths"].contains(path));
+        const auto &get = doc["paths"][path]["get"];
+        std::vector<std::string> listed;
+        for (const auto &p : get["parameters"])
+        {
+            listed.push_back(p["name"]);
+            EXPECT_TRUE(p["in"] == "path" || p.contains("description")) << p.dump();
+        }
+        EXPECT_EQ(listed, names);
+        auto answer = get["responses"]["200"]["description"].get<std::string>();
+        EXPECT_NE(answer, "OK");
+        EXPECT_EQ(answer.find("ledgerIndex") != std::string::npos,
+                  path.find("/ledger/") != std::string::npos)
+            << answer;
+    }
 }
 
 TEST(HttpDatabaseDown, RoutesAnswer503AndTheServerStaysUp)

@@ -91,7 +91,8 @@ nlohmann::json OpenApi(const std::vector<RouteInfo> &routes)
         }
         const std::string &errors = route.error_schema;
         nlohmann::json responses = {
-            {"200", {{"description", "OK"}, {"headers", NodeHeaders()}, {"content", content}}},
+            {"200",
+             {{"description", route.response}, {"headers", NodeHeaders()}, {"content", content}}},
             {"400", ErrorResponse("A bad parameter, named", errors)},
             {"404", ErrorResponse("Not found", errors)},
             {"503", ErrorResponse("The database is unavailable", errors)}};

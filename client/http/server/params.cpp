@@ -256,6 +256,36 @@ std::optional<std::string> QueryDate(const httplib::Request &request, const std:
     return text;
 }
 
+std::optional<int> QueryInt(const httplib::Request &request, const std::string &name, int min,
+                            int max)
+{
+    auto text = QueryText(request, name);
+    if (!text)
+    {
+        return std::nullopt;
+    }
+    auto value = ParseDecimal<int>(*text);
+    if (!value || *value < min || *value > max)
+    {
+        throw BadParameter(name, "expected " + std::to_string(min) + " to " + std::to_string(max));
+    }
+    return value;
+}
+
+client::SortOrder SortParam(const httplib::Request &request)
+{
+    auto text = QueryText(request, "sort");
+    if (!text || *text == "newest")
+    {
+        return client::SortOrder::kNewest;
+    }
+    if (*text == "oldest")
+    {
+        return client::SortOrder::kOldest;
+    }
+    throw BadParameter("sort", "expected newest or oldest");
+}
+
 int PageSize(const httplib::Request &request)
 {
     auto text = QueryText(request, "pageSize");

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "permanode/cursor.hpp"
+#include "permanode/ledger_types.hpp"
 
 namespace httplib
 {
@@ -62,6 +63,11 @@ std::optional<std::string> QueryHex(const httplib::Request &request, const std::
                                     std::size_t max_bytes);
 // YYYY-MM-DD.
 std::optional<std::string> QueryDate(const httplib::Request &request, const std::string &name);
+// An integer in [min, max].
+std::optional<int> QueryInt(const httplib::Request &request, const std::string &name, int min,
+                            int max);
+// sort: newest (the default) or oldest.
+client::SortOrder SortParam(const httplib::Request &request);
 // pageSize: 1..kMaxPageSize, default kDefaultPageSize.
 int PageSize(const httplib::Request &request);
 // What a list's cursor carries as its id: the last row's block ID, output ID, white-flag index,

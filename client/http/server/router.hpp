@@ -56,6 +56,7 @@ struct RouteInfo
     std::vector<QueryParam> query;
     bool raw = false;                            // answers application/vnd.iota.serializer-v1 too
     std::string media_type = "application/json"; // of a 200 answer
+    std::string response = "OK";                 // what a 200 answer holds
     std::string method = "get";                  // get (and head), or post
     std::vector<QueryParam> body;                // a POST route's JSON body fields
     std::string error_schema = "Error";          // the OpenAPI schema of its error answers
@@ -113,6 +114,10 @@ void RegisterCoreRoutes(Router &router, const HealthLimits &health);
 void RegisterIndexerRoutes(Router &router);
 void RegisterSeedRoutes(Router &router);
 void RegisterExplorerRoutes(Router &router);
+// The explorer's milestone lists: milestones by index or time, a milestone's blocks.
+void RegisterExplorerMilestoneRoutes(Router &router);
+// The explorer's whole-ledger figures: the richest addresses, the token distribution.
+void RegisterExplorerLedgerRoutes(Router &router);
 // The overview's analytics (per milestone, per day, tiers) and an address's balance over time.
 void RegisterAnalyticsRoutes(Router &router);
 // The explorer's pages at / and /web/ (files built into the binary).

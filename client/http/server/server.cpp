@@ -58,6 +58,8 @@ class ServerImpl
         RegisterIndexerRoutes(router_);
         RegisterSeedRoutes(router_);
         RegisterExplorerRoutes(router_);
+        RegisterExplorerMilestoneRoutes(router_);
+        RegisterExplorerLedgerRoutes(router_);
         RegisterAnalyticsRoutes(router_);
         RegisterChrysalisRoutes(router_, options_.health);
         RegisterLegacyRoutes(router_);

@@ -56,6 +56,40 @@ Query<Page<std::string>> ListQuery(std::shared_ptr<const Statement> statement,
     return query;
 }
 
+MilestoneBlock MilestoneBlockOf(const Row &row)
+{
+    MilestoneBlock block;
+    block.block_id = row[0].as<std::string>();
+    block.white_flag_index = row[1].as<std::int32_t>();
+    block.protocol_version = row[2].as<std::int16_t>();
+    block.variant = row[3].as<std::string>();
+    return block;
+}
+
+// The white-flag index a milestone's blocks continue after; Error (22023) when the cursor is not
+// one of that list.
+std::optional<std::int32_t> WhiteFlagIndexAfter(const std::optional<Cursor> &after)
+{
+    if (!after)
+    {
+        return std::nullopt;
+    }
+    try
+    {
+        std::size_t used = 0;
+        int position = std::stoi(after->id, &used);
+        if (used != after->id.size())
+        {
+            throw std::invalid_argument("trailing characters");
+        }
+        return position;
+    }
+    catch (const std::exception &)
+    {
+        throw Error("invalid cursor for a milestone's blocks", "22023");
+    }
+}
+
 } // namespace
 
 namespace queries
@@ -120,47 +154,57 @@ Query<Page<std::string>> ChrysalisMessagesByIndex(const std::string &index, int 
     return ListQuery(statement, index, page_size, after);
 }
 
-Query<Page<std::string>> MilestoneBlocks(std::int32_t milestone_index, int page_size,
-                                         const std::optional<Cursor> &after)
+Query<Page<MilestoneBlock>> MilestoneBlocksWithKind(std::int32_t milestone_index, SortOrder sort,
+                                                    int page_size,
+                                                    const std::optional<Cursor> &after)
 {
-    static const auto statement = MakeStatement(
-        "milestone_blocks", "SELECT message_id::text, white_flag_index FROM permanode.messages "
-                            "WHERE milestone_index = $1 AND white_flag_index IS NOT NULL "
-                            "AND ($2::int IS NULL OR white_flag_index > $2) "
-                            "ORDER BY white_flag_index LIMIT $3");
-    std::optional<std::int32_t> after_position;
-    if (after)
+    // $1 the milestone, $2 the cursor's white-flag index (NULL: from the first), $3 the limit.
+    auto sql = [](const char *after_op, const char *direction)
     {
-        try
-        {
-            std::size_t used = 0;
-            after_position = std::stoi(after->id, &used);
-            if (used != after->id.size())
-            {
-                throw std::invalid_argument("trailing characters");
-            }
-        }
-        catch (const std::exception &)
-        {
-            throw Error("invalid cursor for a milestone's blocks", "22023");
-        }
-    }
-    Query<Page<std::string>> query;
-    query.statement = statement;
+        return std::string("SELECT message_id::text, white_flag_index, version, "
+                           "coalesce(variant, '') FROM permanode.messages WHERE milestone_index "
+                           "= $1 AND white_flag_index IS NOT NULL AND ($2::int IS NULL OR "
+                           "white_flag_index ") +
+               after_op + " $2) ORDER BY white_flag_index " + direction + " LIMIT $3";
+    };
+    static const auto oldest = MakeStatement("milestone_blocks", sql(">", "ASC"));
+    static const auto newest = MakeStatement("milestone_blocks_newest", sql("<", "DESC"));
+    Query<Page<MilestoneBlock>> query;
+    query.statement = sort == SortOrder::kOldest ? oldest : newest;
     query.params.AddInt(std::optional<std::int32_t>(milestone_index));
-    query.params.AddInt(after_position);
+    query.params.AddInt(WhiteFlagIndexAfter(after));
     query.params.Add(std::to_string(page_size + 1));
     query.read = [milestone_index, page_size](const Result &result)
     {
-        return MakePage<std::string>(
-            result, page_size, [](const Row &row) { return row[0].as<std::string>(); },
-            [milestone_index](const Row &row)
-            {
-                Cursor cursor;
-                cursor.milestone_index = milestone_index;
-                cursor.id = row[1].as<std::string>();
-                return cursor;
-            });
+        return MakePage<MilestoneBlock>(result, page_size, MilestoneBlockOf,
+                                        [milestone_index](const Row &row)
+                                        {
+                                            Cursor cursor;
+                                            cursor.milestone_index = milestone_index;
+                                            cursor.id = row[1].as<std::string>();
+                                            return cursor;
+                                        });
+    };
+    return query;
+}
+
+Query<Page<std::string>> MilestoneBlocks(std::int32_t milestone_index, int page_size,
+                                         const std::optional<Cursor> &after)
+{
+    auto blocks = MilestoneBlocksWithKind(milestone_index, SortOrder::kOldest, page_size, after);
+    Query<Page<std::string>> query;
+    query.statement = std::move(blocks.statement);
+    query.params = std::move(blocks.params); // moved: its pointers stay valid
+    query.read = [read = std::move(blocks.read)](const Result &result)
+    {
+        auto page = read(result);
+        Page<std::string> ids;
+        for (auto &block : page.items)
+        {
+            ids.items.push_back(std::move(block.block_id));
+        }
+        ids.next = std::move(page.next);
+        return ids;
     };
     return query;
 }
@@ -198,6 +242,13 @@ Page<std::string> Client::GetChrysalisMessagesByIndex(const std::string &index, 
                                                       const std::optional<Cursor> &after)
 {
     return Run(queries::ChrysalisMessagesByIndex(index, page_size, after));
+}
+
+Page<MilestoneBlock> Client::GetMilestoneBlocksWithKind(std::int32_t milestone_index,
+                                                        SortOrder sort, int page_size,
+                                                        const std::optional<Cursor> &after)
+{
+    return Run(queries::MilestoneBlocksWithKind(milestone_index, sort, page_size, after));
 }
 
 Page<std::string> Client::GetMilestoneBlocks(std::int32_t milestone_index, int page_size,

@@ -45,11 +45,12 @@ inline std::shared_ptr<const Statement> MakeStatement(std::string name, std::str
 // The SQL expression of a timestamptz column in microseconds since the epoch.
 std::string Micros(const std::string &column);
 
-// The keyset part of a newest-first list, with parameters $n..$n+3 the cursor fields, against
-// the row's ms_range_id, ms_timestamp, milestone_index and id columns (id_cast: the ID's type).
+// The keyset part of a newest-first list (kOldest: oldest-first), with parameters $n..$n+3 the
+// cursor fields, against the row's ms_range_id, ms_timestamp, milestone_index and id columns
+// (id_cast: the ID's type).
 std::string KeysetCondition(int n, const std::string &range, const std::string &timestamp,
                             const std::string &milestone_index, const std::string &id,
-                            const std::string &id_cast);
+                            const std::string &id_cast, SortOrder order = SortOrder::kNewest);
 // The retired outputs o of a key alive at milestone `at` and matching `where` (conditions on o,
 // " AND ..."), newest first from the key's span index (docs/AS_OF.md), as a subquery of
 // `columns`: the first `limit` by distance from span_newest(key, upto), and every output of the

@@ -56,6 +56,34 @@ std::string UtxoChangesSql()
                  "WHERE milestone_index = $1 ORDER BY 1, 2";
 }
 
+// The milestones by index, newest or oldest first: the ledger's keyset (ms_range_id and the
+// time grow with the index), ordered as the partitions' (milestone_index, message_id) index is,
+// with the cursor's range and index as plain bounds too, which prune the partitions passed and
+// start the index scan at the cursor. $1-$2 the time bounds, $3-$6 the cursor, $7 the limit.
+std::string MilestonesSql(SortOrder order)
+{
+    bool newest = order == SortOrder::kNewest;
+    const std::string bound = newest ? " <= " : " >= ";
+    const std::string direction = newest ? " DESC" : " ASC";
+    return "SELECT m.milestone_id::text, m.ms_range_id, m.timestamp * 1000000, "
+           "m.milestone_index, m.message_id::text, m.timestamp FROM permanode.milestones m "
+           "WHERE ($1::bigint IS NULL OR m.timestamp >= $1) AND ($2::bigint IS NULL OR "
+           "m.timestamp <= $2) AND ($3::int IS NULL OR (m.ms_range_id" +
+           bound + "$3 AND m.milestone_index" + bound + "$5)) AND " +
+           KeysetCondition(3, "m.ms_range_id", "to_timestamp(m.timestamp)", "m.milestone_index",
+                           "m.message_id", "permanode.block_id", order) +
+           " ORDER BY m.milestone_index" + direction + ", m.message_id" + direction + " LIMIT $7";
+}
+
+MilestoneListItem MilestoneListItemOf(const Row &row)
+{
+    MilestoneListItem item;
+    item.milestone_id = row[0].as<std::string>();
+    item.milestone_index = row[3].as<std::int32_t>();
+    item.timestamp = row[5].as<std::int64_t>();
+    return item;
+}
+
 } // namespace
 
 namespace queries
@@ -78,6 +106,26 @@ Query<std::optional<MilestoneRow>> MilestoneById(const std::string &milestone_id
     query.statement = statement;
     query.params.Add(milestone_id);
     query.read = FirstMilestone;
+    return query;
+}
+
+Query<Page<MilestoneListItem>> Milestones(const MilestoneFilter &filter, int page_size,
+                                          const std::optional<Cursor> &after)
+{
+    static const auto newest = MakeStatement("milestones", MilestonesSql(SortOrder::kNewest));
+    static const auto oldest =
+        MakeStatement("milestones_oldest", MilestonesSql(SortOrder::kOldest));
+    Query<Page<MilestoneListItem>> query;
+    query.statement = filter.sort == SortOrder::kNewest ? newest : oldest;
+    query.params.AddInt(filter.start_timestamp);
+    query.params.AddInt(filter.end_timestamp);
+    query.params.Add(after);
+    query.params.Add(std::to_string(page_size + 1));
+    query.read = [page_size](const Result &result)
+    {
+        return MakePage<MilestoneListItem>(result, page_size, MilestoneListItemOf,
+                                           [](const Row &row) { return CursorOf(row, 1, 4); });
+    };
     return query;
 }
 
@@ -176,6 +224,12 @@ std::optional<MilestoneRow> Client::GetMilestoneByIndex(std::int32_t milestone_i
 std::optional<MilestoneRow> Client::GetMilestoneById(const std::string &milestone_id)
 {
     return Run(queries::MilestoneById(milestone_id));
+}
+
+Page<MilestoneListItem> Client::GetMilestones(const MilestoneFilter &filter, int page_size,
+                                              const std::optional<Cursor> &after)
+{
+    return Run(queries::Milestones(filter, page_size, after));
 }
 
 std::vector<MilestoneRow> Client::GetLatestMilestones(int count)

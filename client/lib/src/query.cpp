@@ -100,11 +100,12 @@ std::string Micros(const std::string &column)
 
 std::string KeysetCondition(int n, const std::string &range, const std::string &timestamp,
                             const std::string &milestone_index, const std::string &id,
-                            const std::string &id_cast)
+                            const std::string &id_cast, SortOrder order)
 {
     auto p = [n](int i) { return "$" + std::to_string(n + i); };
+    const char *after = order == SortOrder::kNewest ? ") < (" : ") > (";
     return "(" + p(0) + "::int IS NULL OR (" + range + ", " + timestamp + ", " + milestone_index +
-           ", " + id + ") < (" + p(0) + "::int, timestamptz 'epoch' + " + p(1) +
+           ", " + id + after + p(0) + "::int, timestamptz 'epoch' + " + p(1) +
            "::bigint * interval '1 microsecond', " + p(2) + "::int, " + p(3) + "::" + id_cast +
            "))";
 }

@@ -75,6 +75,10 @@ class Client
     // index of the last block).
     Page<std::string> GetMilestoneBlocks(std::int32_t milestone_index, int page_size,
                                          const std::optional<Cursor> &after);
+    // The same with each block's payload kind, in white-flag order (kOldest) or its reverse.
+    Page<MilestoneBlock> GetMilestoneBlocksWithKind(std::int32_t milestone_index, SortOrder sort,
+                                                    int page_size,
+                                                    const std::optional<Cursor> &after);
 
     // --- outputs ---
     std::optional<OutputRow> GetOutput(const std::string &output_id);
@@ -91,6 +95,9 @@ class Client
     // --- milestones ---
     std::optional<MilestoneRow> GetMilestoneByIndex(std::int32_t milestone_index);
     std::optional<MilestoneRow> GetMilestoneById(const std::string &milestone_id);
+    // The milestones held, by index (the cursor's id is the last one's milestone ID).
+    Page<MilestoneListItem> GetMilestones(const MilestoneFilter &filter, int page_size,
+                                          const std::optional<Cursor> &after);
     // The newest milestones, newest first.
     std::vector<MilestoneRow> GetLatestMilestones(int count);
     // nullopt when the milestone was not ingested.
@@ -112,6 +119,9 @@ class Client
                                                  const std::optional<Cursor> &after);
     Page<LedgerUpdate> GetLedgerUpdatesByMilestone(std::int32_t milestone_index, int page_size,
                                                    const std::optional<Cursor> &after);
+    // Now, or at the end of milestone `as_of` (its era's outputs).
+    RichestAddresses GetRichestAddresses(std::optional<std::int32_t> as_of, int top);
+    TokenDistribution GetTokenDistribution(std::optional<std::int32_t> as_of);
     std::optional<MilestoneAnalytics> GetMilestoneAnalytics(std::int32_t milestone_index);
     // Days from..to (YYYY-MM-DD, inclusive): rolled-up days, and days not rolled up yet
     // computed from metrics_cache.

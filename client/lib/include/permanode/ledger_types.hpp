@@ -192,6 +192,63 @@ struct Migration
     std::int64_t milestone_timestamp = 0; // unix seconds
 };
 
+// The explorer's lists of milestones (by index, newest or oldest first) and of a milestone's
+// blocks (white-flag order, or its reverse).
+enum class SortOrder
+{
+    kNewest,
+    kOldest,
+};
+
+// Which milestones a list holds: those of [start, end] (unix seconds, inclusive; unset: open).
+struct MilestoneFilter
+{
+    std::optional<std::int64_t> start_timestamp;
+    std::optional<std::int64_t> end_timestamp;
+    SortOrder sort = SortOrder::kNewest;
+};
+
+struct MilestoneListItem
+{
+    std::int32_t milestone_index = 0;
+    std::string milestone_id;
+    std::int64_t timestamp = 0; // unix seconds
+};
+
+// A block a milestone references.
+struct MilestoneBlock
+{
+    std::string block_id;
+    std::int32_t white_flag_index = 0;
+    std::int16_t protocol_version = kStardust;
+    std::string variant; // payload kind as BlockRow::variant ("" when the block has none)
+};
+
+// The addresses holding the most (the unspent outputs whose `address` they are).
+struct AddressBalance
+{
+    std::string address;
+    std::int64_t balance = 0;
+};
+struct RichestAddresses
+{
+    std::int32_t ledger_index = 0; // the milestone they are at the end of
+    std::vector<AddressBalance> top;
+};
+
+// The addresses whose balance is in [10^exponent, 10^(exponent + 1)).
+struct DistributionBucket
+{
+    int exponent = 0;
+    std::int64_t address_count = 0;
+    std::int64_t total_balance = 0;
+};
+struct TokenDistribution
+{
+    std::int32_t ledger_index = 0;
+    std::vector<DistributionBucket> buckets; // by exponent
+};
+
 struct MilestoneAnalytics
 {
     std::int32_t milestone_index = 0;

@@ -34,6 +34,11 @@ Query<Page<std::string>> BlocksByTag(const std::string &tag, int page_size,
 // Throws Error (22023) when `after` is not a cursor of this list.
 Query<Page<std::string>> MilestoneBlocks(std::int32_t milestone_index, int page_size,
                                          const std::optional<Cursor> &after);
+// The same list with each block's payload kind, in white-flag order (kOldest) or its reverse.
+// Throws Error (22023) when `after` is not a cursor of this list.
+Query<Page<MilestoneBlock>> MilestoneBlocksWithKind(std::int32_t milestone_index, SortOrder sort,
+                                                    int page_size,
+                                                    const std::optional<Cursor> &after);
 
 // --- outputs ---
 Query<std::optional<OutputRow>> Output(const std::string &output_id);
@@ -49,6 +54,9 @@ Query<std::optional<std::string>> ChainOutput(OutputKind kind, const std::string
 // --- milestones ---
 Query<std::optional<MilestoneRow>> MilestoneByIndex(std::int32_t milestone_index);
 Query<std::optional<MilestoneRow>> MilestoneById(const std::string &milestone_id);
+// The milestones held (of both eras), by index; the cursor's id is the milestone ID.
+Query<Page<MilestoneListItem>> Milestones(const MilestoneFilter &filter, int page_size,
+                                          const std::optional<Cursor> &after);
 Query<std::vector<MilestoneRow>> LatestMilestones(int count);
 Query<std::optional<UtxoChanges>> UtxoChangesAt(std::int32_t milestone_index);
 Query<std::int32_t> LedgerIndex();
@@ -84,6 +92,11 @@ Query<std::vector<Migration>> MigrationsOf(const std::string &legacy_address);
 std::string HistoryCsvHeader();
 std::string HistoryCsvLine(const HistoryEntry &entry);
 std::string HistoryJsonLine(const HistoryEntry &entry);
+// The `top` addresses with the largest balances, largest first (ties by address), and the
+// balances' distribution by powers of ten: now (the Stardust outputs), or at the end of milestone
+// `as_of` (its era's outputs), as BalanceOf counts them.
+Query<RichestAddresses> RichestAddressesAt(std::optional<std::int32_t> as_of, int top);
+Query<TokenDistribution> TokenDistributionAt(std::optional<std::int32_t> as_of);
 Query<std::optional<MilestoneAnalytics>> AnalyticsAt(std::int32_t milestone_index);
 Query<std::vector<DailyAnalytics>> DailyAnalyticsBetween(const std::string &from_date,
                                                          const std::string &to_date);
