@@ -546,6 +546,21 @@ struct ChrysalisLedgerGenerator::State
         return outputs;
     }
 
+    // The legacy tail transaction a receipt entry names: the given ones first, in order, then
+    // random legacy hashes (t5b1: bytes of five balanced trits, the last one's two padding
+    // trits zero).
+    std::size_t next_tail = 0;
+    v1::LegacyTailHash NextTail()
+    {
+        if (next_tail < options.migration_tails.size())
+            return options.migration_tails[next_tail++];
+        v1::LegacyTailHash tail{};
+        for (std::size_t i = 0; i + 1 < tail.size(); ++i)
+            tail[i] = static_cast<std::uint8_t>(static_cast<int>(random.Below(243)) - 121);
+        tail.back() = static_cast<std::uint8_t>(static_cast<int>(random.Below(27)) - 13);
+        return tail;
+    }
+
     // Funds migrated from the legacy network, paid from the treasury (TIP-17).
     std::optional<v1::ReceiptPayload> MakeReceipt()
     {
@@ -557,7 +572,7 @@ struct ChrysalisLedgerGenerator::State
         for (std::size_t i = 0; i < count; ++i)
         {
             v1::MigratedFundsEntry entry;
-            entry.tail_transaction_hash = random.Array<49>();
+            entry.tail_transaction_hash = NextTail();
             entry.address = DrawAddress();
             entry.deposit = kMi * (1 + random.ZipfRank(100'000)); // mostly a few Mi to Gi
             if (entry.deposit > treasury - moved)

@@ -4,6 +4,7 @@
 #include "archive.hpp"
 #include "decode.hpp"
 #include "dump.hpp"
+#include "era_files.hpp"
 #include "export.hpp"
 #include "bundle.hpp"
 #include "chronicle_import.hpp"
@@ -661,6 +662,8 @@ void RegisterGenerateCommand(CLI::App &app)
     static std::string output, snapshot, protocol = "stardust", blocks_per_milestone = "40-90",
                                          outputs_per_transaction = "1-3";
     static bool node_fields = false;
+    static std::string migration_tails, end_model, carry;
+    static std::uint64_t chrysalis_addresses_seed = 0;
     auto *generate = app.add_subcommand(
         "generate",
         "Write a synthetic Stardust ledger (or, with --protocol chrysalis, a Chrysalis one) as "
@@ -711,11 +714,46 @@ void RegisterGenerateCommand(CLI::App &app)
                        "stardust: also write what a node knows of each milestone (milestone_id, "
                        "milestone, protocol_parameters, created, consumed; see BUNDLE_FORMAT.md), "
                        "for a test INX node; ingest ignores them");
+    generate->add_option("--migration-tails", migration_tails,
+                         "chrysalis: a file of legacy transaction hashes (81 trytes a line) that "
+                         "the receipts name first, in order, as the migration's named the legacy "
+                         "bundles they migrated");
+    generate->add_option("--end-model", end_model,
+                         "chrysalis: also write the outputs unspent at the end to this file "
+                         "(OUTPUT_ID OWNER_HASH AMOUNT lines), for --carry");
+    generate->add_option("--carry", carry,
+                         "stardust: continue a Chrysalis ledger as IOTA's upgrade did: the "
+                         "genesis books the outputs of this --end-model file again, under their "
+                         "IDs");
+    generate->add_option("--chrysalis-addresses-seed", chrysalis_addresses_seed,
+                         "stardust: draw addresses from those of the Chrysalis ledger generated "
+                         "with this seed");
     generate->add_option("-o,--output", output,
                          "Bundle file (legacy: .dmp file) to write (default: stdout)");
     generate->callback(
         [generate]
         {
+            if ((!migration_tails.empty() || !end_model.empty()) && protocol != "chrysalis")
+                throw CLI::ValidationError("--migration-tails/--end-model",
+                                           "only with --protocol chrysalis");
+            if ((!carry.empty() || generate->count("--chrysalis-addresses-seed")) &&
+                protocol != "stardust")
+                throw CLI::ValidationError("--carry/--chrysalis-addresses-seed",
+                                           "only with --protocol stardust");
+            try
+            {
+                if (!migration_tails.empty())
+                    options.migration_tails = ReadMigrationTails(migration_tails);
+                if (!carry.empty())
+                    options.carried = ReadModel(carry);
+            }
+            catch (const EraFileError &e)
+            {
+                fmt::print(stderr, "{}\n", e.what());
+                Exit(kBadInput);
+            }
+            if (generate->count("--chrysalis-addresses-seed"))
+                options.chrysalis_addresses_seed = chrysalis_addresses_seed;
             bool chrysalis = protocol == "chrysalis", legacy = protocol == "legacy";
             if (chrysalis || legacy)
             {
@@ -810,6 +848,8 @@ void RegisterGenerateCommand(CLI::App &app)
                 throw std::runtime_error("cannot write " + (output.empty() ? "stdout" : output));
             if (Interrupted())
                 Exit(kInterrupted);
+            if (v1 && !end_model.empty())
+                WriteModel(v1->Model(), end_model);
         });
 }
 

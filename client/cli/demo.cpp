@@ -54,8 +54,9 @@ constexpr std::uint32_t kChrysalisTimestamp = 1'617'000'000; // 2021-03-29
 constexpr std::uint32_t kChrysalisMilestones = 1000;
 
 // The generators' revision: a file written by an earlier one is not reused (2: every block
-// references the one before it, so cones are in TIP-2's white-flag order).
-constexpr int kGeneratorRevision = 2;
+// references the one before it, so cones are in TIP-2's white-flag order; 3: the eras continue
+// each other: Chrysalis receipts name legacy bundles, Stardust carries Chrysalis's outputs).
+constexpr int kGeneratorRevision = 3;
 
 // Writes a generated ledger once; later runs reuse the file.
 template <typename Generator>
@@ -368,6 +369,36 @@ std::string FixturesDirectory(const std::string &option)
         .string();
 }
 
+// The tail transactions of the legacy value bundles held (t5b1 bytes), for the Chrysalis
+// receipts to name as the migration's did: each funds an Ed25519 address from a legacy one.
+std::vector<std::array<std::uint8_t, 49>> LegacyTails(const std::string &dsn)
+{
+    pqxx::connection conn(dsn);
+    pqxx::read_transaction tx(conn);
+    std::vector<std::array<std::uint8_t, 49>> tails;
+    for (const auto &row :
+         tx.exec("SELECT permanode.trytes81_send(b.transaction_hash) FROM legacy.bundles b "
+                 "WHERE b.current_index = 0 AND EXISTS (SELECT 1 FROM legacy.bundles i "
+                 "WHERE i.bundle_hash = b.bundle_hash AND i.value < 0) "
+                 "ORDER BY b.issued_at, b.transaction_hash LIMIT 500"))
+    {
+        pqxx::binarystring bytes(row[0]);
+        std::array<std::uint8_t, 49> tail{};
+        std::copy_n(bytes.data(), std::min(bytes.size(), tail.size()), tail.begin());
+        tails.push_back(tail);
+    }
+    return tails;
+}
+
+// What a Chrysalis ledger leaves unspent at its end, for the Stardust genesis to carry.
+std::vector<ModelOutput> ChrysalisEnd(const GeneratorOptions &options)
+{
+    ChrysalisLedgerGenerator generator(options);
+    for (std::uint32_t i = 0; i < options.milestones; ++i)
+        (void)generator.Next();
+    return generator.Model();
+}
+
 int RunDemo(const DemoOptions &options)
 {
     EmbeddedCluster cluster(options.dir.empty() ? EmbeddedCluster::DefaultRoot()
@@ -395,8 +426,20 @@ int RunDemo(const DemoOptions &options)
         WriteBundles(ImportChronicle(source.string(), {}), bundles);
         Load(dsn, bundles);
     }
-    // The Chrysalis era: a generated ledger, then the real messages as the two testnet7
-    // milestones they form, before the Stardust milestones (one network's eras do not overlap).
+    // The legacy era first: the Chrysalis receipts name its bundles (it lives in its own schema).
+    fs::path shimmer = fixtures.lexically_normal();
+    if (!shimmer.has_filename()) // given with a trailing slash
+        shimmer = shimmer.parent_path();
+    fs::path legacy_fixtures = shimmer.parent_path() / "legacy";
+    if (!fs::exists(legacy_fixtures))
+    {
+        fmt::print(stderr, "permanode: no fixture directory {}\n", legacy_fixtures.string());
+        return kEnvironment;
+    }
+    LoadLegacy(dsn, work, legacy_fixtures);
+    // The Chrysalis era: a generated ledger whose receipts migrate the legacy bundles' funds, then
+    // the real messages as the two testnet7 milestones they form, before the Stardust milestones
+    // (one network's eras do not overlap).
     GeneratorOptions chrysalis_options = ChrysalisGeneratorDefaults();
     chrysalis_options.milestones = kChrysalisMilestones;
     chrysalis_options.start_index = kChrysalisStart;
@@ -405,10 +448,8 @@ int RunDemo(const DemoOptions &options)
     chrysalis_options.max_blocks = 90;
     chrysalis_options.transaction_share = 0.2;
     chrysalis_options.seed = kGeneratedSeed;
+    chrysalis_options.migration_tails = LegacyTails(dsn);
     Load(dsn, GeneratedLedger<ChrysalisLedgerGenerator>(work, "chrysalis", chrysalis_options));
-    fs::path shimmer = fixtures.lexically_normal();
-    if (!shimmer.has_filename()) // given with a trailing slash
-        shimmer = shimmer.parent_path();
     fs::path chrysalis = shimmer.parent_path() / "chrysalis" / "chrysalis_messages.json";
     if (!fs::exists(chrysalis))
     {
@@ -427,19 +468,17 @@ int RunDemo(const DemoOptions &options)
                        bundle.blocks.size() == 1 ? "" : "s", MerkleProblem(bundle).value_or(""));
     WriteBundles(testnet7, chrysalis_bundles);
     Load(dsn, chrysalis_bundles);
+    // The Stardust era continues the generated Chrysalis one, as IOTA's upgrade did: its genesis
+    // books the Chrysalis outputs unspent at the end again, under their IDs, and the same
+    // addresses go on transacting.
     GeneratorOptions stardust_options;
     stardust_options.milestones = options.milestones;
     stardust_options.start_index = kGeneratedStart;
     stardust_options.start_timestamp = kGeneratedTimestamp;
     stardust_options.seed = kGeneratedSeed;
+    stardust_options.carried = ChrysalisEnd(chrysalis_options);
+    stardust_options.chrysalis_addresses_seed = chrysalis_options.seed;
     Load(dsn, GeneratedLedger<LedgerGenerator>(work, "stardust", stardust_options));
-    fs::path legacy_fixtures = shimmer.parent_path() / "legacy";
-    if (!fs::exists(legacy_fixtures))
-    {
-        fmt::print(stderr, "permanode: no fixture directory {}\n", legacy_fixtures.string());
-        return kEnvironment;
-    }
-    LoadLegacy(dsn, work, legacy_fixtures);
     ArchiveOldRanges(dsn);
     ArchiveOldMonths(dsn);
     ExampleQueries(dsn);

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <stdexcept>
 #include <optional>
 #include <string>
 
@@ -66,8 +67,12 @@ struct LedgerGenerator::State
 
     explicit State(const GeneratorOptions &o) : options(o), random(o.seed) {}
 
+    // A ledger that continues a Chrysalis one draws from that ledger's addresses.
     Address AddressAt(std::size_t n) const
     {
+        if (options.chrysalis_addresses_seed)
+            return Address{AddressType::kEd25519,
+                           DerivedId("chrysalis-address", *options.chrysalis_addresses_seed, n)};
         return Address{AddressType::kEd25519, DerivedId("address", options.seed, n)};
     }
     Address DrawAddress() { return AddressAt(addresses.Draw(random)); }
@@ -452,7 +457,35 @@ struct LedgerGenerator::State
             outputs.push_back({id, BlockId{}, EncodeOutput(Output{basic})});
             unspent.push_back({id, Output{basic}, BlockId{}, index, timestamp});
         }
+        for (const ModelOutput &carried : options.carried)
+            outputs.push_back(CarriedOutput(carried));
         return outputs;
+    }
+
+    // A Chrysalis output the genesis books again: the same ID, owner and amount, as a basic
+    // output (IOTA's Stardust upgrade kept them so).
+    SnapshotOutput CarriedOutput(const ModelOutput &carried)
+    {
+        BasicOutput basic;
+        basic.amount = carried.amount;
+        basic.unlock_conditions.emplace_back(
+            AddressUnlockCondition{Address{AddressType::kEd25519, carried.owner_hash}});
+        auto bytes = FromHexFixed<34>(carried.output_id);
+        if (!bytes)
+            throw std::invalid_argument("carried output ID " + carried.output_id);
+        OutputId id;
+        std::copy(bytes->begin(), bytes->begin() + 32, id.transaction_id.begin());
+        id.index = static_cast<std::uint16_t>((*bytes)[32] | ((*bytes)[33] << 8));
+        unspent.push_back({id, Output{basic}, BlockId{}, index, timestamp});
+        return {id, BlockId{}, EncodeOutput(Output{basic})};
+    }
+
+    std::uint64_t CarriedSupply() const
+    {
+        std::uint64_t supply = 0;
+        for (const ModelOutput &carried : options.carried)
+            supply += carried.amount;
+        return supply;
     }
 
     // Shimmer's parameters (the network ID the transactions carry is Shimmer's), with the
@@ -466,7 +499,7 @@ struct LedgerGenerator::State
         parameters.min_pow_score = 1500;
         parameters.below_max_depth = 15;
         parameters.rent_structure = {100, 1, 10};
-        parameters.token_supply = kGenesisAmount * options.genesis_addresses;
+        parameters.token_supply = kGenesisAmount * options.genesis_addresses + CarriedSupply();
         return EncodeProtocolParameters(parameters);
     }
 

@@ -16,6 +16,17 @@
 namespace permanode::cli
 {
 
+// One output of a generator's own ledger model: the unspent set it draws inputs from, as it
+// stands after the milestone last generated. Tests compute expected answers from it.
+struct ModelOutput
+{
+    std::string output_id;      // 0x-hex
+    std::string kind;           // basic, alias, nft (Stardust; foundries are not modelled), legacy
+    codec::Hash32 owner_hash{}; // the Ed25519 address that unlocks it (alias: state controller)
+    std::uint64_t amount = 0;
+    std::string chain_id; // alias or NFT ID (0x-hex), resolved; empty for other kinds
+};
+
 struct GeneratorOptions
 {
     std::uint32_t milestones = 100;
@@ -28,6 +39,15 @@ struct GeneratorOptions
     std::uint32_t max_fresh_outputs = 3;
     std::uint64_t seed = 1;
     std::uint32_t genesis_addresses = 200; // funded by the genesis milestone's snapshot
+    // Continuing an earlier era as IOTA's Stardust upgrade did (Stardust): the Chrysalis outputs
+    // unspent at its end, which the genesis books again under their IDs, and the seed of the
+    // Chrysalis generator whose addresses this ledger's are drawn from. Unset: a ledger of its
+    // own.
+    std::vector<ModelOutput> carried;
+    std::optional<std::uint64_t> chrysalis_addresses_seed;
+    // Chrysalis: the legacy tail transactions (t5b1 bytes) its receipts name first, in order, as
+    // the migration's receipts named the legacy bundles they migrated; then random legacy hashes.
+    std::vector<std::array<std::uint8_t, 49>> migration_tails;
 };
 
 // What a node knows of a milestone beyond its bundle line: the optional "node fields" of
@@ -54,17 +74,6 @@ struct NodeFields
 
 // A bundle line (FormatBundle's) with the node fields added after its own fields.
 std::string WithNodeFields(std::string line, const NodeFields &fields);
-
-// One output of a generator's own ledger model: the unspent set it draws inputs from, as it
-// stands after the milestone last generated. Tests compute expected answers from it.
-struct ModelOutput
-{
-    std::string output_id;      // 0x-hex
-    std::string kind;           // basic, alias, nft (Stardust; foundries are not modelled), legacy
-    codec::Hash32 owner_hash{}; // the Ed25519 address that unlocks it (alias: state controller)
-    std::uint64_t amount = 0;
-    std::string chain_id; // alias or NFT ID (0x-hex), resolved; empty for other kinds
-};
 
 // xoshiro256** seeded through splitmix64: the same stream for a seed on every platform
 // (std:: distributions are implementation-defined).

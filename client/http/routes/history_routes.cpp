@@ -44,8 +44,8 @@ Task<> Export(const std::string &address, const std::string &format,
     httplib::Response head;
     head.status = 200;
     head.set_header("Content-Type", csv ? "text/csv; charset=utf-8" : "application/x-ndjson");
-    head.set_header("Content-Disposition", "attachment; filename=\"history-" + address + "." +
-                                               format + "\"");
+    head.set_header("Content-Disposition",
+                    "attachment; filename=\"history-" + address + "." + format + "\"");
     stream.Start(head);
     std::string piece = csv ? client::queries::HistoryCsvHeader() + "\n" : std::string();
     for (;;)
@@ -129,13 +129,14 @@ void RegisterHistoryRoutes(Router &router)
         {"format", "string",
          "json (a page, the default), or csv or jsonl: the whole history as a download, streamed "
          "(chunked), its pages ignored"});
-    router.GetStreamed({"/api/explorer/v2/history/{address}", "explorer",
-                "An address's outputs of every era (Chrysalis and Stardust; bech32 of either, or "
-                "the hex of its hash), newest first: milestone, time, era, amount, where each was "
-                "spent, and for funds migrated from the legacy network the legacy bundle and "
-                "addresses they came from; or all of it as CSV or JSON lines",
-                history_params},
-               History);
+    router.GetStreamed(
+        {"/api/explorer/v2/history/{address}", "explorer",
+         "An address's outputs of every era (Chrysalis and Stardust; bech32 of either, or "
+         "the hex of its hash), newest first: milestone, time, era, amount, where each was "
+         "spent, and for funds migrated from the legacy network the legacy bundle and "
+         "addresses they came from; or all of it as CSV or JSON lines",
+         history_params},
+        History);
     router.Get({"/api/explorer/v2/legacy/addresses/{address}/migrations", "explorer",
                 "Where a legacy address's funds went by migration (TIP-17 receipts): each bundle "
                 "it spent from that a receipt names, and the Ed25519 address and output credited"},

@@ -50,14 +50,11 @@ HistoryEntry EntryOf(const Row &row)
     entry.amount = row[5].as<std::int64_t>();
     entry.block_id = row[6].is_null() ? std::string() : row[6].as<std::string>();
     entry.spent_milestone_index = OptionalInt(row, 7);
-    if (!row[8].is_null())
-        entry.spent_timestamp = row[8].as<std::int64_t>();
-    entry.spent_transaction_id = OptionalText(row, 9);
-    entry.carried_to_stardust_at = OptionalInt(row, 10);
-    entry.migrated_tail = OptionalText(row, 11);
-    entry.migrated_bundle = OptionalText(row, 12);
-    if (!row[13].is_null())
-        entry.migrated_from = Words(row[13].as<std::string>());
+    entry.carried_to_stardust_at = OptionalInt(row, 8);
+    entry.migrated_tail = OptionalText(row, 9);
+    entry.migrated_bundle = OptionalText(row, 10);
+    if (!row[11].is_null())
+        entry.migrated_from = Words(row[11].as<std::string>());
     return entry;
 }
 
@@ -104,8 +101,7 @@ Query<Page<HistoryEntry>> AddressHistory(const std::string &address, int page_si
         "address_history",
         "SELECT h.era, h.output_id::text, h.output_kind, h.milestone_index, "
         "extract(epoch FROM h.ms_timestamp)::bigint, h.amount, h.message_id::text, "
-        "h.spent_milestone_index, extract(epoch FROM h.spent_at)::bigint, "
-        "h.spent_transaction_id::text, h.carried_to_stardust_at, h.migrated_tail::text, "
+        "h.spent_milestone_index, h.carried_to_stardust_at, h.migrated_tail::text, "
         "h.migrated_bundle::text, array_to_string(h.migrated_from::text[], ' '), h.ms_range_id, " +
             Micros("h.ms_timestamp") +
             ", h.milestone_index, h.output_id::text FROM permanode.address_history("
@@ -122,21 +118,21 @@ Query<Page<HistoryEntry>> AddressHistory(const std::string &address, int page_si
     query.read = [page_size](const Result &result)
     {
         return MakePage<HistoryEntry>(result, page_size, EntryOf,
-                                      [](const Row &row) { return CursorOf(row, 14, 17); });
+                                      [](const Row &row) { return CursorOf(row, 12, 15); });
     };
     return query;
 }
 
 Query<std::vector<Migration>> MigrationsOf(const std::string &legacy_address)
 {
-    static const auto statement = MakeStatement(
-        "legacy_migrations_of",
-        "SELECT m.bundle::text, m.tail_transaction_hash::text, m.output_id::text, "
-        "'0x' || encode(permanode.address_send(m.ed25519_address), 'hex'), m.amount, "
-        "m.milestone_index, "
-        "extract(epoch FROM m.ms_timestamp)::bigint "
-        "FROM legacy.migrations_of($1::permanode.trytes81) m",
-        Plan::kGeneric);
+    static const auto statement =
+        MakeStatement("legacy_migrations_of",
+                      "SELECT m.bundle::text, m.tail_transaction_hash::text, m.output_id::text, "
+                      "'0x' || encode(permanode.address_send(m.ed25519_address), 'hex'), m.amount, "
+                      "m.milestone_index, "
+                      "extract(epoch FROM m.ms_timestamp)::bigint "
+                      "FROM legacy.migrations_of($1::permanode.trytes81) m",
+                      Plan::kGeneric);
     Query<std::vector<Migration>> query;
     query.statement = statement;
     query.params.Add(legacy_address);
@@ -164,7 +160,7 @@ Query<std::vector<Migration>> MigrationsOf(const std::string &legacy_address)
 std::string HistoryCsvHeader()
 {
     return "era,output_id,output_kind,milestone_index,milestone_timestamp,amount,block_id,"
-           "spent_milestone_index,spent_timestamp,spent_transaction_id,carried_to_stardust_at,"
+           "spent_milestone_index,carried_to_stardust_at,"
            "migrated_tail,migrated_bundle,migrated_from";
 }
 
@@ -178,8 +174,6 @@ std::string HistoryCsvLine(const HistoryEntry &e)
                                              std::to_string(e.amount),
                                              e.block_id,
                                              Or(e.spent_milestone_index),
-                                             Or(e.spent_timestamp),
-                                             Or(e.spent_transaction_id),
                                              Or(e.carried_to_stardust_at),
                                              Or(e.migrated_tail),
                                              Or(e.migrated_bundle),
@@ -201,9 +195,7 @@ std::string HistoryJsonLine(const HistoryEntry &e)
                            {"blockId", e.block_id},
                            {"spent", nullptr}};
     if (e.spent_milestone_index)
-        item["spent"] = {{"milestoneIndex", *e.spent_milestone_index},
-                         {"milestoneTimestamp", e.spent_timestamp.value_or(0)},
-                         {"transactionId", e.spent_transaction_id.value_or("")}};
+        item["spent"] = {{"milestoneIndex", *e.spent_milestone_index}};
     if (e.carried_to_stardust_at)
         item["carriedToStardustAt"] = *e.carried_to_stardust_at;
     if (e.migrated_tail)

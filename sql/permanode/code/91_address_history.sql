@@ -9,9 +9,12 @@
 -- A page of an address's history, newest first in the ledger's order (ms_range_id, ms_timestamp,
 -- milestone_index, output_id, all descending), after the row the after_* columns give (NULL: from
 -- the newest), within milestones from_milestone..to_milestone (NULL: unbounded). Each era's lookup
--- reads only page_size rows in its index order; the page is their merge. A Chrysalis output the
--- Stardust genesis booked again under its ID (carried_to_stardust_at) is spent in that era: its
--- Stardust row says where.
+-- reads only page_size rows in its index order; the page is their merge. Where each output was
+-- spent comes from the hot tables, so an archived range costs its lookup's read only: the
+-- retired set (spent after the milestone that made it), else the unspent set (not spent), else
+-- spent by the milestone that made it. A Chrysalis output the Stardust genesis booked again under
+-- its ID (retired at the genesis, a Stardust milestone) is carried_to_stardust_at it: its Stardust
+-- row says where it was spent.
 CREATE OR REPLACE FUNCTION @extschema@.address_history(
     address @extschema@.address, page_size int DEFAULT 100, after_range int DEFAULT NULL,
     after_time timestamptz DEFAULT NULL, after_milestone int DEFAULT NULL,
@@ -19,13 +22,14 @@ CREATE OR REPLACE FUNCTION @extschema@.address_history(
     to_milestone int DEFAULT NULL)
 RETURNS TABLE (era text, output_id @extschema@.output_id, output_kind text, milestone_index int,
                ms_timestamp timestamptz, ms_range_id int, amount bigint,
-               message_id @extschema@.block_id, spent_milestone_index int, spent_at timestamptz,
-               spent_transaction_id @extschema@.transaction_id, carried_to_stardust_at int,
-               migrated_tail @extschema@.trytes81, migrated_bundle @extschema@.trytes81,
-               migrated_from @extschema@.trytes81[])
+               message_id @extschema@.block_id, spent_milestone_index int,
+               carried_to_stardust_at int, migrated_tail @extschema@.trytes81,
+               migrated_bundle @extschema@.trytes81, migrated_from @extschema@.trytes81[])
 LANGUAGE plpgsql STABLE
 -- The plan does not depend on the address: plan once per session (the ledger has many partitions).
+-- The extension's operators are found whatever the caller's search path.
 SET plan_cache_mode = force_generic_plan
+SET search_path = @extschema@, pg_catalog
 AS $$
 #variable_conflict use_column
 DECLARE
@@ -37,6 +41,8 @@ DECLARE
     o @extschema@.output_id := address_history.after_output;
     lo int := coalesce(address_history.from_milestone, 0);
     hi int := coalesce(address_history.to_milestone, 2147483647);
+    -- The cursor's range bounds the ranges read (a lookup skips the newer ranges it names).
+    top int := coalesce(address_history.after_range, 2147483647);
 BEGIN
     IF n IS NULL OR n < 1 THEN
         RAISE EXCEPTION 'page_size must be 1 or more, not %', n
@@ -44,32 +50,35 @@ BEGIN
     END IF;
     RETURN QUERY
     WITH created AS (
-        (SELECT 'chrysalis'::text AS era, c.output_id,
+        (SELECT 'chrysalis'::text AS era, c.output_id, 'legacy'::text AS retired_kind,
                 CASE c.output_type WHEN 0 THEN 'sig_locked_single'
                                    ELSE 'sig_locked_dust_allowance' END AS output_kind,
                 c.milestone_index, c.ms_timestamp, c.ms_range_id, c.amount, c.message_id
          FROM @extschema@.legacy_outputs_by_address c
          WHERE c.address = k AND NOT c.is_used AND c.milestone_index BETWEEN lo AND hi
+           AND c.ms_range_id <= top
            AND (r IS NULL OR (c.ms_range_id, c.ms_timestamp, c.milestone_index, c.output_id)
                              < (r, t, m, o))
          ORDER BY c.ms_range_id DESC, c.ms_timestamp DESC, c.milestone_index DESC,
                   c.output_id DESC
          LIMIT n)
         UNION ALL
-        (SELECT 'stardust', c.output_id, 'basic', c.milestone_index, c.ms_timestamp,
+        (SELECT 'stardust', c.output_id, 'basic', 'basic', c.milestone_index, c.ms_timestamp,
                 c.ms_range_id, c.amount, c.message_id
          FROM @extschema@.basic_outputs_by_address c
          WHERE c.address = k AND c.milestone_index BETWEEN lo AND hi
+           AND c.ms_range_id <= top
            AND (r IS NULL OR (c.ms_range_id, c.ms_timestamp, c.milestone_index, c.output_id)
                              < (r, t, m, o))
          ORDER BY c.ms_range_id DESC, c.ms_timestamp DESC, c.milestone_index DESC,
                   c.output_id DESC
          LIMIT n)
         UNION ALL
-        (SELECT 'stardust', c.output_id, 'nft', c.milestone_index, c.ms_timestamp,
+        (SELECT 'stardust', c.output_id, 'nft', 'nft', c.milestone_index, c.ms_timestamp,
                 c.ms_range_id, c.amount, c.message_id
          FROM @extschema@.nft_outputs_by_address c
          WHERE c.address = k AND c.milestone_index BETWEEN lo AND hi
+           AND c.ms_range_id <= top
            AND (r IS NULL OR (c.ms_range_id, c.ms_timestamp, c.milestone_index, c.output_id)
                              < (r, t, m, o))
          ORDER BY c.ms_range_id DESC, c.ms_timestamp DESC, c.milestone_index DESC,
@@ -79,27 +88,32 @@ BEGIN
         SELECT * FROM created c
         ORDER BY c.ms_range_id DESC, c.ms_timestamp DESC, c.milestone_index DESC,
                  c.output_id DESC
-        LIMIT n)
+        LIMIT n),
+    spent AS (
+        SELECT p.*, coalesce(
+                   (SELECT x.spent_milestone_index FROM @extschema@.retired_outputs x
+                    WHERE x.output_id = p.output_id AND x.output_kind = p.retired_kind),
+                   CASE WHEN EXISTS (SELECT 1 FROM @extschema@.unspent_outputs u
+                                     WHERE u.output_id = p.output_id
+                                       AND (u.output_kind = 'legacy') = (p.era = 'chrysalis'))
+                        THEN NULL ELSE p.milestone_index END) AS spent_at
+        FROM page p)
     SELECT p.era, p.output_id, p.output_kind, p.milestone_index, p.ms_timestamp, p.ms_range_id,
-           p.amount, p.message_id, s.milestone_index, s.ms_timestamp, s.transaction_id,
-           carried.milestone_index, mf.tail_transaction_hash, lt.bundle, la.addresses
-    FROM page p
-    LEFT JOIN LATERAL (
-        SELECT s.milestone_index, s.ms_timestamp, s.transaction_id
-        FROM @extschema@.spent_outputs s WHERE s.output_id = p.output_id
-        ORDER BY s.milestone_index LIMIT 1) s0 ON true
-    LEFT JOIN LATERAL (
-        SELECT b.milestone_index FROM @extschema@.basic_outputs b
-        WHERE p.era = 'chrysalis' AND b.output_id = p.output_id LIMIT 1) carried ON true
-    -- A Chrysalis output carried into Stardust is spent there, by its Stardust row.
-    LEFT JOIN LATERAL (SELECT s0.* WHERE carried.milestone_index IS NULL) s ON true
+           p.amount, p.message_id,
+           CASE WHEN NOT carried THEN p.spent_at END,
+           CASE WHEN carried THEN p.spent_at END,
+           mf.tail_transaction_hash, lt.bundle, la.addresses
+    FROM spent p
+    CROSS JOIN LATERAL (SELECT p.era = 'chrysalis' AND p.spent_at IS NOT NULL
+                               AND @extschema@.protocol_at(p.spent_at) = 2 AS carried) c
     LEFT JOIN @extschema@.migrated_funds mf
         ON p.era = 'chrysalis' AND mf.output_id = p.output_id
+    -- (LIMIT keeps it a lookup per row: joined otherwise, every month would be read.)
     LEFT JOIN LATERAL (
         SELECT x.bundle FROM legacy.transactions x
         WHERE x.month_id = (SELECT l.month_id FROM legacy.transaction_locator l
                             WHERE l.hash = mf.tail_transaction_hash)
-          AND x.hash = mf.tail_transaction_hash) lt ON true
+          AND x.hash = mf.tail_transaction_hash LIMIT 1) lt ON true
     LEFT JOIN LATERAL (
         SELECT array_agg(DISTINCT b.address ORDER BY b.address) AS addresses
         FROM legacy.bundles b
@@ -109,7 +123,7 @@ END
 $$;
 COMMENT ON FUNCTION @extschema@.address_history(@extschema@.address, int, int, timestamptz, int,
                                                 @extschema@.output_id, int, int) IS
-    'an address''s outputs of every era, newest first, with where each was spent and, for funds migrated from the legacy network, the legacy bundle and addresses; a page after a cursor';
+    'an address''s outputs of every era, newest first, with the milestone that spent each (or carried it into Stardust) and, for funds migrated from the legacy network, the legacy bundle and addresses; a page after a cursor';
 
 -- Where a legacy address's funds went by migration (TIP-17): the bundles it spent from whose tail
 -- transaction a Chrysalis receipt names, with the Ed25519 address and the output credited.

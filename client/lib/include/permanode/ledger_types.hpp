@@ -162,9 +162,7 @@ struct HistoryEntry
     std::int64_t milestone_timestamp = 0; // unix seconds
     std::int64_t amount = 0;
     std::string block_id;
-    std::optional<std::int32_t> spent_milestone_index;
-    std::optional<std::int64_t> spent_timestamp; // unix seconds
-    std::optional<std::string> spent_transaction_id;
+    std::optional<std::int32_t> spent_milestone_index; // the milestone that spent it
     std::optional<std::int32_t>
         carried_to_stardust_at;               // the Stardust milestone that booked it again
     std::optional<std::string> migrated_tail; // legacy tail transaction (81 trytes)
