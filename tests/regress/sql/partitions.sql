@@ -134,7 +134,8 @@ RESET permanode.range_scan;
 SELECT pg_temp.scanned(:'page' || ' AND amount > 5' || :'newest' || ' LIMIT 5') AS filtered;
 SELECT pg_temp.scanned(:'page' || ' ORDER BY ms_timestamp DESC LIMIT 5') AS by_time_only;
 
--- Roles: readers read, only writers ingest, only admins run maintenance.
+-- Roles: readers read (BI logins, permanode_bi, read too: bi_views), only writers ingest, only
+-- admins run maintenance.
 -- (Logins that other test suites make in the same cluster, permanode_*_test, are not the extension's.)
 SELECT rolname FROM pg_roles WHERE rolname LIKE 'permanode\_%' AND rolname NOT LIKE '%\_test' ORDER BY 1;
 CREATE ROLE regress_reader LOGIN IN ROLE permanode_reader;
