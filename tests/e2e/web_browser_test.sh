@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The explorer's pages in a real browser: a fresh database of the test cluster gets the real
 # Shimmer fixtures (tests/e2e/http_load_fixtures.sh) and a generated Stardust ledger in three
-# pieces on three days (permanode generate, ingest) and a generated Chrysalis ledger with receipts
-# (an address of that era only, migrated funds); the fixtures' range is archived (so the
+# pieces on three days (permanode generate, ingest) and a generated Chrysalis ledger (an address
+# of that era only); the fixtures' range is archived (so the
 # tiers chart shows hot and cold); the real legacy (ternary) transactions join them
 # (http_load_legacy.sh --existing). permanode-serve serves it as the read-only login, a second
 # one with --auth ucan (a token issued with @ucanto, tests/js/ucan/issue_token.js), and
@@ -46,8 +46,8 @@ for piece in 0 1 2; do
     -o "$work/piece$piece.ndjson" >/dev/null
   "$cli" ingest --dsn "$dsn" "$work/piece$piece.ndjson" >/dev/null
 done
-# A generated Chrysalis ledger before them (milestones 1000-1029, with receipts: migrated funds):
-# an address of that era only.
+# A generated Chrysalis ledger before them (milestones 1000-1029): an address of that era only.
+# (Its receipts' tails are no legacy hashes: no migrated funds, and the pages show none.)
 "$cli" generate --protocol chrysalis --milestones 30 --start-index 1000 --seed 11 \
   -o "$work/chrysalis.ndjson" >/dev/null
 "$cli" ingest --dsn "$dsn" "$work/chrysalis.ndjson" >/dev/null

@@ -12,8 +12,8 @@
 //        LEGACY_BUSY_ADDRESS AUTH_BASE_URL TOKEN CHRYSALIS_ADDRESS MIGRATED_LEGACY_ADDRESS
 //        (PERMANODE_CHROMIUM)
 // LEGACY_TX moves value on LEGACY_ADDRESS, which has a balance; LEGACY_BUSY_ADDRESS has more
-// than a page of transactions; CHRYSALIS_ADDRESS has outputs in Chrysalis only, migrated funds
-// among them; MIGRATED_LEGACY_ADDRESS is a legacy address whose funds a receipt migrated, or
+// than a page of transactions; CHRYSALIS_ADDRESS has outputs in Chrysalis only (migrated funds
+// among them, if the database has any); MIGRATED_LEGACY_ADDRESS is a legacy address whose funds a receipt migrated, or
 // empty when the database has none.
 'use strict';
 
@@ -397,7 +397,7 @@ async function main() {
     // The Stardust balance, as the route has it (none, or zero for an address of Chrysalis only).
     const stardust = balance.status === 200 ? BigInt((await balance.json()).totalBalance).toLocaleString('en-US') : '—';
     assert.equal(await page.$eval('.stats', (d) => d.innerText.match(/balance \(Stardust\)\s+(.*)/)[1]), stardust);
-    // Its migrated funds name the legacy bundle's tail and the addresses it came from.
+    // Its migrated funds, if any on the first page, name the legacy bundle's tail.
     const migrated = items.filter((i) => i.migratedFrom);
     const cells = await page.$$eval('main tr[data-output]', (trs) => Object.fromEntries(trs.map((tr) =>
       [tr.dataset.output, tr.querySelector('td[data-field=migrated]').innerText])));
