@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The explorer's pages in a real browser: a fresh database of the test cluster gets the real
 # Shimmer fixtures (tests/e2e/http_load_fixtures.sh) and a generated Stardust ledger in three
-# pieces on three days (permanode generate, ingest); the fixtures' range is archived (so the
+# pieces on three days (permanode generate, ingest) and a generated Chrysalis ledger (an address
+# of that era only); the fixtures' range is archived (so the
 # tiers chart shows hot and cold); the real legacy (ternary) transactions join them
 # (http_load_legacy.sh --existing). permanode-serve serves it as the read-only login, a second
 # one with --auth ucan (a token issued with @ucanto, tests/js/ucan/issue_token.js), and
@@ -45,6 +46,11 @@ for piece in 0 1 2; do
     -o "$work/piece$piece.ndjson" >/dev/null
   "$cli" ingest --dsn "$dsn" "$work/piece$piece.ndjson" >/dev/null
 done
+# A generated Chrysalis ledger before them (milestones 1000-1029): an address of that era only.
+# (Its receipts' tails are no legacy hashes: no migrated funds, and the pages show none.)
+"$cli" generate --protocol chrysalis --milestones 30 --start-index 1000 --seed 11 \
+  -o "$work/chrysalis.ndjson" >/dev/null
+"$cli" ingest --dsn "$dsn" "$work/chrysalis.ndjson" >/dev/null
 # The fixtures' range 1 (milestones 17339-17341) goes cold.
 "$cli" archive --from-range 1 --to-range 2 --dsn "$dsn" >/dev/null
 
@@ -59,6 +65,16 @@ read -r legacy_tx legacy_address < <(psql "$dsn" -X -At -F ' ' -c "
                    ORDER BY legacy.balance(address) DESC, address LIMIT 1)
   SELECT t.hash, t.address FROM legacy.transactions t JOIN richest USING (address)
   WHERE t.value <> 0 ORDER BY t.hash LIMIT 1")
+# The Chrysalis address with migrated funds and the most outputs; a legacy address whose funds a
+# receipt migrated (none when no receipt's tail transaction is held: the page says none).
+chrysalis=$(psql "$dsn" -X -At -c "SELECT c.address FROM permanode.legacy_outputs c
+  WHERE NOT c.is_used GROUP BY c.address
+  ORDER BY bool_or(c.output_id IN (SELECT output_id FROM permanode.migrated_funds)) DESC,
+           count(*) DESC, c.address LIMIT 1")
+migrated_legacy=$(psql "$dsn" -X -At -c "SELECT e.address FROM permanode.migrated_funds mf
+  JOIN legacy.bundles b ON b.transaction_hash = mf.tail_transaction_hash AND b.current_index = 0
+  JOIN legacy.edges e ON e.bundle_hash = b.bundle_hash AND e.edge = 'address' AND e.value < 0
+  ORDER BY e.address LIMIT 1")
 legacy_busy=$(psql "$dsn" -X -At -c "SELECT address FROM legacy.transactions
   GROUP BY address ORDER BY count(*) DESC, address LIMIT 1")
 
@@ -70,4 +86,4 @@ start_serve "$serve" "$dsn user=permanode_http_test" --threads 2 \
 token=$("$node" "$root/tests/js/ucan/issue_token.js" "$service_did" "$dsn")
 PERMANODE_CHROMIUM="$chromium" "$node" "$root/tests/js/web_browser_test.js" \
   "http://127.0.0.1:$open_port" "$artefacts" "$busy" "$legacy_tx" "$legacy_address" "$legacy_busy" \
-  "http://127.0.0.1:$port" "$token"
+  "http://127.0.0.1:$port" "$token" "$chrysalis" "$migrated_legacy"

@@ -5,10 +5,16 @@
 // token, ask for one with the server's refusal, and show the overview once a good one is given.
 // Screenshots (desktop and phone) go to the artefacts directory. Expected values come from the
 // server's REST API itself (and IRI's node API for the legacy era).
+// An address's page lists its history of every era as the history route does, with a balance
+// chart across the eras, for a Stardust and a Chrysalis address; a legacy address's page says
+// where its funds went by migration.
 // Usage: node web_browser_test.js BASE_URL ARTEFACTS_DIR BUSY_ADDRESS LEGACY_TX LEGACY_ADDRESS
-//        LEGACY_BUSY_ADDRESS AUTH_BASE_URL TOKEN   (PERMANODE_CHROMIUM)
+//        LEGACY_BUSY_ADDRESS AUTH_BASE_URL TOKEN CHRYSALIS_ADDRESS MIGRATED_LEGACY_ADDRESS
+//        (PERMANODE_CHROMIUM)
 // LEGACY_TX moves value on LEGACY_ADDRESS, which has a balance; LEGACY_BUSY_ADDRESS has more
-// than a page of transactions.
+// than a page of transactions; CHRYSALIS_ADDRESS has outputs in Chrysalis only (migrated funds
+// among them, if the database has any); MIGRATED_LEGACY_ADDRESS is a legacy address whose funds a receipt migrated, or
+// empty when the database has none.
 'use strict';
 
 const assert = require('assert/strict');
@@ -16,8 +22,8 @@ const path = require('path');
 const puppeteer = require('puppeteer-core');
 const { addChecksum } = require('@iota/checksum');
 
-const [base, artefacts, busyAddress, legacyTx, legacyAddress, legacyBusy, authBase, goodToken] =
-  process.argv.slice(2);
+const [base, artefacts, busyAddress, legacyTx, legacyAddress, legacyBusy, authBase, goodToken,
+  chrysalisAddress, migratedLegacy] = process.argv.slice(2);
 const desktop = { width: 1280, height: 900 };
 const phone = { width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
@@ -99,6 +105,84 @@ function chartsDrawn(page) {
     const nonZero = chart.data.datasets.some((d) => d.data.some((v) => (v?.y ?? v) > 0));
     return { id: canvas.id, points, coloured, nonZero, xTitle: chart.options.scales.x.title.text };
   }));
+}
+
+// The history rows an address page shows: each cell's text by field.
+function historyRows(page) {
+  return page.$$eval('main tr[data-output]', (trs) => trs.map((tr) => Object.fromEntries(
+    [['id', tr.dataset.output], ...[...tr.querySelectorAll('td[data-field]')].map((td) =>
+      [td.dataset.field, td.innerText]), ['outputHref', tr.querySelector('td[data-field=output] a')
+      .getAttribute('href')]])));
+}
+
+const ERA_NAMES = { chrysalis: 'Chrysalis', stardust: 'Stardust' };
+
+function assertHistoryRows(shown, items) {
+  assert.equal(shown.length, items.length, JSON.stringify(shown));
+  shown.forEach((row, i) => {
+    const item = items[i];
+    assert.equal(row.id, item.outputId);
+    assert.equal(row.output, `${item.outputId.slice(0, 10)}…${item.outputId.slice(-6)}`);
+    assert.equal(row.outputHref, `#/output/${item.outputId}`);
+    assert.equal(row.era, ERA_NAMES[item.era]);
+    assert.equal(row.milestone, String(item.milestoneIndex));
+    assert.equal(row.time, new Date(item.milestoneTimestamp * 1000).toISOString().replace('T', ' ').slice(0, 19));
+    assert.equal(row.kind, item.kind);
+    assert.equal(row.amount, BigInt(item.amount).toLocaleString('en-US'));
+    const spent = item.carriedToStardustAt != null ? `carried into Stardust at ${item.carriedToStardustAt}`
+      : item.spent ? String(item.spent.milestoneIndex) : 'unspent';
+    assert.equal(row.spent, spent, item.outputId);
+  });
+}
+
+// The balance chart's points, counted here from the route's items: one per era and milestone
+// where an output was booked or spent (a Chrysalis output carried into Stardust leaves at the
+// Stardust milestone that booked it again).
+function balancePoints(items) {
+  const keys = new Set();
+  for (const item of items) {
+    keys.add(`${item.era}:${item.milestoneIndex}`);
+    if (item.carriedToStardustAt != null) keys.add(`stardust:${item.carriedToStardustAt}`);
+    else if (item.spent) keys.add(`${item.era}:${item.spent.milestoneIndex}`);
+  }
+  return keys.size;
+}
+
+// An address page: its first history page as the route's, its era badges, its chart with a
+// point per balance change the test counts from the whole history, its downloads. Returns the
+// whole history.
+async function addressPage(page, address, era) {
+  const first = await api(`/api/explorer/v2/history/${address}?pageSize=20`);
+  assert.ok(first.items.length > 0, `${address} has a history`);
+  assert.ok(first.items.some((i) => i.era === era), `${address}: a ${era} output on the first page`);
+  assertHistoryRows(await historyRows(page), first.items);
+  const badges = await page.$$eval('main td[data-field=era] .era', (bs) => bs.map((b) => b.className));
+  assert.deepEqual(badges, first.items.map((i) => `era era-${i.era}`));
+  const items = [];
+  let cursor = null;
+  for (let n = 0; n < 10 && (n === 0 || cursor); n++) {
+    const page_ = await api(`/api/explorer/v2/history/${address}?pageSize=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    items.push(...page_.items);
+    cursor = page_.cursor;
+  }
+  assert.ok(!cursor, `${address}: more than 10000 outputs, the chart would be truncated`);
+  const [chart] = await chartsDrawn(page);
+  assert.equal(chart.id, 'chart-balance');
+  assert.equal(chart.points, balancePoints(items), JSON.stringify(chart));
+  assert.ok(chart.coloured > 20, JSON.stringify(chart));
+  const datasets = await page.$eval('#chart-balance', (c) => Chart.getChart(c).data.datasets.map((d) => d.label));
+  assert.deepEqual(datasets, ['chrysalis', 'stardust'].filter((e) => items.some((i) => i.era === e ||
+    (e === 'stardust' && i.carriedToStardustAt != null))).map((e) => ERA_NAMES[e]));
+  // The downloads: the whole history, a line per output (the CSV after its header).
+  const links = await page.$$eval('a[data-download]', (as) => Object.fromEntries(as.map((a) =>
+    [a.dataset.download, a.getAttribute('href')])));
+  assert.deepEqual(links, { csv: `/api/explorer/v2/history/${address}?format=csv`,
+    jsonl: `/api/explorer/v2/history/${address}?format=jsonl` });
+  const jsonl = (await (await fetch(base + links.jsonl)).text()).trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(jsonl.map((i) => i.outputId), items.map((i) => i.outputId));
+  const csv = (await (await fetch(base + links.csv)).text()).trim().split('\n');
+  assert.equal(csv.length, items.length + 1);
+  return items;
 }
 
 async function main() {
@@ -289,24 +373,41 @@ async function main() {
     await shot(page, 'milestone');
   });
 
-  await check('search: an address leads to its balance, history and outputs, which page', async () => {
+  await check('search: an address leads to its history of every era, which pages', async () => {
     assert.equal(await search(page, busyAddress), `#/address/${busyAddress}`);
-    const all = await api(`/addresses/${busyAddress}/outputs?pageSize=20`);
-    assert.equal(all.outputIds.length, 20, 'the busy address has at least 20 outputs');
-    const rows = () => page.$$eval('main table tbody tr td', (tds) => tds.map((td) => td.innerText));
-    assert.deepEqual(await rows(), all.outputIds.slice(0, 10));
-    const [chart] = await chartsDrawn(page);
-    assert.ok(chart.points > 0 && chart.coloured > 20, JSON.stringify(chart));
+    await addressPage(page, busyAddress, 'stardust');
     await shot(page, 'address');
     await page.click('button[data-page=next]');
     await page.waitForSelector('section[data-page-loaded="2"]');
-    assert.deepEqual(await rows(), all.outputIds.slice(10, 20));
+    const second = await api(`/api/explorer/v2/history/${busyAddress}?pageSize=20&cursor=${
+      encodeURIComponent((await api(`/api/explorer/v2/history/${busyAddress}?pageSize=20`)).cursor)}`);
+    assertHistoryRows(await historyRows(page), second.items);
     await shot(page, 'address-page2');
     await page.click('button[data-page=prev]');
     await page.waitForSelector('section[data-page-loaded="1"]');
-    assert.deepEqual(await rows(), all.outputIds.slice(0, 10));
+    assertHistoryRows(await historyRows(page), (await api(`/api/explorer/v2/history/${busyAddress}?pageSize=20`)).items);
   });
 
+  await check('a Chrysalis address (no Stardust balance) shows its history and chart', async () => {
+    assert.ok(chrysalisAddress, 'the test database holds a Chrysalis address');
+    const balance = await fetch(`${base}/api/explorer/v2/balance/${chrysalisAddress}`);
+    await open(page, `#/address/${chrysalisAddress}`);
+    const items = await addressPage(page, chrysalisAddress, 'chrysalis');
+    assert.ok(items.every((i) => i.era === 'chrysalis'), 'outputs in Chrysalis only');
+    // The Stardust balance, as the route has it (none, or zero for an address of Chrysalis only).
+    const stardust = balance.status === 200 ? BigInt((await balance.json()).totalBalance).toLocaleString('en-US') : '—';
+    assert.equal(await page.$eval('.stats', (d) => d.innerText.match(/balance \(Stardust\)\s+(.*)/)[1]), stardust);
+    // Its migrated funds, if any on the first page, name the legacy bundle's tail.
+    const migrated = items.filter((i) => i.migratedFrom);
+    const cells = await page.$$eval('main tr[data-output]', (trs) => Object.fromEntries(trs.map((tr) =>
+      [tr.dataset.output, tr.querySelector('td[data-field=migrated]').innerText])));
+    for (const item of migrated.filter((i) => i.outputId in cells)) {
+      const tail = item.migratedFrom.tailTransactionHash;
+      assert.match(cells[item.outputId], new RegExp(`bundle tail ${tail.slice(0, 10)}…${tail.slice(-6)}` +
+        (item.migratedFrom.bundle ? '' : ' \\(not held\\)')));
+    }
+    await shot(page, 'address-chrysalis');
+  });
   await check('search: a tag, as hex or as text, leads to its blocks, newest first', async () => {
     // The tag of a tagged-data block of the generated ledger.
     let tag = null;
@@ -400,6 +501,27 @@ async function main() {
       assert.deepEqual((await rows()).sort(), [...hashes].sort());
     }
     await shot(page, 'legacy-address');
+  });
+
+  await check('legacy: an address says where its funds went by migration', async () => {
+    // (with no migration whose tail is a legacy transaction held, the card says none)
+    for (const address of [legacyAddress, migratedLegacy].filter((a) => a)) {
+      const { migrations } = await api(`/api/explorer/v2/legacy/addresses/${address}/migrations`);
+      await open(page, `#/legacy-address/${address}`);
+      assert.equal(await page.$eval('#migrated-to h2', (h) => h.innerText), 'Migrated to');
+      const shown = await page.$$eval('#migrated-to tbody tr', (trs) => trs.map((tr) => ({
+        output: tr.dataset.output,
+        ...Object.fromEntries([...tr.querySelectorAll('td[data-field]')].map((td) =>
+          [td.dataset.field, [td.innerText, td.querySelector('a')?.getAttribute('href') ?? null]])) })));
+      assert.deepEqual(shown, migrations.map((m) => ({ output: m.outputId,
+        address: [m.addressHex, `#/address/${m.addressHex}`],
+        amount: [BigInt(m.amount).toLocaleString('en-US'), null],
+        milestone: [String(m.milestoneIndex), `#/milestone/${m.milestoneIndex}`],
+        bundle: [`${m.bundle.slice(0, 10)}…${m.bundle.slice(-6)}`, `#/legacy-transaction/${m.tailTransactionHash}`] })));
+      assert.equal(await page.$('#migrated-to [data-empty]') !== null, migrations.length === 0);
+      if (address === migratedLegacy) assert.ok(migrations.length > 0, `${address}: no migrations`);
+    }
+    await shot(page, 'legacy-address-migrated');
   });
 
   await check('legacy: the null address (81 nines) pages its transactions, each a link', async () => {

@@ -444,45 +444,182 @@ async function outputView(id) {
     card('Output', el('pre', {}, JSON.stringify(output.output, null, 2))));
 }
 
+// An address's history of every era (Chrysalis and Stardust, newest first, by the history
+// route's cursor), its balance over time across the era boundary, and its downloads. The Stardust
+// balance route knows no Chrysalis-only address: the page shows the history without it.
 async function addressView(address) {
-  const balance = await found(api(`/api/explorer/v2/balance/${address}`));
-  if (!balance) return showError(`${address} is not an address of this network.`);
-  const outputs = pagedList('Outputs, newest first', async (cursor) => {
-    const page = await api(`/addresses/${address}/outputs?pageSize=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-    return { items: page.outputIds, cursor: page.cursor };
-  }, (id) => el('tr', {}, el('td', { class: 'id' }, link(`/output/${id}`))));
+  const historyRoute = `/api/explorer/v2/history/${address}`;
+  const [balance, first] = await Promise.all([
+    api(`/api/explorer/v2/balance/${address}`).catch((e) => (refused(e) ? Promise.reject(e) : null)),
+    found(api(`${historyRoute}?pageSize=${HISTORY_PAGE}`))]);
+  if (!first) return showError(`${address} is not an address of this network.`);
+  let pending = first; // (the first page, read already)
+  const list = pagedList('History of every era, newest first', async (cursor) => {
+    const page = pending ?? await api(`${historyRoute}?pageSize=${HISTORY_PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    pending = null;
+    return page;
+  }, historyRow);
+  // (eight columns: on a phone the table scrolls, not the page)
+  const table = list.section.querySelector('table');
+  const scroll = el('div', { class: 'table-scroll' });
+  table.replaceWith(scroll);
+  scroll.append(table);
+  table.prepend(el('thead', {}, el('tr', {},
+    ['era', 'milestone', 'time (UTC)', 'kind', 'amount', 'output', 'spent in', 'migrated from']
+      .map((h) => el('th', {}, h)))));
+  const balanceFigures = balance ? [
+    ['balance (Stardust)', fmt(balance.totalBalance)],
+    ['as of milestone', link(`/milestone/${balance.ledgerIndex}`, String(balance.ledgerIndex))],
+    ...Object.entries(balance.balanceByKind).map(([k, v]) => [k, fmt(v)]),
+  ] : [['balance (Stardust)', '—']];
   view.replaceChildren(
     el('h1', {}, 'Address ', el('span', { class: 'mono' }, address)),
-    card(null, stats([
-      ['balance', fmt(balance.totalBalance)],
-      ['as of milestone', link(`/milestone/${balance.ledgerIndex}`, String(balance.ledgerIndex))],
-      ...Object.entries(balance.balanceByKind).map(([k, v]) => [k, fmt(v)]),
-    ])),
+    card(null, stats([...balanceFigures, ['hash', el('span', { class: 'mono' }, first.addressHex)]]),
+      el('div', { class: 'pager' }, 'Download the whole history:',
+        download(`${historyRoute}?format=csv`, 'CSV', 'csv'),
+        download(`${historyRoute}?format=jsonl`, 'JSON lines', 'jsonl'))),
     card('Balance over time', chartBox('chart-balance')),
-    outputs.section);
-  // address_analytics gives the net flow per milestone (no genesis snapshot in it): anchored on
-  // the current balance, the balance after each milestone is the current one less what came after.
-  const { history } = await api(`/api/analytics/v2/addresses/${address}/balance-history?pageSize=1000`);
-  const lastFlow = history.length ? tokens(history[history.length - 1].netFlow) : 0;
-  const current = tokens(balance.totalBalance);
+    list.section);
+  await list.load();
+  await balanceChart(historyRoute);
+}
+
+const HISTORY_PAGE = 20;
+const ERA_RANK = { chrysalis: 0, stardust: 1 };
+const ERA_COLOURS = { chrysalis: '#2a9d8f', stardust: '#1b5fc1' };
+
+function refused(e) {
+  return e.status === 401 || e.status === 403;
+}
+
+function utc(seconds) {
+  return new Date(seconds * 1000).toISOString().replace('T', ' ').slice(0, 19);
+}
+
+function shortId(id) {
+  return `${id.slice(0, 10)}…${id.slice(-6)}`;
+}
+
+// A link that downloads a route's answer; with a token set, fetched with it (a plain link sends
+// no Authorization header).
+function download(href, text, format) {
+  const a = el('a', { href, download: '', 'data-download': format }, text);
+  a.onclick = async (event) => {
+    if (!token()) return;
+    event.preventDefault();
+    const response = await fetch(href, { headers: { Authorization: `Bearer ${token()}` } });
+    if (!response.ok) return showError(`Could not download: ${response.status} ${response.statusText}`);
+    const url = URL.createObjectURL(await response.blob());
+    const save = el('a', { href: url, download: `history.${format}` });
+    save.click();
+    URL.revokeObjectURL(url);
+  };
+  return a;
+}
+
+// One output of an address's history: each cell named by data-field.
+function historyRow(item) {
+  const cell = (field, ...content) => el('td', { 'data-field': field }, ...content);
+  const milestone = (i) => link(`/milestone/${i}`, String(i));
+  let spent = 'unspent';
+  if (item.carriedToStardustAt != null) spent = ['carried into Stardust at ', milestone(item.carriedToStardustAt)];
+  else if (item.spent) spent = milestone(item.spent.milestoneIndex);
+  return el('tr', { 'data-output': item.outputId },
+    cell('era', el('span', { class: `era era-${item.era}` }, ERAS[item.era] ?? item.era)),
+    cell('milestone', milestone(item.milestoneIndex)),
+    cell('time', utc(item.milestoneTimestamp)),
+    cell('kind', item.kind),
+    el('td', { class: 'num', 'data-field': 'amount' }, fmt(item.amount)),
+    el('td', { class: 'mono', 'data-field': 'output' }, link(`/output/${item.outputId}`, shortId(item.outputId))),
+    cell('spent', spent),
+    el('td', { class: 'mono', 'data-field': 'migrated' }, item.migratedFrom ? migratedFrom(item.migratedFrom) : ''));
+}
+
+// Where migrated funds came from: the legacy bundle's tail transaction (linked when held) and
+// the legacy addresses the bundle spent from.
+function migratedFrom(m) {
+  const tail = shortId(m.tailTransactionHash);
+  return [
+    m.bundle ? link(`/legacy-transaction/${m.tailTransactionHash}`, `bundle tail ${tail}`)
+      : el('span', {}, `bundle tail ${tail}`, el('span', { class: 'muted' }, ' (not held)')),
+    ...m.addresses.map((a) => el('div', {}, link(`/legacy-address/${a}`, shortId(a)))),
+  ];
+}
+
+// The balance after each milestone that changed it, era by era: an output adds its amount where
+// it was booked and takes it away where it was spent; a Chrysalis output the Stardust genesis
+// booked again leaves at that milestone, its Stardust entry taking over (never counted twice).
+function balanceSteps(items) {
+  const steps = new Map();
+  const add = (era, index, delta) => {
+    const key = `${era}:${index}`;
+    if (!steps.has(key)) steps.set(key, { era, index, delta: 0n });
+    steps.get(key).delta += delta;
+  };
+  for (const item of items) {
+    const amount = BigInt(item.amount);
+    add(item.era, item.milestoneIndex, amount);
+    if (item.carriedToStardustAt != null) add('stardust', item.carriedToStardustAt, -amount);
+    else if (item.spent) add(item.era, item.spent.milestoneIndex, -amount);
+  }
+  let balance = 0n;
+  return [...steps.values()]
+    .sort((a, b) => ERA_RANK[a.era] - ERA_RANK[b.era] || a.index - b.index)
+    .map((s) => ({ ...s, balance: (balance += s.delta) }));
+}
+
+const CHART_PAGES = 10;
+const CHART_PAGE = 1000;
+
+// The balance chart from the history read whole, up to CHART_PAGES pages: one dataset per era,
+// points evenly spaced in the eras' order (each era counts its milestones from its own start).
+async function balanceChart(historyRoute) {
+  const items = [];
+  let cursor = null;
+  for (let n = 0; n < CHART_PAGES && (n === 0 || cursor); n++) {
+    const page = await api(`${historyRoute}?pageSize=${CHART_PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    items.push(...page.items);
+    cursor = page.cursor;
+  }
+  if (cursor) {
+    document.getElementById('chart-balance').closest('.card').querySelector('h2').textContent =
+      `Balance over time: the newest ${fmt(items.length)} outputs only (older ones not counted)`;
+  }
+  const steps = balanceSteps(items);
+  const eras = Object.keys(ERA_RANK).filter((era) => steps.some((s) => s.era === era));
   draw('chart-balance', {
     type: 'line',
     data: {
-      labels: history.map((h) => String(h.milestoneIndex)),
-      datasets: [{ label: 'balance', data: history.map((h) => current - (lastFlow - tokens(h.netFlow))), borderColor: '#1b5fc1', backgroundColor: '#1b5fc1', stepped: true, pointRadius: 2 }],
+      datasets: eras.map((era) => ({
+        label: ERAS[era],
+        data: steps.flatMap((s, x) => (s.era === era ? [{ x, y: Number(s.balance) }] : [])),
+        borderColor: ERA_COLOURS[era], backgroundColor: ERA_COLOURS[era], stepped: true,
+        pointRadius: steps.length > 300 ? 0 : 2,
+      })),
     },
     options: {
-      scales: { x: axis('milestone index'), y: valueAxis('tokens (base units)', { beginAtZero: false }) },
-      plugins: { tooltip: { callbacks: { title: (items) => `after milestone ${items[0].label}` } } },
+      scales: {
+        x: axis(`milestone index (${eras.map((e) => ERAS[e]).join(', then ')})`, {
+          type: 'linear', beginAtZero: false,
+          ticks: { precision: 0, maxTicksLimit: 10, callback: (x) => steps[x]?.index ?? '' },
+        }),
+        y: valueAxis('tokens (base units)'),
+      },
+      // (the eras' points share no x: the tooltip picks the nearest, not the same index)
+      interaction: { mode: 'nearest', axis: 'x', intersect: false },
+      plugins: { tooltip: { callbacks: { title: (points) => {
+        const s = steps[points[0].parsed.x];
+        return `after ${ERAS[s.era]} milestone ${s.index}`;
+      } } } },
     },
   });
-  await outputs.load();
 }
 
 async function legacyAddressView(address) {
-  const [balances, found_] = await Promise.all([
+  const [balances, found_, migrations] = await Promise.all([
     iri({ command: 'getBalances', addresses: [address], threshold: 100 }),
     iri({ command: 'findTransactions', addresses: [address] }),
+    found(api(`/api/explorer/v2/legacy/addresses/${address}/migrations`)),
   ]);
   const hashes = found_.hashes;
   const list = pagedList('Transactions', pagesOf(hashes, 10),
@@ -494,8 +631,28 @@ async function legacyAddressView(address) {
       ['at milestone', String(balances.milestoneIndex)],
       ['transactions', fmt(hashes.length)],
     ])),
+    migratedTo(migrations?.migrations ?? []),
     list.section);
   await list.load();
+}
+
+// Where a legacy address's funds went by migration: the Ed25519 address each receipt credited.
+function migratedTo(migrations) {
+  const section = card('Migrated to');
+  section.id = 'migrated-to';
+  if (!migrations.length) {
+    section.append(el('p', { class: 'muted', 'data-empty': '' }, 'No migration of this address\'s funds is held.'));
+    return section;
+  }
+  section.append(el('table', {},
+    el('thead', {}, el('tr', {}, ['address', 'amount', 'milestone', 'bundle'].map((h) => el('th', {}, h)))),
+    el('tbody', {}, migrations.map((m) => el('tr', { 'data-output': m.outputId },
+      el('td', { class: 'mono', 'data-field': 'address' }, link(`/address/${m.addressHex}`, m.addressHex)),
+      el('td', { class: 'num', 'data-field': 'amount' }, fmt(m.amount)),
+      el('td', { 'data-field': 'milestone' }, link(`/milestone/${m.milestoneIndex}`, String(m.milestoneIndex))),
+      el('td', { class: 'mono', 'data-field': 'bundle' },
+        link(`/legacy-transaction/${m.tailTransactionHash}`, shortId(m.bundle))))))));
+  return section;
 }
 
 // A table of a record's fields, each cell named by data-field.
@@ -622,7 +779,7 @@ async function render() {
     if (!route) showError(`No page ${hash}.`);
     else await route[1](...hash.match(route[0]).slice(1));
   } catch (e) {
-    if (e.status === 401 || e.status === 403) showTokenPrompt(e);
+    if (refused(e)) showTokenPrompt(e);
     else showError(`Could not load this page: ${e.message}`);
   }
   // A search that found its page has moved on to it: only the page shown says it is ready.
