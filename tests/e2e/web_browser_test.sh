@@ -46,10 +46,13 @@ for piece in 0 1 2; do
     -o "$work/piece$piece.ndjson" >/dev/null
   "$cli" ingest --dsn "$dsn" "$work/piece$piece.ndjson" >/dev/null
 done
-# A generated Chrysalis ledger before them (milestones 1000-1029): an address of that era only.
-# (Its receipts' tails are no legacy hashes: no migrated funds, and the pages show none.)
+# A generated Chrysalis ledger before them (milestones 1000-1029): an address of that era only,
+# whose receipts migrate the legacy value bundles held (their tail transactions, in order).
+psql "$dsn" -X -At -c "SELECT b.transaction_hash FROM legacy.bundles b WHERE b.current_index = 0
+  AND EXISTS (SELECT 1 FROM legacy.bundles i WHERE i.bundle_hash = b.bundle_hash AND i.value < 0)
+  ORDER BY b.issued_at, b.transaction_hash" >"$work/tails"
 "$cli" generate --protocol chrysalis --milestones 30 --start-index 1000 --seed 11 \
-  -o "$work/chrysalis.ndjson" >/dev/null
+  --migration-tails "$work/tails" -o "$work/chrysalis.ndjson" >/dev/null
 "$cli" ingest --dsn "$dsn" "$work/chrysalis.ndjson" >/dev/null
 # The fixtures' range 1 (milestones 17339-17341) goes cold.
 "$cli" archive --from-range 1 --to-range 2 --dsn "$dsn" >/dev/null
