@@ -3,7 +3,7 @@
 -- What each table and view holds, for whoever browses the catalog (a BI tool lists these
 -- comments beside the names). Most tables are made once by the schema parts, so their comments
 -- are set here, again by every upgrade; a table or view commented where it is made is not listed.
--- tests/regress/sql/bi_reader.sql fails on a readable table or view without a comment.
+-- tests/regress/sql/bi_views.sql fails on a readable table or view without a comment.
 -------------------------------------------------------------------------------------------------
 DO $$
 DECLARE
@@ -28,7 +28,7 @@ BEGIN
         -- the ledger's small tables
         ('@extschema@', 'settings', 'settings of this archive (network, bech32 HRP, legacy Coordinator), written by permanode.init()'),
         ('@extschema@', 'partitioned_tables', 'every partitioned table of the extension: its family (ledger, legacy, streams) and partition key'),
-        ('@extschema@', 'migrated_funds', 'Chrysalis receipt entries: the output each created and the legacy tail transaction and bundle it names'),
+        ('@extschema@', 'migrated_funds', 'Chrysalis receipt entries (TIP-17): the output each created and the legacy tail transaction it names'),
         ('@extschema@', 'tag_hints', 'which ranges hold a tag, per table kind'),
         ('@extschema@', 'addresses_hints', 'which ranges hold an address, per output kind and role (address, sender, issuer, ...)'),
         ('@extschema@', 'milestone_protocols', 'the protocol of each archived milestone: 1 Chrysalis, 2 Stardust'),
