@@ -5,15 +5,18 @@
 # order: what ingest leaves, `permanode analytics --fill` measures), each sampled milestone
 # recomputed from the ledger tables (analytics_recompute.sql); then rows deleted, filled in part
 # and resumed (it skips what is measured), and the same values back; a fill stopped by a gap.
-# Usage: analytics_test.sh PERMANODE_CLI      (PERMANODE_TEST_DSN: the test cluster)
+# The routes, as the read-only login: the stored rows as JSON, and bad names and ranges refused.
+# Usage: analytics_test.sh PERMANODE_CLI PERMANODE_SERVE      (PERMANODE_TEST_DSN: the test cluster)
 set -euo pipefail
 cli=$1
+serve=$2
 here=$(cd "$(dirname "$0")" && pwd)
 : "${PERMANODE_TEST_DSN:?run the tests through tests/run}"
 db=permanode_analytics_e2e
 dsn="$PERMANODE_TEST_DSN dbname=$db"
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$here/serve.sh"
+trap 'stop_serve; rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 q() { psql "$dsn" -X -qAt -v ON_ERROR_STOP=1 -c "$1"; }
 
@@ -88,4 +91,26 @@ grep -q "milestone 60: milestone 59 before it" "$work/blocked.out" || fail "bloc
           WHERE (o.ms_timestamp AT TIME ZONE 'UTC')::date >= a.period_start
             AND (o.ms_timestamp AT TIME ZONE 'UTC')::date < a.period_start + ('1 ' || a.period)::interval) x)")" = 0 ] ||
   fail "active addresses differ"
+
+q "DO \$\$BEGIN CREATE ROLE permanode_http_test LOGIN IN ROLE permanode_reader;
+   EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END\$\$"
+start_serve "$serve" "$dsn user=permanode_http_test" --threads 1
+get() { curl -s -o "$work/body" -w '%{http_code}' "http://127.0.0.1:$port/api/analytics/v2/$1"; }
+[ "$(get 'measurements/ledger-outputs?from=29&to=32')" = 200 ] || fail "ledger-outputs: $(cat "$work/body")"
+[ "$(jq -c '[.items[] | [.milestoneIndex, .basic.count, .dustAllowance.count, .nft.count]]' "$work/body")" = \
+  "$(q "SELECT json_agg(json_build_array(milestone_index, basic_count, dust_allowance_count, nft_count)
+        ORDER BY milestone_index) FROM permanode.milestone_measurements WHERE milestone_index BETWEEN 29 AND 32" | jq -c .)" ] ||
+  fail "ledger-outputs answer: $(cat "$work/body")"
+[ "$(get 'measurements/address-balance?from=50&pageSize=2')" = 200 ] || fail "address-balance"
+[ "$(jq -c '[.next, .items[0].addressesWithBalance, ([.items[0].distribution[].addresses] | add)]' "$work/body")" = \
+  "$(q "SELECT json_build_array(52, addresses_with_balance, (SELECT sum(x) FROM unnest(balance_bucket_addresses) x))
+        FROM permanode.milestone_measurements WHERE milestone_index = 50" | jq -c .)" ] ||
+  fail "address-balance answer: $(cat "$work/body")"
+[ "$(get 'active-addresses/monthly')" = 200 ] || fail "active-addresses"
+[ "$(jq -c '[.items[] | .addresses]' "$work/body")" = \
+  "$(q "SELECT json_agg(addresses ORDER BY period_start) FROM permanode.active_addresses WHERE period = 'month'" | jq -c .)" ] ||
+  fail "active-addresses answer: $(cat "$work/body")"
+[ "$(get 'measurements/bogus')" = 400 ] || fail "an unknown measurement is not refused"
+[ "$(get 'measurements/ledger-size?from=5&to=3')" = 400 ] || fail "a reversed range is not refused"
+[ "$(get 'active-addresses/yearly')" = 400 ] || fail "an unknown period is not refused"
 echo "analytics: ok"

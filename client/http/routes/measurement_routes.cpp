@@ -35,6 +35,11 @@ const std::map<std::string, std::string> &Measurements()
         {"base-token-activity", "'bookedAmount', m.booked_amount::text, 'transferredAmount', "
                                 "m.transferred_amount::text"},
         {"active-addresses", "'count', m.active_addresses"},
+        {"address-balance",
+         "'addressesWithBalance', m.addresses_with_balance, 'distribution', (SELECT "
+         "json_agg(json_build_object('magnitude', u.i - 1, 'addresses', u.a, 'amount', "
+         "u.t::text) ORDER BY u.i) FROM unnest(m.balance_bucket_addresses, "
+         "m.balance_bucket_amounts) WITH ORDINALITY AS u(a, t, i))"},
         {"output-activity",
          "'alias', json_build_object('created', m.alias_created, 'stateChanged', "
          "m.alias_state_changed, 'governorChanged', m.alias_governor_changed, 'destroyed', "

@@ -432,3 +432,22 @@ END
 $$;
 COMMENT ON FUNCTION @extschema@.measure_ingested(int) IS
     'run by ingest after a milestone''s rows: drops the figures above it that lack it, measures it and up to 16 waiting successors';
+
+-- The fill and the roll-up are the administrator's (`permanode analytics --fill`), with the
+-- extension owner's rights, as 80_init_roles.sql sets the other maintenance functions.
+DO $$
+DECLARE
+    f regprocedure;
+BEGIN
+    FOR f IN SELECT p.oid::regprocedure FROM pg_proc p
+             WHERE p.pronamespace = '@extschema@'::regnamespace
+               AND p.proname IN ('measure_milestones', 'rollup_active_addresses')
+    LOOP
+        EXECUTE format('ALTER FUNCTION %s SECURITY DEFINER SET search_path = pg_catalog, @extschema@', f);
+        EXECUTE format('REVOKE ALL ON FUNCTION %s FROM PUBLIC', f);
+        EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO permanode_admin', f);
+    END LOOP;
+END
+$$;
+-- (made after 80_init_roles.sql's grant on every table)
+GRANT SELECT ON @extschema@.milestone_measurements, @extschema@.active_addresses TO permanode_reader;

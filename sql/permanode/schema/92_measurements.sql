@@ -74,17 +74,11 @@ CREATE TABLE @extschema@.active_addresses (
     PRIMARY KEY (period, period_start)
 );
 
--- A milestone's outputs, found by their milestone (created, or spent): summaries that stay small
--- and cheap to keep up as rows arrive mostly in milestone order.
-CREATE INDEX basic_outputs_by_milestone ON @extschema@.basic_outputs USING brin (milestone_index)
-    WITH (pages_per_range = 8, autosummarize = on);
-CREATE INDEX alias_outputs_by_milestone ON @extschema@.alias_outputs USING brin (milestone_index)
-    WITH (pages_per_range = 8, autosummarize = on);
-CREATE INDEX foundry_outputs_by_milestone ON @extschema@.foundry_outputs USING brin (milestone_index)
-    WITH (pages_per_range = 8, autosummarize = on);
-CREATE INDEX nft_outputs_by_milestone ON @extschema@.nft_outputs USING brin (milestone_index)
-    WITH (pages_per_range = 8, autosummarize = on);
-CREATE INDEX legacy_outputs_by_milestone ON @extschema@.legacy_outputs USING brin (milestone_index)
-    WITH (pages_per_range = 8, autosummarize = on);
-CREATE INDEX spent_outputs_by_milestone ON @extschema@.spent_outputs USING brin (milestone_index)
-    WITH (pages_per_range = 8, autosummarize = on);
+-- A milestone's outputs, found by their milestone (created, or spent). Plain btree indexes, which
+-- the cold tier archives too (BRIN would be smaller, but an archive refuses it).
+CREATE INDEX basic_outputs_by_milestone ON @extschema@.basic_outputs (milestone_index);
+CREATE INDEX alias_outputs_by_milestone ON @extschema@.alias_outputs (milestone_index);
+CREATE INDEX foundry_outputs_by_milestone ON @extschema@.foundry_outputs (milestone_index);
+CREATE INDEX nft_outputs_by_milestone ON @extschema@.nft_outputs (milestone_index);
+CREATE INDEX legacy_outputs_by_milestone ON @extschema@.legacy_outputs (milestone_index);
+CREATE INDEX spent_outputs_by_milestone ON @extschema@.spent_outputs (milestone_index);
