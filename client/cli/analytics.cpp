@@ -40,16 +40,17 @@ FillSummary FillMeasurements(const std::string &dsn, const FillOptions &options,
     while (!Interrupted())
     {
         pqxx::work tx(conn);
-        pqxx::row r = tx.exec_params1(
-            "SELECT measured, last_measured, blocked_at FROM permanode.measure_milestones($1, $2, $3)",
-            options.from, options.to, options.batch);
+        pqxx::row r = tx.exec_params1("SELECT measured, last_measured, blocked_at FROM "
+                                      "permanode.measure_milestones($1, $2, $3)",
+                                      options.from, options.to, options.batch);
         tx.commit();
         int measured = r[0].as<int>();
         summary.measured += measured;
         if (!r[1].is_null())
         {
             summary.last_measured = r[1].as<int>();
-            out << fmt::format("measured {} milestones, up to {}\n", measured, summary.last_measured)
+            out << fmt::format("measured {} milestones, up to {}\n", measured,
+                               summary.last_measured)
                 << std::flush;
         }
         if (!r[2].is_null())

@@ -80,7 +80,8 @@ std::string MeasurementNames()
 std::string MeasurementSql(const std::string &fields)
 {
     return "WITH page AS (SELECT * FROM permanode.milestone_measurements m "
-           "WHERE m.milestone_index BETWEEN $1::int AND $2::int ORDER BY m.milestone_index LIMIT $3::int + 1) "
+           "WHERE m.milestone_index BETWEEN $1::int AND $2::int ORDER BY m.milestone_index LIMIT "
+           "$3::int + 1) "
            "SELECT json_build_object('items', coalesce((SELECT json_agg(json_build_object("
            "'milestoneIndex', m.milestone_index, 'milestoneTimestamp', "
            "extract(epoch FROM m.ms_timestamp)::bigint, " +
@@ -134,7 +135,9 @@ Task<> ActiveAddresses(const httplib::Request &request, httplib::Response &respo
     if (period != "daily" && period != "weekly" && period != "monthly")
         throw BadParameter("period", "daily, weekly or monthly");
     auto query = JsonQuery("measurement_active_addresses", kActiveAddressesSql);
-    query.params.Add(std::string(period == "daily" ? "day" : period == "weekly" ? "week" : "month"));
+    query.params.Add(std::string(period == "daily"    ? "day"
+                                 : period == "weekly" ? "week"
+                                                      : "month"));
     query.params.Add(QueryDate(request, "from").value_or("1970-01-01"));
     query.params.Add(QueryDate(request, "to").value_or("9999-12-31"));
     response.status = 200;
