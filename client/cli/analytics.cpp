@@ -37,18 +37,23 @@ FillSummary FillMeasurements(const std::string &dsn, const FillOptions &options,
     InstallInterruptHandlers();
     pqxx::connection conn(dsn);
     FillSummary summary;
+    // Every milestone of the range up to the last one measured is measured: each batch starts
+    // after it, and does not scan those again.
+    int from = options.from;
     while (!Interrupted())
     {
         pqxx::work tx(conn);
         pqxx::row r = tx.exec_params1("SELECT measured, last_measured, blocked_at FROM "
                                       "permanode.measure_milestones($1, $2, $3)",
-                                      options.from, options.to, options.batch);
+                                      from, options.to, options.batch);
         tx.commit();
         int measured = r[0].as<int>();
         summary.measured += measured;
         if (!r[1].is_null())
         {
             summary.last_measured = r[1].as<int>();
+            if (summary.last_measured < options.to)
+                from = summary.last_measured + 1;
             out << fmt::format("measured {} milestones, up to {}\n", measured,
                                summary.last_measured)
                 << std::flush;
@@ -58,7 +63,7 @@ FillSummary FillMeasurements(const std::string &dsn, const FillOptions &options,
             summary.blocked_at = r[2].as<int>();
             break;
         }
-        if (measured < options.batch)
+        if (measured < options.batch || summary.last_measured >= options.to)
             break;
     }
     summary.interrupted = Interrupted();
