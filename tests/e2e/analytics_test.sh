@@ -4,7 +4,8 @@
 # one milestone at a time: ingest measures every milestone; Stardust on four connections, out of
 # order: what ingest leaves, `permanode analytics --fill` measures), each sampled milestone
 # recomputed from the ledger tables (analytics_recompute.sql); then rows deleted, filled in part
-# and resumed (it skips what is measured), and the same values back; a fill stopped by a gap.
+# and resumed (it skips what is measured), and the same values back; a fill interrupted (SIGINT)
+# after its batch in flight; a fill stopped by a gap.
 # The routes, as the read-only login: the stored rows as JSON, and bad names and ranges refused.
 # Usage: analytics_test.sh PERMANODE_CLI PERMANODE_SERVE      (PERMANODE_TEST_DSN: the test cluster)
 set -euo pipefail
@@ -51,6 +52,27 @@ grep -q "^40 milestones measured" "$work/resume.out" || fail "resume: $(cat "$wo
 [ "$(q "SELECT count(*) FROM permanode.milestone_measurements")" = 90 ] || fail "refill incomplete"
 [ "$(q "SELECT count(*) FROM (SELECT * FROM kept EXCEPT SELECT * FROM permanode.milestone_measurements) d")" = 0 ] ||
   fail "refilled measurements differ"
+# Ctrl-C: the batch in flight (held back by a session that holds the measuring lock) commits, and
+# the fill stops there with 130; a new one resumes after it.
+q "DELETE FROM permanode.milestone_measurements WHERE milestone_index >= 70" >/dev/null
+psql "$dsn" -X -qAt -c "SELECT pg_advisory_lock(hashtext('permanode.milestone_measurements'))" \
+  -c "SELECT pg_sleep(3)" >/dev/null &
+locker=$!
+sleep 0.5
+"$cli" analytics --fill 70 90 --batch 1 --dsn "$dsn" >"$work/interrupted.out" 2>&1 &
+filler=$!
+sleep 1
+kill -INT $filler
+wait $locker
+set +e
+wait $filler
+rc=$?
+set -e
+[ $rc = 130 ] || fail "an interrupted fill exits 130, not $rc: $(cat "$work/interrupted.out")"
+[ "$(q "SELECT count(*) FROM permanode.milestone_measurements")" = 70 ] ||
+  fail "an interrupted fill kept $(q "SELECT count(*) FROM permanode.milestone_measurements") rows, not 70"
+"$cli" analytics --fill 70 90 --dsn "$dsn" >"$work/resume2.out"
+grep -q "^20 milestones measured" "$work/resume2.out" || fail "resume after Ctrl-C: $(cat "$work/resume2.out")"
 q "DELETE FROM permanode.milestone_measurements WHERE milestone_index >= 40" >/dev/null
 set +e
 "$cli" analytics --fill 60 90 --dsn "$dsn" >"$work/blocked.out" 2>&1
