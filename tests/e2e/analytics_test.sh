@@ -135,4 +135,9 @@ get() { curl -s -o "$work/body" -w '%{http_code}' "http://127.0.0.1:$port/api/an
 [ "$(get 'measurements/bogus')" = 400 ] || fail "an unknown measurement is not refused"
 [ "$(get 'measurements/ledger-size?from=5&to=3')" = 400 ] || fail "a reversed range is not refused"
 [ "$(get 'active-addresses/yearly')" = 400 ] || fail "an unknown period is not refused"
+curl -s "http://127.0.0.1:$port/api/openapi.json" >"$work/openapi.json"
+[ "$(jq -c '[.paths["/api/analytics/v2/measurements/{name}"].get.parameters[].name,
+             .paths["/api/analytics/v2/active-addresses/{period}"].get.parameters[].name]' \
+      "$work/openapi.json")" = '["name","from","to","pageSize","period","from","to"]' ] ||
+  fail "the OpenAPI document lacks the routes or their parameters"
 echo "analytics: ok"

@@ -148,24 +148,28 @@ Task<> ActiveAddresses(const httplib::Request &request, httplib::Response &respo
 
 void RegisterMeasurementRoutes(Router &router)
 {
-    router.Get({kAnalytics + "/measurements/{name}",
-                "explorer",
-                "inx-chronicle's per-milestone measurement `name` (" + MeasurementNames() +
-                    ") of the measured milestones from..to, oldest first, at most pageSize; "
-                    "`next`: the milestone to ask from for more. Ledger figures are at the end "
-                    "of the milestone; a figure its protocol lacks is null",
-                {{"from", "integer", "first milestone index, default 0"},
-                 {"to", "integer", "last milestone index, default the newest"},
-                 {"pageSize", "integer", "1 to 1000, default 1000"}}},
-               Measurement);
-    router.Get({kAnalytics + "/active-addresses/{period}",
-                "explorer",
-                "Distinct addresses that owned an output created or consumed per UTC day, ISO "
-                "week or month (period: daily, weekly or monthly), rolled up by `permanode "
-                "analytics --fill`, oldest first",
-                {{"from", "string", "first period start, YYYY-MM-DD"},
-                 {"to", "string", "last period start, YYYY-MM-DD"}}},
-               ActiveAddresses);
+    RouteInfo measurement(
+        kAnalytics + "/measurements/{name}", "explorer",
+        "inx-chronicle's per-milestone measurement `name` (" + MeasurementNames() +
+            ") of the measured milestones from..to, oldest first, at most pageSize; `next`: "
+            "the milestone to ask from for more. Ledger figures are at the end of the "
+            "milestone; a figure its protocol lacks is null",
+        {{"from", "integer", "first milestone index, default 0"},
+         {"to", "integer", "last milestone index, default the newest"},
+         {"pageSize", "integer", "1 to 1000, default 1000"}});
+    measurement.response = "{\"items\": [{\"milestoneIndex\", \"milestoneTimestamp\" (unix "
+                           "seconds), and the measurement's fields (token amounts as decimal "
+                           "strings)}], \"next\" (a milestone index, or null)}";
+    router.Get(measurement, Measurement);
+    RouteInfo active(kAnalytics + "/active-addresses/{period}", "explorer",
+                     "Distinct addresses that owned an output created or consumed per UTC day, "
+                     "ISO week or month (period: daily, weekly or monthly), rolled up by "
+                     "`permanode analytics --fill`, oldest first",
+                     {{"from", "string", "first period start, YYYY-MM-DD"},
+                      {"to", "string", "last period start, YYYY-MM-DD"}});
+    active.response = "{\"period\": \"day\", \"week\" or \"month\", \"items\": [{\"start\" "
+                      "(YYYY-MM-DD), \"addresses\"}]}";
+    router.Get(active, ActiveAddresses);
 }
 
 } // namespace permanode::http
