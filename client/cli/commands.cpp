@@ -1,6 +1,7 @@
 // The CLI's subcommands: their options and help; the work is done in the files they call.
 #include "commands.hpp"
 
+#include "analytics.hpp"
 #include "archive.hpp"
 #include "decode.hpp"
 #include "dump.hpp"
@@ -208,6 +209,53 @@ void RegisterVerifyCommand(CLI::App &app, CommonOptions &common)
                 options.to_range = to_range;
             options.legacy = !no_legacy;
             Exit(Verify(conn, options) == 0 ? kOk : kMismatch);
+        });
+}
+
+void RegisterAnalyticsCommand(CLI::App &app, CommonOptions &common)
+{
+    static FillOptions options;
+    static std::vector<std::int32_t> fill;
+    auto *command = app.add_subcommand(
+        "analytics",
+        "Measure the milestones ingest left unmeasured (inx-chronicle's per-milestone "
+        "measurements, permanode.milestone_measurements: ingest measures a milestone once the one "
+        "before it is measured), in milestone order, a batch per transaction: interrupted, it "
+        "keeps what it measured and a later run resumes there; then roll up the daily, weekly and "
+        "monthly active addresses of the days measured\n\n"
+        "Exit codes: 0 ok, 1 stopped at a milestone whose predecessor is "
+        "not measured (before FROM, or not ingested), 3 database error, 130 interrupted");
+    command->add_option("--dsn", common.dsn, "libpq connection string (default: embedded cluster)");
+    command->add_option("--dir", common.dir, "Embedded cluster directory");
+    command->add_option("--fill", fill, "FROM TO: the milestones to measure (inclusive)")
+        ->expected(2)
+        ->required()
+        ->check(CLI::NonNegativeNumber);
+    command->add_option("--batch", options.batch, "Milestones per transaction (default 500)")
+        ->check(CLI::Range(1, 100000));
+    command->callback(
+        [&]
+        {
+            options.from = fill[0];
+            options.to = fill[1];
+            if (options.to < options.from)
+                throw CLI::ValidationError("--fill", "TO is below FROM");
+            FillSummary summary = FillMeasurements(StartedDsnFor(common), options, std::cout);
+            fmt::print(
+                "{} milestones measured{}; {} active address rows rolled up\n", summary.measured,
+                summary.last_measured >= 0 ? fmt::format(", the last {}", summary.last_measured)
+                                           : "",
+                summary.active_address_rows);
+            if (summary.blocked_at >= 0)
+            {
+                fmt::print(stderr,
+                           "permanode: milestone {}: milestone {} before it is not measured: fill "
+                           "from further back, or ingest it if it is missing\n",
+                           summary.blocked_at, summary.blocked_at - 1);
+                Exit(kFailure);
+            }
+            if (summary.interrupted)
+                Exit(kInterrupted);
         });
 }
 

@@ -53,6 +53,7 @@ void RegisterImportDmpCommand(CLI::App &app, CommonOptions &common);
 void RegisterGenerateCommand(CLI::App &app);
 void RegisterServeCommand(CLI::App &app, CommonOptions &common);
 void RegisterExportCommand(CLI::App &app, CommonOptions &common);
+void RegisterAnalyticsCommand(CLI::App &app, CommonOptions &common);
 void RegisterArchiveCommands(CLI::App &app, CommonOptions &common);
 
 } // namespace permanode::cli

@@ -24,6 +24,7 @@ int main(int argc, char **argv)
     RegisterStatusCommand(app, common);
     RegisterVerifyCommand(app, common);
     RegisterExportCommand(app, common);
+    RegisterAnalyticsCommand(app, common);
     RegisterFollowCommand(app, common);
     RegisterSyncCommand(app, common);
     RegisterInitCommand(app, common);

@@ -120,6 +120,8 @@ void RegisterExplorerMilestoneRoutes(Router &router);
 void RegisterExplorerLedgerRoutes(Router &router);
 // The overview's analytics (per milestone, per day, tiers) and an address's balance over time.
 void RegisterAnalyticsRoutes(Router &router);
+// inx-chronicle's per-milestone measurements and the active addresses per period.
+void RegisterMeasurementRoutes(Router &router);
 // The explorer's pages at / and /web/ (files built into the binary).
 void RegisterWebRoutes(Router &router);
 // REST API v1 (Chrysalis) under /api/v1.

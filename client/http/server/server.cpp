@@ -61,6 +61,7 @@ class ServerImpl
         RegisterExplorerMilestoneRoutes(router_);
         RegisterExplorerLedgerRoutes(router_);
         RegisterAnalyticsRoutes(router_);
+        RegisterMeasurementRoutes(router_);
         RegisterChrysalisRoutes(router_, options_.health);
         RegisterLegacyRoutes(router_);
         RegisterLegacyExplorerRoutes(router_);

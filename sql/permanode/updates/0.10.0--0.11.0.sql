@@ -11,6 +11,7 @@ ALTER TABLE @extschema@.ledger_tables DROP COLUMN unique_columns;
 \ir ../schema/77_legacy_analytics.sql
 \ir ../schema/81_sync_follow.sql
 \ir ../schema/31_migrated_funds.sql
+\ir ../schema/92_measurements.sql
 
 -- The legacy transactions held, counted as legacy.ingest counts the new ones.
 INSERT INTO legacy.daily_analytics (date, transactions, value_transactions, tokens, rolled_up)
