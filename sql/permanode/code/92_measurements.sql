@@ -451,3 +451,8 @@ END
 $$;
 -- (made after 80_init_roles.sql's grant on every table)
 GRANT SELECT ON @extschema@.milestone_measurements, @extschema@.active_addresses TO permanode_reader;
+
+COMMENT ON TABLE @extschema@.milestone_measurements IS
+    'inx-chronicle''s per-milestone measurements (block activity, sizes, token and output activity, active addresses, balance buckets, ledger outputs and size, unclaimed tokens, unlock conditions), kept by ingest and permanode analytics --fill';
+COMMENT ON TABLE @extschema@.active_addresses IS
+    'distinct addresses that sent or received per UTC day, ISO week and month, rolled up by permanode analytics --fill';
