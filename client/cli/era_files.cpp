@@ -31,27 +31,27 @@ template <typename LineFn> void ForEachLine(const std::string &path, LineFn line
 std::vector<std::array<std::uint8_t, 49>> ReadMigrationTails(const std::string &path)
 {
     std::vector<std::array<std::uint8_t, 49>> tails;
-    ForEachLine(path,
-                [&](const std::string &text, std::uint64_t number)
-                {
-                    namespace legacy = codec::legacy;
-                    try
-                    {
-                        if (text.size() != legacy::kHashTrytes)
-                            throw std::invalid_argument(
-                                fmt::format("{} characters, not 81", text.size()));
-                        legacy::Trits trits = legacy::TrytesToTrits(text, "tail transaction");
-                        codec::Bytes bytes = legacy::EncodeT5b1(trits.data(), trits.size());
-                        std::array<std::uint8_t, 49> tail{};
-                        std::copy(bytes.begin(), bytes.end(), tail.begin());
-                        tails.push_back(tail);
-                    }
-                    catch (const std::exception &e)
-                    {
-                        throw EraFileError(fmt::format("{}:{}: not a transaction hash: {}", path,
-                                                       number, e.what()));
-                    }
-                });
+    ForEachLine(
+        path,
+        [&](const std::string &text, std::uint64_t number)
+        {
+            namespace legacy = codec::legacy;
+            try
+            {
+                if (text.size() != legacy::kHashTrytes)
+                    throw std::invalid_argument(fmt::format("{} characters, not 81", text.size()));
+                legacy::Trits trits = legacy::TrytesToTrits(text, "tail transaction");
+                codec::Bytes bytes = legacy::EncodeT5b1(trits.data(), trits.size());
+                std::array<std::uint8_t, 49> tail{};
+                std::copy(bytes.begin(), bytes.end(), tail.begin());
+                tails.push_back(tail);
+            }
+            catch (const std::exception &e)
+            {
+                throw EraFileError(
+                    fmt::format("{}:{}: not a transaction hash: {}", path, number, e.what()));
+            }
+        });
     return tails;
 }
 
