@@ -255,7 +255,6 @@ IngestResult WriteMilestone(const ledger::MilestoneRows &rows, std::optional<int
     writer.WriteDailyMetrics(analytics);
     writer.WriteSync();
     writer.WriteStream(spent);
-    writer.WriteMeasurements();
 
     result.messages = static_cast<int32>(rows.messages.size());
     result.outputs = static_cast<int32>(rows.outputs.size());

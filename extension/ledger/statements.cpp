@@ -644,15 +644,6 @@ const Statement kStreamLedger{"stream_ledger",
                               false,
                               "streams.shards"};
 
-// The milestone's measurements, once its rows are in, and those of the milestones after it that
-// were ingested before it and wait for it (92_measurements.sql); a milestone whose predecessor is
-// not measured is left for `permanode analytics --fill`.
-const Statement kMeasure{"measure",
-                         "SELECT permanode.measure_ingested(:milestone_index)",
-                         {{"milestone_index", "int4"}},
-                         false,
-                         "permanode.milestone_measurements"};
-
 // synced_by 1 = permanode.ingest_milestone.
 const Statement kSync{"sync",
                       "INSERT INTO permanode.sync (ms_range_id, milestone_index, synced_by) "
@@ -710,7 +701,6 @@ const std::vector<const Statement *> &AllStatements()
                                                        &sql::kMetrics,
                                                        &sql::kDateCache,
                                                        &sql::kSync,
-                                                       &sql::kMeasure,
                                                        &sql::kStreamLedgerOn,
                                                        &sql::kStreamLedger};
     return all;

@@ -52,7 +52,7 @@ extern const Statement kLock, kIsSynced, kChunkSizes, kMessages, kParents, kBloc
     kEraWait, kEraBounds, kMilestoneProtocol, kReceipts, kMigratedFunds, kStreamLedgerOn,
     kStreamLedger, kRetireMigrated, kRetireMigratedAsOf, kLocateChrysalis, kLocateCreated,
     kChainLocator, kFoundryLocator, kAddressHints, kUnspentInsert, kUnspentInsertAsOf, kLateSpends,
-    kMsAnalytics, kAddressAnalytics, kMetrics, kDateCache, kSync, kMeasure;
+    kMsAnalytics, kAddressAnalytics, kMetrics, kDateCache, kSync;
 } // namespace sql
 
 // Element type OIDs of the extension's identifier types, for building arrays of them.

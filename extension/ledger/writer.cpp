@@ -865,10 +865,4 @@ void MilestoneWriter::WriteSync()
                             .SetInt32("milestone_index", milestone_index_));
 }
 
-void MilestoneWriter::WriteMeasurements()
-{
-    if (Prepared(sql::kMeasure)) // absent from schemas older than 0.11.0
-        Execute(sql::kMeasure, Params().SetInt32("milestone_index", milestone_index_));
-}
-
 } // namespace permanode::ledger

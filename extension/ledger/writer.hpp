@@ -65,8 +65,6 @@ class MilestoneWriter
     // The milestone's events on the ledger stream (88_streams.sql): the milestone payloads the
     // cone carries, the outputs created and those spent (`spent`, from WriteSpends).
     void WriteStream(const std::vector<KnownOutput> &spent);
-    // The milestone's measurements (milestone_measurements), last: its rows and sync row are in.
-    void WriteMeasurements();
 
   private:
     // An address_analytics row of another milestone that BookLateSpends added tokens to.

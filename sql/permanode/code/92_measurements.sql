@@ -139,8 +139,7 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
 $$;
 
 -- One measuring transaction at a time, until it ends: whether a milestone starts its protocol's
--- chain of figures (no milestone of its protocol below it) is decided on what is committed, and a
--- milestone ingested late drops the figures above it (measure_ingested) before anyone reads them.
+-- chain of figures (no milestone of its protocol below it) is decided on what is committed.
 CREATE OR REPLACE FUNCTION @extschema@.lock_measurements() RETURNS void
 LANGUAGE sql AS $$
     SELECT pg_advisory_xact_lock(hashtext('permanode.milestone_measurements'))
@@ -411,27 +410,6 @@ END
 $$;
 COMMENT ON FUNCTION @extschema@.rollup_active_addresses(date, date) IS
     '(re)computes active_addresses for the days, weeks and months overlapping a date range';
-
--- What ingest runs once milestone k's rows are in: the figures of its protocol's milestones above
--- k were added up without k (it arrived late) and are dropped; then k is measured, and the
--- milestones after it that wait for it, at most 16 (`permanode analytics --fill` does the rest).
--- Returns the milestones measured.
-CREATE OR REPLACE FUNCTION @extschema@.measure_ingested(k int) RETURNS int
-LANGUAGE plpgsql AS $$
-DECLARE
-    n int;
-BEGIN
-    PERFORM @extschema@.lock_measurements();
-    DELETE FROM @extschema@.milestone_measurements x
-    WHERE x.milestone_index > k
-      AND x.protocol_version = (SELECT p.protocol_version FROM @extschema@.milestone_protocols p
-                                WHERE p.milestone_index = k);
-    SELECT r.measured INTO n FROM @extschema@.measure_milestones(k, k + 16, 17) r;
-    RETURN n;
-END
-$$;
-COMMENT ON FUNCTION @extschema@.measure_ingested(int) IS
-    'run by ingest after a milestone''s rows: drops the figures above it that lack it, measures it and up to 16 waiting successors';
 
 -- The fill and the roll-up are the administrator's (`permanode analytics --fill`), with the
 -- extension owner's rights, as 80_init_roles.sql sets the other maintenance functions.
