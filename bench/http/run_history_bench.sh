@@ -90,7 +90,8 @@ pages() { # TIER
   done
 }
 pages hot
-"$cli" archive --from-range 0 --to-range "$(sql "SELECT max(ms_range_id) + 1 FROM sync")" \
+# Every range but the newest (ingest may still write it) goes cold: both eras' pages read archives.
+"$cli" archive --from-range 0 --to-range "$(sql "SELECT max(ms_range_id) FROM sync")" \
   --dsn "$dsn" >/dev/null
 pages cold
 
