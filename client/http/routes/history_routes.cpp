@@ -81,14 +81,18 @@ Task<> History(const httplib::Request &request, httplib::Response &response, Db 
     int page_size = PageSize(request);
     auto cursor = CursorParam(request, CursorKey::kOutputId);
     auto page = co_await db.Run(client::queries::AddressHistory(address, page_size, cursor, span));
-    nlohmann::json items = nlohmann::json::array();
-    for (const auto &entry : page.items)
-        items.push_back(nlohmann::json::parse(client::queries::HistoryJsonLine(entry)));
-    nlohmann::json body = {
-        {"address", path[0]}, {"addressHex", address}, {"pageSize", page_size}, {"items", items}};
+    nlohmann::json body = {{"address", path[0]}, {"addressHex", address}, {"pageSize", page_size}};
     if (page.next)
         body["cursor"] = client::EncodeCursor(*page.next);
-    SendJson(response, body);
+    // The items are the export's JSON lines as they are (not parsed again), spliced in last.
+    std::string text = body.dump();
+    text.pop_back();
+    text += ",\"items\":[";
+    for (std::size_t i = 0; i < page.items.size(); ++i)
+        text += (i ? "," : "") + client::queries::HistoryJsonLine(page.items[i]);
+    text += "]}";
+    response.status = 200;
+    response.set_content(text, "application/json");
 }
 
 // A legacy address: 81 trytes, or 90 with its checksum (checked by the database's type).
