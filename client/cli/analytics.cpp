@@ -5,37 +5,46 @@
 #include <ostream>
 
 #include <fmt/format.h>
-#include <pqxx/pqxx>
 
 namespace permanode::cli
 {
 namespace
 {
 
-// The days (UTC) of the milestones from..to that are measured, to roll their active addresses up.
-void RollUpActiveAddresses(pqxx::connection &conn, int from, int to, FillSummary &summary)
+// Whether this login may measure (an older extension has no measurements: no).
+bool MayMeasure(pqxx::connection &conn)
+{
+    pqxx::work tx(conn);
+    pqxx::field allowed = tx.exec1(
+        "SELECT CASE WHEN to_regprocedure('permanode.measure_milestones(int, int, int)') IS NOT "
+        "NULL THEN has_function_privilege('permanode.measure_milestones(int, int, int)', "
+        "'EXECUTE') END")[0];
+    return !allowed.is_null() && allowed.as<bool>();
+}
+
+// Rolls up the active addresses of the days (UTC) of the measured milestones from..to, without
+// the last day unless `with_last_day` (it may not be over); returns the rows written and the
+// first milestone of the days left.
+std::pair<long, int> RollUpDays(pqxx::connection &conn, int from, int to, bool with_last_day)
 {
     pqxx::work tx(conn);
     pqxx::row days = tx.exec_params1(
-        "SELECT min(ms_timestamp AT TIME ZONE 'UTC')::date::text, "
-        "max(ms_timestamp AT TIME ZONE 'UTC')::date::text "
-        "FROM permanode.milestone_measurements WHERE milestone_index BETWEEN $1 AND $2",
-        from, to);
-    if (days[0].is_null())
-        return;
-    summary.active_address_rows =
-        tx.exec_params1("SELECT permanode.rollup_active_addresses($1::date, $2::date)",
-                        days[0].as<std::string>(), days[1].as<std::string>())[0]
-            .as<long>();
+        "WITH m AS (SELECT milestone_index, (ms_timestamp AT TIME ZONE 'UTC')::date AS day "
+        "FROM permanode.milestone_measurements WHERE milestone_index BETWEEN $1 AND $2) "
+        "SELECT min(day)::text, (max(day) - CASE WHEN $3 THEN 0 ELSE 1 END)::text, "
+        "(SELECT min(milestone_index) FROM m WHERE day = (SELECT max(day) FROM m)) FROM m",
+        from, to, with_last_day);
+    if (days[0].is_null() || days[1].as<std::string>() < days[0].as<std::string>())
+        return {0, from};
+    long rows = tx.exec_params1("SELECT permanode.rollup_active_addresses($1::date, $2::date)",
+                                days[0].as<std::string>(), days[1].as<std::string>())[0]
+                    .as<long>();
     tx.commit();
+    return {rows, with_last_day ? to + 1 : days[2].as<int>()};
 }
 
-} // namespace
-
-FillSummary FillMeasurements(const std::string &dsn, const FillOptions &options, std::ostream &out)
+FillSummary Fill(pqxx::connection &conn, const FillOptions &options, std::ostream *out)
 {
-    InstallInterruptHandlers();
-    pqxx::connection conn(dsn);
     FillSummary summary;
     // Every milestone of the range up to the last one measured is measured: each batch starts
     // after it, and does not scan those again.
@@ -54,22 +63,125 @@ FillSummary FillMeasurements(const std::string &dsn, const FillOptions &options,
             summary.last_measured = r[1].as<int>();
             if (summary.last_measured < options.to)
                 from = summary.last_measured + 1;
-            out << fmt::format("measured {} milestones, up to {}\n", measured,
-                               summary.last_measured)
-                << std::flush;
+            if (out != nullptr)
+                *out << fmt::format("measured {} milestones, up to {}\n", measured,
+                                    summary.last_measured)
+                     << std::flush;
         }
         if (!r[2].is_null())
         {
             summary.blocked_at = r[2].as<int>();
             break;
         }
-        if (measured < options.batch || summary.last_measured >= options.to)
+        if (measured < options.batch || summary.last_measured >= options.to ||
+            (options.deadline && std::chrono::steady_clock::now() >= *options.deadline))
             break;
     }
     summary.interrupted = Interrupted();
-    if (summary.measured > 0)
-        RollUpActiveAddresses(conn, options.from, options.to, summary);
     return summary;
+}
+
+} // namespace
+
+FillSummary FillMeasurements(const std::string &dsn, const FillOptions &options, std::ostream &out)
+{
+    InstallInterruptHandlers();
+    pqxx::connection conn(dsn);
+    FillSummary summary = Fill(conn, options, &out);
+    if (summary.measured > 0)
+        summary.active_address_rows = RollUpDays(conn, options.from, options.to, true).first;
+    return summary;
+}
+
+void MeasureIngested(const std::string &dsn, int from, int to)
+{
+    pqxx::connection conn(dsn);
+    if (!MayMeasure(conn))
+    {
+        fmt::print("notice: analytics not measured: {} may not measure (permanode_writer or "
+                   "permanode_admin may: permanode analytics --fill {} {})\n",
+                   conn.username(), from, to);
+        return;
+    }
+    FillOptions options;
+    options.from = from;
+    options.to = to;
+    FillSummary summary = Fill(conn, options, nullptr);
+    if (summary.measured > 0)
+        RollUpDays(conn, from, to, true);
+    if (summary.measured > 0)
+        fmt::print("analytics: measured {} milestone{}\n", summary.measured,
+                   summary.measured == 1 ? "" : "s");
+    if (summary.blocked_at >= 0)
+        fmt::print("notice: analytics wait for milestone {}: measure it (permanode analytics "
+                   "--fill), or ingest it if it is missing\n",
+                   summary.blocked_at - 1);
+}
+
+MeasureFollower::MeasureFollower(const std::string &dsn, std::uint32_t first)
+    : next_(static_cast<int>(first)), rolled_from_(static_cast<int>(first))
+{
+    conn_.emplace(dsn);
+    if (!MayMeasure(*conn_))
+    {
+        fmt::print(stderr, "permanode sync: analytics not measured: {} may not measure\n",
+                   conn_->username());
+        conn_.reset();
+    }
+}
+
+void MeasureFollower::CatchUp(std::uint32_t committed, std::chrono::milliseconds budget)
+{
+    if (!conn_ || waiting_ || static_cast<int>(committed) < next_)
+        return;
+    FillOptions options;
+    options.from = next_;
+    options.to = static_cast<int>(committed);
+    options.batch = 50;
+    options.deadline = std::chrono::steady_clock::now() + budget;
+    FillSummary summary;
+    try
+    {
+        summary = Fill(*conn_, options, nullptr);
+        if (summary.measured > 0)
+            RollUp(false);
+    }
+    catch (const std::exception &e)
+    {
+        // the archive goes on without them; analytics --fill measures them later
+        fmt::print(stderr, "permanode sync: analytics stopped: {}\n", e.what());
+        conn_.reset();
+        return;
+    }
+    if (summary.last_measured >= 0)
+        next_ = summary.last_measured + 1;
+    if (summary.blocked_at >= 0)
+    {
+        waiting_ = true;
+        fmt::print(stderr,
+                   "permanode sync: analytics wait for milestone {}: measure it (permanode "
+                   "analytics --fill)\n",
+                   summary.blocked_at - 1);
+    }
+}
+
+void MeasureFollower::Finish()
+{
+    try
+    {
+        if (conn_)
+            RollUp(true);
+    }
+    catch (const std::exception &e)
+    {
+        fmt::print(stderr, "permanode sync: analytics not rolled up: {}\n", e.what());
+    }
+}
+
+void MeasureFollower::RollUp(bool with_current_day)
+{
+    if (next_ > rolled_from_)
+        rolled_from_ = RollUpDays(*conn_, rolled_from_, next_ - 1, with_current_day).second;
 }
 
 } // namespace permanode::cli

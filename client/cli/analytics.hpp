@@ -1,10 +1,15 @@
-// `permanode analytics --fill FROM TO`: measures the milestones ingest left unmeasured
-// (permanode.measure_milestones), in milestone order, a batch per transaction, so that Ctrl-C
-// stops after the batch in flight and a later run resumes where it stopped.
+// Measurements (permanode.measure_milestones): `permanode analytics --fill FROM TO` measures a
+// range in milestone order, a batch per transaction, so that Ctrl-C stops after the batch in
+// flight and a later run resumes where it stopped; ingest and sync measure what they committed.
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
+
+#include <pqxx/pqxx>
 
 namespace permanode::cli
 {
@@ -14,6 +19,8 @@ struct FillOptions
     int from = 0;
     int to = 0;
     int batch = 500; // milestones per transaction
+    // stop after the batch that passes it (sync measures between milestones)
+    std::optional<std::chrono::steady_clock::time_point> deadline;
 };
 
 struct FillSummary
@@ -28,5 +35,30 @@ struct FillSummary
 // Fills the range; `out` gets a line per batch. Then rolls up the active addresses of the days
 // the measured milestones cover.
 FillSummary FillMeasurements(const std::string &dsn, const FillOptions &options, std::ostream &out);
+
+// After an ingest run: measures the milestones from..to it left unmeasured and rolls up their
+// days, when the login may (permanode_writer or permanode_admin); prints one line of what it did.
+void MeasureIngested(const std::string &dsn, int from, int to);
+
+// Sync's measurements: after each call, every milestone committed up to `committed` is measured
+// (or the chain waits for one before the sync's first, said once). A day's active addresses
+// (and its week's and month's) are rolled up once a later day is measured, and at Finish.
+class MeasureFollower
+{
+  public:
+    MeasureFollower(const std::string &dsn, std::uint32_t first);
+    // Measures up to `committed`, within `budget` (a batch may pass it).
+    void CatchUp(std::uint32_t committed, std::chrono::milliseconds budget);
+    // Rolls up the days measured since the last roll-up, the current one included.
+    void Finish();
+
+  private:
+    void RollUp(bool with_current_day);
+
+    std::optional<pqxx::connection> conn_; // empty: the login may not measure
+    int next_;                             // the first milestone not known to be measured
+    int rolled_from_;                      // the first milestone whose day is not rolled up
+    bool waiting_ = false;                 // the chain waits for a milestone before the sync's
+};
 
 } // namespace permanode::cli

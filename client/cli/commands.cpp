@@ -218,9 +218,10 @@ void RegisterAnalyticsCommand(CLI::App &app, CommonOptions &common)
     static std::vector<std::int32_t> fill;
     auto *command = app.add_subcommand(
         "analytics",
-        "Measure the milestones ingest left unmeasured (inx-chronicle's per-milestone "
-        "measurements, permanode.milestone_measurements: ingest measures a milestone once the one "
-        "before it is measured), in milestone order, a batch per transaction: interrupted, it "
+        "Measure the milestones ingest and sync left unmeasured (inx-chronicle's per-milestone "
+        "measurements, permanode.milestone_measurements: ingest and sync measure what they "
+        "commit once the milestone before is measured; ingest --no-measure leaves it to this), "
+        "in milestone order, a batch per transaction: interrupted, it "
         "keeps what it measured and a later run resumes there; then roll up the daily, weekly and "
         "monthly active addresses of the days measured\n\n"
         "Exit codes: 0 ok, 1 stopped at a milestone whose predecessor is "
@@ -589,9 +590,14 @@ void RegisterIngestCommand(CLI::App &app, CommonOptions &common)
     ingest->add_flag("--no-precheck", no_precheck,
                      "Leave decoding checks to the server (its errors still name FILE:LINE and "
                      "the block)");
+    static bool no_measure = false;
+    ingest->add_flag("--no-measure", no_measure,
+                     "Leave the milestones' analytics to permanode analytics --fill (by default "
+                     "ingest measures what it loaded once the milestones before are measured)");
     ingest->callback(
         [&]
         {
+            options.measure = !no_measure;
             options.progress = !no_progress;
             options.synchronous_commit = sync_commit;
             options.precheck = !no_precheck;

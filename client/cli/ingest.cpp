@@ -10,6 +10,7 @@
 // orders) rolls one back, and it is sent again.
 #include "ingest.hpp"
 
+#include "analytics.hpp"
 #include "bundle.hpp"
 #include "bundle_check.hpp"
 #include "commands.hpp"
@@ -370,6 +371,9 @@ class IngestRun
             summary_.blocks += static_cast<std::uint64_t>(outcome.messages);
             summary_.outputs += static_cast<std::uint64_t>(outcome.outputs);
             summary_.spent += static_cast<std::uint64_t>(outcome.spent);
+            std::int64_t index = done.bundle.milestone_index;
+            summary_.lowest = summary_.lowest < 0 ? index : std::min(summary_.lowest, index);
+            summary_.highest = std::max(summary_.highest, index);
         }
         else if (IsDataError(outcome.error->sqlstate()))
             Reject(done.line, done.bundle.milestone_index, DescribeServerError(done, outcome),
@@ -466,6 +470,21 @@ bool FlushRun(const std::string &dsn)
     }
 }
 
+// The run's milestones measured; a failure leaves them to `permanode analytics --fill` (what
+// was ingested stays).
+void MeasureLoaded(const std::string &dsn, const IngestSummary &summary)
+{
+    try
+    {
+        MeasureIngested(dsn, static_cast<int>(summary.lowest), static_cast<int>(summary.highest));
+    }
+    catch (const std::exception &e)
+    {
+        fmt::print(stderr, "analytics not measured (permanode analytics --fill {} {}): {}\n",
+                   summary.lowest, summary.highest, e.what());
+    }
+}
+
 } // namespace
 
 int DefaultJobs()
@@ -491,6 +510,8 @@ int Ingest(const std::string &dsn, const IngestOptions &options, IngestSummary &
         return exit_code;
     if (interrupted)
         return kInterrupted;
+    if (summary.ingested > 0 && options.measure)
+        MeasureLoaded(dsn, summary);
     return Maintain(dsn);
 }
 

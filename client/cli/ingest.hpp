@@ -26,6 +26,7 @@ struct IngestOptions
     bool precheck = true; // decode blocks here before sending (bundle_check.hpp)
     bool progress = true; // draw progress when stderr is a terminal
     bool summary = true;  // print the summary line on stdout
+    bool measure = true;  // measure the milestones ingested (analytics.hpp MeasureIngested)
 };
 
 struct IngestSummary
@@ -36,6 +37,8 @@ struct IngestSummary
     std::uint64_t blocks = 0;  // blocks of the ingested milestones
     std::uint64_t outputs = 0; // outputs they booked
     std::uint64_t spent = 0;   // outputs they spent
+    std::int64_t lowest = -1;  // the lowest and highest milestone ingested (-1: none)
+    std::int64_t highest = -1;
     double seconds = 0;
 };
 

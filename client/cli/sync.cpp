@@ -5,6 +5,7 @@
 // With --gaps, the same loop runs over each gap of permanode.sync_gaps() instead.
 #include "sync.hpp"
 
+#include "analytics.hpp"
 #include "bundle.hpp"
 #include "commands.hpp"
 #include "ingest_connection.hpp"
@@ -35,6 +36,8 @@ using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
 constexpr int kTakeWaitMs = 200;
+// measuring while waiting for the node: at most about this long before looking again
+constexpr std::chrono::milliseconds kMeasureBudget{100};
 constexpr auto kNodeWaitMax = 5s;
 
 // The setting that records the network each era's nodes follow.
@@ -284,6 +287,8 @@ int Follow(sync::Node &node, const std::string &dsn, const sync::NodeStatus &sta
         [&](std::uint32_t index, const sync::NodeError &e)
         { fmt::print(stderr, "permanode sync: milestone {}: {}; retrying\n", index, e.what()); });
     sync::SyncReporter reporter(dsn, node.Name(), !stretch.to && !stretch.until_synced);
+    // measured while the node has nothing new, so catching up is not slowed
+    MeasureFollower measurer(dsn, stretch.start);
     // for health: where the archive is against the node (at most one write a second)
     auto report = [&]
     {
@@ -311,6 +316,8 @@ int Follow(sync::Node &node, const std::string &dsn, const sync::NodeStatus &sta
             if (!milestone)
             {
                 report(); // waiting for the node counts as following it
+                if (writer.committed())
+                    measurer.CatchUp(*writer.committed(), kMeasureBudget);
                 continue;
             }
             sync::CheckCone(*milestone);
@@ -345,6 +352,9 @@ int Follow(sync::Node &node, const std::string &dsn, const sync::NodeStatus &sta
         code = writer.exit_code();
     report();
     reporter.Stop(code);
+    if (writer.committed())
+        measurer.CatchUp(*writer.committed(), std::chrono::hours(24));
+    measurer.Finish();
     std::uint32_t node_at = std::max(fetcher.Confirmed(), status.confirmed_index);
     if (writer.committed())
         fmt::print(stderr, "permanode sync: stopped after milestone {}; the node is at {}\n",

@@ -1,6 +1,7 @@
 # `permanode sync --inx` against the test INX server (tests/inx/inx_server.py, the real protocol
 # from client/sync/inx.proto) serving a generated ledger with the node's own fields: the synced
-# database ends identical to a file ingest of the same ledger and verify finds nothing; a sync
+# database ends identical to a file ingest of the same ledger (its measurements too) and verify
+# finds nothing; a sync
 # stopped (--to, kill -9) resumes with no hole and no overlap; a node that dies mid-stream is
 # waited for; a pruned node gives the ledger before its first milestone; and each refusal (a
 # disagreeing milestone, another network, a node behind, milestones pruned that the archive
@@ -72,6 +73,12 @@ my ($rc, $err) = run_sync('synced', $port, '--until-synced');
 is($rc, 0, 'sync to the node\'s confirmed milestone exits 0') or diag($err);
 like($err, qr/stopped after milestone 120; the node is at 120/, 'it says where it stopped');
 is(fingerprint($node, 'synced'), $expected, 'every ledger table equals the file ingest of the same ledger');
+# Sync measures what it archived, as ingest does: the same measurements (and balances kept).
+my $measured = q{SELECT count(*) || ':' || md5(string_agg(m::text, '|' ORDER BY milestone_index))
+                 FROM permanode.milestone_measurements m};
+like($node->safe_psql('synced', $measured), qr/^120:/, 'sync measured the 120 milestones it archived');
+is($node->safe_psql('synced', $measured), $node->safe_psql('filed', $measured),
+    'their measurements equal those of the file ingest');
 my ($vout, $verr) = ('', '');
 IPC::Run::run([$cli, 'verify', '--dsn', $node->connstr('synced')], '>', \$vout, '2>', \$verr);
 is($? >> 8, 0, 'permanode verify finds no mismatch in the synced archive') or diag("$vout$verr");

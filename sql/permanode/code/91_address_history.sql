@@ -81,9 +81,11 @@ BEGIN
            AND c.ms_range_id <= top
            AND (r IS NULL OR (c.ms_range_id, c.ms_timestamp, c.milestone_index, c.output_id)
                              < (r, t, m, o))
-         ORDER BY c.ms_range_id DESC, c.ms_timestamp DESC, c.milestone_index DESC,
-                  c.output_id DESC
-         LIMIT n)),
+         -- Its index orders a milestone's rows by NFT ID, not output ID: read in the index's
+         -- order, with the whole last milestone, and the page's sort orders them (ordered by
+         -- output ID here, every row of the address would be read and sorted).
+         ORDER BY c.ms_range_id DESC, c.ms_timestamp DESC, c.milestone_index DESC
+         FETCH FIRST n ROWS WITH TIES)),
     page AS (
         SELECT * FROM created c
         ORDER BY c.ms_range_id DESC, c.ms_timestamp DESC, c.milestone_index DESC,

@@ -152,6 +152,23 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
     FROM unnest(a, b) WITH ORDINALITY AS u(x, y, i)
 $$;
 
+-- measured_balances of a protocol as the ledger has them at the end of milestone `at`: the
+-- owners of the outputs its milestones from genesis to `at` created and did not consume.
+CREATE OR REPLACE FUNCTION @extschema@.rebuild_measured_balances(protocol smallint, genesis int,
+                                                                 at int)
+RETURNS void LANGUAGE sql AS $$
+    DELETE FROM @extschema@.measured_balances mb WHERE mb.protocol_version = protocol;
+    INSERT INTO @extschema@.measured_balances
+    SELECT protocol, c.owner, sum(c.amount)
+    FROM @extschema@.outputs_created(genesis, at) c
+    LEFT JOIN (SELECT s.output_id FROM @extschema@.outputs_consumed(genesis, at) s) s
+      ON s.output_id OPERATOR(@extschema@.=) c.output_id
+    WHERE s.output_id IS NULL AND c.owner IS NOT NULL AND genesis <= at
+    GROUP BY c.owner HAVING sum(c.amount) > 0;
+    INSERT INTO @extschema@.measured_balances_at AS a VALUES (protocol, at)
+    ON CONFLICT (protocol_version) DO UPDATE SET milestone_index = EXCLUDED.milestone_index;
+$$;
+
 -- Measures milestone m from the ledger tables; returns 'measured', 'already' (it has its row),
 -- 'pending' (the milestone before it of its protocol is not measured, or not held: measure that
 -- one first) or 'missing' (m is not ingested). The ledger's figures are m - 1's plus m's created
@@ -166,7 +183,6 @@ DECLARE
     genesis int;
     d record;
     b record;
-    fresh boolean := true; -- the ledger's figures start from zero
 BEGIN
     IF m IS NULL THEN
         RAISE EXCEPTION 'milestone index must not be null' USING ERRCODE = 'invalid_parameter_value';
@@ -189,7 +205,10 @@ BEGIN
         IF NOT FOUND THEN
             RETURN 'pending';
         END IF;
-        fresh := false;
+    END IF;
+    IF (SELECT a.milestone_index FROM @extschema@.measured_balances_at a
+        WHERE a.protocol_version = protocol) IS DISTINCT FROM m - 1 THEN
+        PERFORM @extschema@.rebuild_measured_balances(protocol, genesis, m - 1);
     END IF;
 
 
@@ -215,15 +234,26 @@ BEGIN
                FROM (SELECT c.* FROM c JOIN txs USING (tx) WHERE c.chain IS NOT NULL) n
                FULL JOIN (SELECT s.* FROM s WHERE s.chain IS NOT NULL) o
                  ON o.spent_tx = n.tx AND o.chain = n.chain AND o.kind = n.kind),
-    -- the balances of the addresses it touched, before and after, as the ledger as of a
-    -- milestone has them (85_as_of_spans.sql)
-    balances AS (SELECT CASE WHEN fresh THEN 0 ELSE
-                            (SELECT coalesce(sum(x.balance), 0)
-                             FROM @extschema@.balance_at(t.owner, m - 1) x) END AS bal_before,
-                        (SELECT coalesce(sum(x.balance), 0)
-                         FROM @extschema@.balance_at(t.owner, m) x) AS bal_after
-                 FROM (SELECT c.owner FROM c UNION SELECT s.owner FROM s) t
-                 WHERE t.owner IS NOT NULL),
+    -- the balances of the addresses it touched, before (measured_balances: the end of the
+    -- milestone before) and after
+    moves AS (SELECT x.owner, sum(x.amount) AS change
+              FROM (SELECT c.owner, c.amount FROM c UNION ALL SELECT s.owner, -s.amount FROM s) x
+              WHERE x.owner IS NOT NULL GROUP BY 1),
+    -- (a lookup per address touched, never a join over every balance)
+    balances AS MATERIALIZED (
+        SELECT w.owner, w.bal_before, w.bal_before + w.change AS bal_after
+        FROM (SELECT v.owner, v.change,
+                     coalesce((SELECT mb.balance FROM @extschema@.measured_balances mb
+                               WHERE mb.protocol_version = protocol AND mb.address = v.owner),
+                              0) AS bal_before
+              FROM moves v) w),
+    kept AS (INSERT INTO @extschema@.measured_balances AS mb
+             SELECT protocol, x.owner, x.bal_after FROM balances x WHERE x.bal_after > 0
+             ON CONFLICT (protocol_version, address) DO UPDATE SET balance = EXCLUDED.balance),
+    emptied AS (DELETE FROM @extschema@.measured_balances mb
+                WHERE mb.protocol_version = protocol
+                  AND mb.address = ANY (ARRAY(SELECT x.owner FROM balances x
+                                              WHERE x.bal_after <= 0))),
     balance_moves AS (SELECT length(bal_before::text) AS bucket, -1 AS n, -bal_before AS amount
                       FROM balances WHERE bal_before > 0
                       UNION ALL
@@ -333,6 +363,8 @@ BEGIN
         CASE WHEN stardust THEN coalesce(prev.storage_deposit_return_amount, 0) + coalesce(d.sdr_a, 0) END,
         CASE WHEN stardust THEN coalesce(prev.storage_deposit_return_inner_amount, 0) + coalesce(d.sdr_inner, 0) END)
     ON CONFLICT (milestone_index) DO NOTHING;
+    INSERT INTO @extschema@.measured_balances_at AS a VALUES (protocol, m)
+    ON CONFLICT (protocol_version) DO UPDATE SET milestone_index = EXCLUDED.milestone_index;
     RETURN 'measured';
 END
 $$;
@@ -411,8 +443,9 @@ $$;
 COMMENT ON FUNCTION @extschema@.rollup_active_addresses(date, date) IS
     '(re)computes active_addresses for the days, weeks and months overlapping a date range';
 
--- The fill and the roll-up are the administrator's (`permanode analytics --fill`), with the
--- extension owner's rights, as 80_init_roles.sql sets the other maintenance functions.
+-- The fill and the roll-up are the administrator's (`permanode analytics --fill`) and the
+-- writer's (ingest and sync measure what they commit), with the extension owner's rights, as
+-- 80_init_roles.sql sets the other maintenance functions.
 DO $$
 DECLARE
     f regprocedure;
@@ -423,14 +456,19 @@ BEGIN
     LOOP
         EXECUTE format('ALTER FUNCTION %s SECURITY DEFINER SET search_path = pg_catalog, @extschema@', f);
         EXECUTE format('REVOKE ALL ON FUNCTION %s FROM PUBLIC', f);
-        EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO permanode_admin', f);
+        EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO permanode_admin, permanode_writer', f);
     END LOOP;
 END
 $$;
 -- (made after 80_init_roles.sql's grant on every table)
-GRANT SELECT ON @extschema@.milestone_measurements, @extschema@.active_addresses TO permanode_reader;
+GRANT SELECT ON @extschema@.milestone_measurements, @extschema@.active_addresses,
+    @extschema@.measured_balances, @extschema@.measured_balances_at TO permanode_reader;
 
 COMMENT ON TABLE @extschema@.milestone_measurements IS
     'inx-chronicle''s per-milestone measurements (block activity, sizes, token and output activity, active addresses, balance buckets, ledger outputs and size, unclaimed tokens, unlock conditions), kept by ingest and permanode analytics --fill';
 COMMENT ON TABLE @extschema@.active_addresses IS
     'distinct addresses that sent or received per UTC day, ISO week and month, rolled up by permanode analytics --fill';
+COMMENT ON TABLE @extschema@.measured_balances IS
+    'the balance of each address holding tokens at the end of the newest measured milestone of each protocol, kept by measure_milestone for the address balance buckets';
+COMMENT ON TABLE @extschema@.measured_balances_at IS
+    'the milestone measured_balances are at, per protocol';

@@ -65,6 +65,23 @@ CREATE TABLE @extschema@.milestone_measurements (
     storage_deposit_return_inner_amount bigint
 );
 
+-- The balance of each address holding tokens at the end of the newest measured milestone of a
+-- protocol (its owners as measure_milestone counts them): the balances before a milestone are
+-- read here, so measuring costs the milestone's own outputs, not the histories of the addresses
+-- it touched (a busy address has thousands).
+CREATE TABLE @extschema@.measured_balances (
+    protocol_version smallint NOT NULL,
+    address @extschema@.address NOT NULL,
+    balance bigint NOT NULL CHECK (balance > 0),
+    PRIMARY KEY (protocol_version, address)
+);
+-- The milestone measured_balances are at, per protocol: measuring a milestone after another
+-- (measurements deleted and filled again) first rebuilds them from the ledger.
+CREATE TABLE @extschema@.measured_balances_at (
+    protocol_version smallint PRIMARY KEY,
+    milestone_index int NOT NULL
+);
+
 -- Active addresses per UTC day, ISO week (starting Monday) and month: rolled up by
 -- rollup_active_addresses, which `permanode analytics --fill` runs for the days it measured.
 CREATE TABLE @extschema@.active_addresses (
