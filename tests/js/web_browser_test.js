@@ -677,7 +677,7 @@ async function main() {
     await rerendered(page, () => page.evaluate(() => { location.hash = '#/analytics'; }));
     const bare = await page.$eval('#analytics-empty', (e) => e.innerText);
     await page.evaluate(() => { window.fetch = window.realFetch; });
-    assert.match(bare, /^Nothing is measured yet: .*Run `permanode analytics --fill FROM TO`/);
+    assert.match(bare, /^Nothing is measured yet: .*Run permanode analytics --fill FROM TO \(milestone indexes\)/);
   });
 
   await check('no script errors', async () => {

@@ -602,7 +602,8 @@ async function balanceChart(historyRoute) {
 
 const MEASUREMENTS = '/api/analytics/v2/measurements';
 const WINDOWS = [50, 100, 250, 500, 1000];
-const FILL_HINT = 'Run `permanode analytics --fill FROM TO` (milestone indexes) to measure them.';
+const fillHint = () => ['Run ', el('code', {}, 'permanode analytics --fill FROM TO'),
+  ' (milestone indexes) to measure them.'];
 
 // The window a hash names: the newest `last` measured milestones (default 100), or from..to.
 function analyticsWindow(last, from, to) {
@@ -727,7 +728,7 @@ async function noMeasurements(choice) {
   const what = newest ? `No milestone of ${choice.from}–${choice.to} is measured (the newest measured is ${newest.milestoneIndex}).`
     : 'Nothing is measured yet: the measurement table is empty.';
   view.replaceChildren(el('h1', {}, 'Analytics'), windowForm(choice),
-    card(null, el('p', { id: 'analytics-empty', class: 'error' }, what, ' ', FILL_HINT)));
+    card(null, el('p', { id: 'analytics-empty', class: 'error' }, what, ' ', fillHint())));
 }
 
 // day, week and month buttons above the active-addresses chart.
