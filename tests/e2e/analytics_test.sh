@@ -131,6 +131,10 @@ get() { curl -s -o "$work/body" -w '%{http_code}' "http://127.0.0.1:$port/api/an
   "$(q "SELECT json_build_array(52, addresses_with_balance, (SELECT sum(x) FROM unnest(balance_bucket_addresses) x))
         FROM permanode.milestone_measurements WHERE milestone_index = 50" | jq -c .)" ] ||
   fail "address-balance answer: $(cat "$work/body")"
+# The newest of a range (an explorer chart's window): oldest first, nothing newer to page to.
+[ "$(get 'measurements/ledger-size?to=50&last=3')" = 200 ] || fail "ledger-size last: $(cat "$work/body")"
+[ "$(jq -c '[.next, [.items[] | .milestoneIndex]]' "$work/body")" = '[null,[48,49,50]]' ] ||
+  fail "ledger-size last answer: $(cat "$work/body")"
 [ "$(get 'active-addresses/monthly')" = 200 ] || fail "active-addresses"
 [ "$(jq -c '[.items[] | .addresses]' "$work/body")" = \
   "$(q "SELECT json_agg(addresses ORDER BY period_start) FROM permanode.active_addresses WHERE period = 'month'" | jq -c .)" ] ||
@@ -141,6 +145,6 @@ get() { curl -s -o "$work/body" -w '%{http_code}' "http://127.0.0.1:$port/api/an
 curl -s "http://127.0.0.1:$port/api/openapi.json" >"$work/openapi.json"
 [ "$(jq -c '[.paths["/api/analytics/v2/measurements/{name}"].get.parameters[].name,
              .paths["/api/analytics/v2/active-addresses/{period}"].get.parameters[].name]' \
-      "$work/openapi.json")" = '["name","from","to","pageSize","period","from","to"]' ] ||
+      "$work/openapi.json")" = '["name","from","to","pageSize","last","period","from","to"]' ] ||
   fail "the OpenAPI document lacks the routes or their parameters"
 echo "analytics: ok"

@@ -6,7 +6,9 @@
 # tiers chart shows hot and cold); the real legacy (ternary) transactions join them
 # (http_load_legacy.sh --existing). permanode-serve serves it as the read-only login, a second
 # one with --auth ucan (a token issued with @ucanto, tests/js/ucan/issue_token.js), and
-# tests/js/web_browser_test.js drives Debian's chromium headless through puppeteer-core.
+# tests/js/web_browser_test.js drives Debian's chromium headless through puppeteer-core. The
+# Chrysalis ledger and the fixtures' first milestones are measured (permanode analytics --fill)
+# for the analytics page, whose charts the test holds against the tables.
 # Screenshots go to $PERMANODE_WEB_ARTEFACTS (default: the build's Testing/web/).
 # Usage: web_browser_test.sh PERMANODE_CLI PERMANODE_SERVE NODE CHROMIUM ARTEFACTS_DIR
 #        (PERMANODE_TEST_DSN: the test cluster)
@@ -54,6 +56,11 @@ psql "$dsn" -X -At -c "SELECT b.transaction_hash FROM legacy.bundles b WHERE b.c
 "$cli" generate --protocol chrysalis --milestones 30 --start-index 1000 --seed 11 \
   --migration-tails "$work/tails" -o "$work/chrysalis.ndjson" >/dev/null
 "$cli" ingest --dsn "$dsn" "$work/chrysalis.ndjson" >/dev/null
+# inx-chronicle's measurements of the Chrysalis ledger and of the fixtures' first Stardust
+# milestones (each its protocol's first held: measurable from nothing; the later Stardust ones
+# follow a gap), for the analytics page.
+"$cli" analytics --fill 1000 1029 --dsn "$dsn" >/dev/null
+"$cli" analytics --fill 17339 17341 --dsn "$dsn" >/dev/null
 # The fixtures' range 1 (milestones 17339-17341) goes cold.
 "$cli" archive --from-range 1 --to-range 2 --dsn "$dsn" >/dev/null
 
@@ -81,6 +88,27 @@ migrated_legacy=$(psql "$dsn" -X -At -c "SELECT e.address FROM permanode.migrate
 legacy_busy=$(psql "$dsn" -X -At -c "SELECT address FROM legacy.transactions
   GROUP BY address ORDER BY count(*) DESC, address LIMIT 1")
 
+# What the analytics page should chart: the measured milestones, oldest first, and the active
+# addresses rolled up.
+measured=$(psql "$dsn" -X -At -c "WITH m AS (SELECT * FROM permanode.milestone_measurements),
+  newest AS (SELECT * FROM m ORDER BY milestone_index DESC LIMIT 1),
+  a AS (SELECT * FROM permanode.active_addresses)
+  SELECT json_build_object(
+    'milestones', (SELECT json_agg(milestone_index ORDER BY milestone_index) FROM m),
+    'blocks', (SELECT json_agg(blocks_no_payload + blocks_tagged_data + blocks_transaction
+                               + blocks_milestone + blocks_treasury ORDER BY milestone_index) FROM m),
+    'transferred', (SELECT json_agg(transferred_amount::text ORDER BY milestone_index) FROM m),
+    'basic', (SELECT json_agg(basic_count ORDER BY milestone_index) FROM m),
+    'keyBytes', (SELECT json_agg(key_bytes ORDER BY milestone_index) FROM m),
+    'unclaimed', (SELECT json_agg(unclaimed_count ORDER BY milestone_index) FROM m),
+    'withBalance', (SELECT addresses_with_balance FROM newest),
+    'buckets', (SELECT to_json(balance_bucket_addresses) FROM newest),
+    'daily', (SELECT json_agg(json_build_object('start', period_start::text, 'addresses', addresses)
+                              ORDER BY period_start) FROM a WHERE period = 'day'),
+    'latestDay', (SELECT json_build_object('start', period_start::text, 'addresses', addresses)
+                  FROM a WHERE period = 'day' ORDER BY period_start DESC LIMIT 1),
+    'weekly', (SELECT json_agg(addresses ORDER BY period_start) FROM a WHERE period = 'week'))")
+
 mkdir -p "$artefacts"
 start_serve "$serve" "$dsn user=permanode_http_test" --threads 2
 open_server=$server open_port=$port open_log=$serve_log
@@ -89,4 +117,4 @@ start_serve "$serve" "$dsn user=permanode_http_test" --threads 2 \
 token=$("$node" "$root/tests/js/ucan/issue_token.js" "$service_did" "$dsn")
 PERMANODE_CHROMIUM="$chromium" "$node" "$root/tests/js/web_browser_test.js" \
   "http://127.0.0.1:$open_port" "$artefacts" "$busy" "$legacy_tx" "$legacy_address" "$legacy_busy" \
-  "http://127.0.0.1:$port" "$token" "$chrysalis" "$migrated_legacy"
+  "http://127.0.0.1:$port" "$token" "$chrysalis" "$migrated_legacy" "$measured"

@@ -8,9 +8,11 @@
 // An address's page lists its history of every era as the history route does, with a balance
 // chart across the eras, for a Stardust and a Chrysalis address; a legacy address's page says
 // where its funds went by migration.
+// The analytics page charts the measurements (milestone_measurements, active_addresses) of a
+// window of milestones as SQL has them (MEASURED: web_browser_test.sh's JSON of them).
 // Usage: node web_browser_test.js BASE_URL ARTEFACTS_DIR BUSY_ADDRESS LEGACY_TX LEGACY_ADDRESS
 //        LEGACY_BUSY_ADDRESS AUTH_BASE_URL TOKEN CHRYSALIS_ADDRESS MIGRATED_LEGACY_ADDRESS
-//        (PERMANODE_CHROMIUM)
+//        MEASURED (PERMANODE_CHROMIUM)
 // LEGACY_TX moves value on LEGACY_ADDRESS, which has a balance; LEGACY_BUSY_ADDRESS has more
 // than a page of transactions; CHRYSALIS_ADDRESS has outputs in Chrysalis only (migrated funds
 // among them, if the database has any); MIGRATED_LEGACY_ADDRESS is a legacy address whose funds a receipt migrated, or
@@ -23,7 +25,8 @@ const puppeteer = require('puppeteer-core');
 const { addChecksum } = require('@iota/checksum');
 
 const [base, artefacts, busyAddress, legacyTx, legacyAddress, legacyBusy, authBase, goodToken,
-  chrysalisAddress, migratedLegacy] = process.argv.slice(2);
+  chrysalisAddress, migratedLegacy, measuredJson] = process.argv.slice(2);
+const measured = JSON.parse(measuredJson);
 const desktop = { width: 1280, height: 900 };
 const phone = { width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
@@ -598,6 +601,83 @@ async function main() {
     assert.equal(shown.status, '401');
     assert.equal(await authPage.$eval('#token', (b) => b.dataset.set), 'no');
     await authPage.close();
+  });
+
+  // A chart's labels and its datasets' data (Chart.js's own).
+  const chartData = (id) => page.$eval(`#${id}`, (c) => {
+    const chart = Chart.getChart(c);
+    return { labels: chart.data.labels, data: chart.data.datasets.map((d) => d.data), points: Number(c.dataset.points) };
+  });
+
+  await check('analytics: the nav leads to charts of the measured milestones, as SQL has them', async () => {
+    // (from the page the checks before left open: the nav is on every page)
+    await Promise.all([page.waitForFunction(() => location.hash === '#/analytics'), page.click('#nav-analytics')]);
+    await ready(page);
+    const ms = measured.milestones;
+    const shown = await figures();
+    assert.equal(shown['milestones measured'], String(ms.length));
+    assert.equal(shown.window, `${ms[0]}–${ms.at(-1)}`);
+    assert.equal(shown['active addresses, latest day'],
+      `${measured.latestDay.addresses.toLocaleString('en-US')} (${measured.latestDay.start})`);
+    assert.equal(shown['addresses with balance'], measured.withBalance.toLocaleString('en-US'));
+    const drawn = await chartsDrawn(page);
+    assert.deepEqual(drawn.map((c) => c.id), ['chart-active', 'chart-block-activity', 'chart-token-activity',
+      'chart-ledger-outputs', 'chart-ledger-size', 'chart-balance-buckets', 'chart-unclaimed']);
+    for (const c of drawn) assert.ok(c.points > 0 && c.nonZero && c.coloured > 20, JSON.stringify(c));
+    const labels = ms.map(String);
+    const blocks = await chartData('chart-block-activity');
+    assert.deepEqual(blocks.labels, labels);
+    assert.equal(drawn[1].points, 5 * ms.length);
+    assert.deepEqual(labels.map((_, i) => blocks.data.reduce((n, d) => n + d[i], 0)), measured.blocks);
+    const moved = await chartData('chart-token-activity');
+    assert.deepEqual(moved.data[1], measured.transferred.map(Number));
+    const outputs = await chartData('chart-ledger-outputs');
+    assert.deepEqual(outputs.data[0], measured.basic);
+    assert.deepEqual((await chartData('chart-ledger-size')).data[0], measured.keyBytes);
+    const buckets = await chartData('chart-balance-buckets');
+    assert.deepEqual(buckets.data[0], measured.buckets);
+    assert.equal(await page.$eval('#chart-balance-buckets', (c) => c.closest('.card').querySelector('h2').firstChild.textContent),
+      `Addresses by balance at milestone ${ms.at(-1)}`);
+    assert.deepEqual((await chartData('chart-unclaimed')).data[0], measured.unclaimed);
+    const active = await chartData('chart-active');
+    assert.deepEqual(active.labels, measured.daily.map((d) => d.start));
+    assert.deepEqual(active.data[0], measured.daily.map((d) => d.addresses));
+    await shot(page, 'analytics');
+    await page.click('button[data-period=weekly]');
+    await page.waitForFunction(() => document.getElementById('chart-active').dataset.period === 'week');
+    assert.deepEqual((await chartData('chart-active')).data[0], measured.weekly);
+  });
+
+  await check('analytics: a window of the newest N, of a range, one with nothing measured, an empty table', async () => {
+    const ms = measured.milestones;
+    await open(page, '#/analytics/last/5');
+    assert.deepEqual((await chartData('chart-ledger-size')).labels, ms.slice(-5).map(String));
+    // The range form: the measured milestones of 1000-1009 (Chrysalis).
+    await page.$eval('#window-from', (i) => { i.value = '1009'; });
+    await page.$eval('#window-to', (i) => { i.value = '1000'; });
+    await rerendered(page, () => page.click('#window-range button[type=submit]'));
+    assert.equal(await page.evaluate(() => location.hash), '#/analytics/1000-1009');
+    const range = ms.filter((m) => m >= 1000 && m <= 1009).map(String);
+    assert.equal(range.length, 10);
+    assert.deepEqual((await chartData('chart-block-activity')).labels, range);
+    assert.equal((await figures())['milestones measured'], '10');
+    await open(page, '#/analytics/5000-6000');
+    const empty = await page.$eval('#analytics-empty', (e) => e.innerText);
+    assert.match(empty, new RegExp(`newest measured is ${ms.at(-1)}`));
+    assert.match(empty, /permanode analytics --fill FROM TO/);
+    assert.equal((await chartsDrawn(page)).length, 0);
+    // An archive with nothing measured: the routes' answer for an empty table, given in the page
+    // (this database is measured), then the page's own fetch back.
+    await page.evaluate(() => {
+      window.realFetch = window.fetch;
+      window.fetch = (url, init) => (String(url).includes('/api/analytics/v2/measurements/')
+        ? Promise.resolve(new Response('{"items":[],"next":null}', { headers: { 'Content-Type': 'application/json' } }))
+        : window.realFetch(url, init));
+    });
+    await rerendered(page, () => page.evaluate(() => { location.hash = '#/analytics'; }));
+    const bare = await page.$eval('#analytics-empty', (e) => e.innerText);
+    await page.evaluate(() => { window.fetch = window.realFetch; });
+    assert.match(bare, /^Nothing is measured yet: .*Run permanode analytics --fill FROM TO \(milestone indexes\)/);
   });
 
   await check('no script errors', async () => {

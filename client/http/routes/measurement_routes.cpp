@@ -75,13 +75,15 @@ std::string MeasurementNames()
     return names;
 }
 
-// The measured milestones $1..$2, oldest first, at most $3; `next`: the milestone after the
-// last, when more are measured up to $2.
-std::string MeasurementSql(const std::string &fields)
+// The measured milestones $1..$2, oldest first, at most $3: the first $3 (`next`: the milestone
+// after the last, when more are measured up to $2), or the newest $3 (a chart's latest window;
+// `next` null, as none is newer).
+std::string MeasurementSql(const std::string &fields, bool newest)
 {
     return "WITH page AS (SELECT * FROM permanode.milestone_measurements m "
-           "WHERE m.milestone_index BETWEEN $1::int AND $2::int ORDER BY m.milestone_index LIMIT "
-           "$3::int + 1) "
+           "WHERE m.milestone_index BETWEEN $1::int AND $2::int ORDER BY m.milestone_index " +
+           std::string(newest ? "DESC LIMIT $3::int" : "LIMIT $3::int + 1") +
+           ") "
            "SELECT json_build_object('items', coalesce((SELECT json_agg(json_build_object("
            "'milestoneIndex', m.milestone_index, 'milestoneTimestamp', "
            "extract(epoch FROM m.ms_timestamp)::bigint, " +
@@ -111,8 +113,11 @@ Task<> Measurement(const httplib::Request &request, httplib::Response &response,
     int to = QueryInt(request, "to", 0, INT32_MAX).value_or(INT32_MAX);
     if (to < from)
         throw BadParameter("to", "below from");
-    int count = QueryInt(request, "pageSize", 1, kMaxMilestones).value_or(kMaxMilestones);
-    auto query = JsonQuery("measurement_" + found->first, MeasurementSql(found->second));
+    auto last = QueryInt(request, "last", 1, kMaxMilestones);
+    int count =
+        last.value_or(QueryInt(request, "pageSize", 1, kMaxMilestones).value_or(kMaxMilestones));
+    auto query = JsonQuery("measurement_" + found->first + (last ? "_newest" : ""),
+                           MeasurementSql(found->second, last.has_value()));
     query.params.Add(std::to_string(from));
     query.params.Add(std::to_string(to));
     query.params.Add(std::to_string(count));
@@ -156,7 +161,10 @@ void RegisterMeasurementRoutes(Router &router)
             "milestone; a figure its protocol lacks is null",
         {{"from", "integer", "first milestone index, default 0"},
          {"to", "integer", "last milestone index, default the newest"},
-         {"pageSize", "integer", "1 to 1000, default 1000"}});
+         {"pageSize", "integer", "1 to 1000, default 1000"},
+         {"last", "integer",
+          "1 to 1000: the newest `last` measured milestones of from..to instead (still oldest "
+          "first; `next` null)"}});
     measurement.response = "{\"items\": [{\"milestoneIndex\", \"milestoneTimestamp\" (unix "
                            "seconds), and the measurement's fields (token amounts as decimal "
                            "strings)}], \"next\" (a milestone index, or null)}";

@@ -146,6 +146,20 @@ function draw(id, config) {
   return chart;
 }
 
+// One dataset per series ({label, value: item => number, colour, ...Chart.js dataset options})
+// over labelled items (one per x), drawn by draw().
+function seriesChart(id, type, items, label, series, options) {
+  return draw(id, {
+    type,
+    data: {
+      labels: items.map(label),
+      datasets: series.map(({ value, colour, ...rest }) => ({ data: items.map(value),
+        borderColor: colour, backgroundColor: colour, pointRadius: items.length > 300 ? 0 : 2, ...rest })),
+    },
+    options,
+  });
+}
+
 // A button beside a chart's title that puts its value axis on a log scale and back: eras and
 // ranges differ by orders of magnitude, and on a linear axis the small ones vanish.
 function logToggle(chart, title) {
@@ -282,7 +296,6 @@ async function overview() {
 
   // Milestone buckets evenly spaced (eras far apart take no room), era by era, labelled by first
   // index; the tooltip names the era (each era counts its milestones from its own start).
-  const msLabels = ms.map((m) => String(m.first));
   const msTitle = (items) => {
     const m = ms[items[0].dataIndex];
     const era = ERAS[m.era] ?? m.era;
@@ -297,66 +310,36 @@ async function overview() {
     return era === 'legacy' ? 'legacy era: blocks are transactions, transactions move value'
       : `${ERAS[era] ?? era} era`;
   };
-  draw('chart-milestones', {
-    type: 'line',
-    data: {
-      labels: msLabels,
-      datasets: [
-        { label: 'blocks', data: ms.map((m) => m.blocks), borderColor: '#1b5fc1', backgroundColor: '#1b5fc1', pointRadius: 1 },
-        { label: 'transactions', data: ms.map((m) => m.transactions), borderColor: '#fca311', backgroundColor: '#fca311', pointRadius: 1 },
-      ],
-    },
-    options: {
-      scales: { x: axis(msAxis), y: valueAxis('count') },
-      plugins: { tooltip: { callbacks: { title: msTitle } } },
-    },
+  const msLabel = (m) => String(m.first);
+  seriesChart('chart-milestones', 'line', ms, msLabel, [
+    { label: 'blocks', value: (m) => m.blocks, colour: '#1b5fc1', pointRadius: 1 },
+    { label: 'transactions', value: (m) => m.transactions, colour: '#fca311', pointRadius: 1 },
+  ], {
+    scales: { x: axis(msAxis), y: valueAxis('count') },
+    plugins: { tooltip: { callbacks: { title: msTitle } } },
   });
-  const dayLabels = days.map((d) => d.date);
-  draw('chart-days', {
-    type: 'bar',
-    data: {
-      labels: dayLabels,
-      datasets: [
-        { label: 'blocks', data: days.map((d) => d.blocks), backgroundColor: '#1b5fc1' },
-        { label: 'transactions', data: days.map((d) => d.transactions), backgroundColor: '#fca311' },
-      ],
-    },
-    options: {
-      scales: { x: axis('day (UTC)'), y: valueAxis('count') },
-      plugins: { tooltip: { callbacks: { footer: dayFooter } } },
-    },
+  const dayLabel = (d) => d.date;
+  const dayOptions = (y) => ({
+    scales: { x: axis('day (UTC)'), y: valueAxis(y) },
+    plugins: { tooltip: { callbacks: { footer: dayFooter } } },
   });
-  draw('chart-addresses', {
-    type: 'bar',
-    data: {
-      labels: dayLabels,
-      datasets: [
-        { label: 'active', data: days.map((d) => d.activeAddresses), backgroundColor: '#2a9d8f' },
-        { label: 'sending', data: days.map((d) => d.sendAddresses), backgroundColor: '#e76f51' },
-        { label: 'receiving', data: days.map((d) => d.receiveAddresses), backgroundColor: '#8ab17d' },
-      ],
-    },
-    options: {
-      scales: { x: axis('day (UTC)'), y: valueAxis('addresses') },
-      plugins: { tooltip: { callbacks: { footer: dayFooter } } },
-    },
-  });
-  draw('chart-tokens', {
-    type: 'bar',
-    data: { labels: dayLabels, datasets: [{ label: 'tokens moved', data: days.map((d) => tokens(d.tokens)), backgroundColor: '#6a4c93' }] },
-    options: {
-      scales: { x: axis('day (UTC)'), y: valueAxis('tokens (base units)') },
-      plugins: { tooltip: { callbacks: { footer: dayFooter } } },
-    },
-  });
-  draw('chart-ms-tokens', {
-    type: 'line',
-    data: { labels: msLabels, datasets: [{ label: 'tokens moved', data: ms.map((m) => tokens(m.tokens)), borderColor: '#6a4c93', backgroundColor: '#6a4c93', pointRadius: 1 }] },
-    options: {
+  seriesChart('chart-days', 'bar', days, dayLabel, [
+    { label: 'blocks', value: (d) => d.blocks, colour: '#1b5fc1' },
+    { label: 'transactions', value: (d) => d.transactions, colour: '#fca311' },
+  ], dayOptions('count'));
+  seriesChart('chart-addresses', 'bar', days, dayLabel, [
+    { label: 'active', value: (d) => d.activeAddresses, colour: '#2a9d8f' },
+    { label: 'sending', value: (d) => d.sendAddresses, colour: '#e76f51' },
+    { label: 'receiving', value: (d) => d.receiveAddresses, colour: '#8ab17d' },
+  ], dayOptions('addresses'));
+  seriesChart('chart-tokens', 'bar', days, dayLabel,
+    [{ label: 'tokens moved', value: (d) => tokens(d.tokens), colour: '#6a4c93' }],
+    dayOptions('tokens (base units)'));
+  seriesChart('chart-ms-tokens', 'line', ms, msLabel,
+    [{ label: 'tokens moved', value: (m) => tokens(m.tokens), colour: '#6a4c93', pointRadius: 1 }], {
       scales: { x: axis(msAxis), y: valueAxis('tokens (base units)') },
       plugins: { tooltip: { callbacks: { title: msTitle } } },
-    },
-  });
+    });
   // One bar per range (an archive or remote run spans several), stacked by tier: the legacy
   // era's months first (labelled 2017-11), then the ledger's ranges (17, 17–18), as the API
   // labels them.
@@ -615,6 +598,177 @@ async function balanceChart(historyRoute) {
   });
 }
 
+// --- analytics: inx-chronicle's measurements over a window of measured milestones ---
+
+const MEASUREMENTS = '/api/analytics/v2/measurements';
+const WINDOWS = [50, 100, 250, 500, 1000];
+const fillHint = () => ['Run ', el('code', {}, 'permanode analytics --fill FROM TO'),
+  ' (milestone indexes) to measure them.'];
+
+// The window a hash names: the newest `last` measured milestones (default 100), or from..to.
+function analyticsWindow(last, from, to) {
+  if (from != null) return { from: Number(from), to: Number(to) };
+  return { last: Math.min(Math.max(Number(last ?? 100), 1), CHART_PAGE) };
+}
+
+// A measurement's items in the window, oldest first: the newest in one call, a range page by
+// page (`next`) up to CHART_PAGES pages (items.truncated when more are measured).
+async function measurements(name, choice) {
+  if (choice.last) return (await api(`${MEASUREMENTS}/${name}?last=${choice.last}`)).items;
+  const items = [];
+  let from = choice.from;
+  for (let n = 0; n < CHART_PAGES && from != null; n++) {
+    const page = await api(`${MEASUREMENTS}/${name}?from=${from}&to=${choice.to}&pageSize=${CHART_PAGE}`);
+    items.push(...page.items);
+    from = page.next;
+  }
+  items.truncated = from != null;
+  return items;
+}
+
+// Picks the window: the newest N, or a range of milestone indexes.
+function windowForm(choice) {
+  // (a window the URL names, #/analytics/last/5, among the choices)
+  const sizes = [...new Set([...WINDOWS, choice.last ?? WINDOWS[0]])].sort((a, b) => a - b);
+  const last = el('select', { id: 'window-last', 'aria-label': 'window' },
+    el('option', { value: '' }, 'from–to'),
+    sizes.map((n) => el('option', n === choice.last ? { value: n, selected: '' } : { value: n },
+      `newest ${n} measured`)));
+  last.onchange = () => { if (last.value) location.hash = `#/analytics/last/${last.value}`; };
+  const bound = (id, value, label) => el('input', { id, type: 'number', min: '0', required: '',
+    'aria-label': label, placeholder: label, value: value ?? '' });
+  const form = el('form', { id: 'window-range', class: 'window' }, 'Milestones: ', last, ' or ',
+    bound('window-from', choice.from, 'from'), '–', bound('window-to', choice.to, 'to'),
+    el('button', { type: 'submit' }, 'Show'));
+  form.onsubmit = (event) => {
+    event.preventDefault();
+    const [from, to] = ['#window-from', '#window-to'].map((q) => Number(form.querySelector(q).value));
+    location.hash = `#/analytics/${Math.min(from, to)}-${Math.max(from, to)}`;
+  };
+  return form;
+}
+
+// A chart of measured milestones, evenly spaced (eras far apart take no room), labelled by
+// index, the tooltip naming the milestone and its time.
+function milestoneChart(id, items, series, { type = 'line', stacked = false, y = 'count', scales = {} } = {}) {
+  const title = (points) => {
+    const m = items[points[0].dataIndex];
+    return `milestone ${m.milestoneIndex}, ${utc(m.milestoneTimestamp)} UTC`;
+  };
+  return seriesChart(id, type, items, (m) => String(m.milestoneIndex), series, {
+    scales: { x: axis('milestone index', { stacked }), y: valueAxis(y, { stacked }), ...scales },
+    plugins: { tooltip: { callbacks: { title } } },
+  });
+}
+
+// Figures a measurement lacks in an era (alias outputs in Chrysalis) are null: a gap in the line.
+const num = (v) => (v == null ? null : Number(v));
+
+async function analyticsView(last, from, to) {
+  const choice = analyticsWindow(last, from, to);
+  view.replaceChildren(el('h1', {}, 'Analytics'), windowForm(choice), el('p', { class: 'muted' }, 'Loading…'));
+  const names = ['block-activity', 'base-token-activity', 'ledger-outputs', 'ledger-size',
+    'address-balance', 'unclaimed-tokens'];
+  const [blocks, tokensMoved, outputs, size, balances, unclaimed] =
+    await Promise.all(names.map((name) => measurements(name, choice)));
+  if (!blocks.length) return noMeasurements(choice);
+  const daily = await api('/api/analytics/v2/active-addresses/daily');
+  const newest = balances[balances.length - 1];
+  const latestDay = daily.items[daily.items.length - 1];
+  const span = `${blocks[0].milestoneIndex}–${newest.milestoneIndex}`;
+  view.replaceChildren(
+    el('h1', {}, 'Analytics'), windowForm(choice),
+    card(null, stats([
+      ['milestones measured', fmt(blocks.length) + (blocks.truncated ? ' (more not shown)' : '')],
+      ['window', span],
+      ['active addresses, latest day', latestDay ? `${fmt(latestDay.addresses)} (${latestDay.start})` : '—'],
+      ['addresses with balance', fmt(newest.addressesWithBalance)],
+      ['unclaimed tokens', unclaimed.at(-1).unclaimedAmount != null ? fmt(unclaimed.at(-1).unclaimedAmount) : '—'],
+    ])),
+    el('div', { class: 'grid' },
+      card('Active addresses (all periods rolled up)', periodButtons(), chartBox('chart-active')),
+      card('Blocks per milestone, by payload', chartBox('chart-block-activity')),
+      card('Tokens booked and transferred per milestone', chartBox('chart-token-activity')),
+      card('Ledger outputs by kind (at each milestone\'s end)', chartBox('chart-ledger-outputs')),
+      card('Ledger size (at each milestone\'s end)', chartBox('chart-ledger-size')),
+      card(`Addresses by balance at milestone ${newest.milestoneIndex}`, chartBox('chart-balance-buckets')),
+      card('Unclaimed tokens (Stardust genesis outputs not yet claimed)', chartBox('chart-unclaimed'))));
+  activeChart(daily);
+  milestoneChart('chart-block-activity', blocks, [
+    { label: 'no payload', value: (m) => m.noPayload, colour: '#8d99ae' },
+    { label: 'tagged data', value: (m) => m.taggedData, colour: '#2a9d8f' },
+    { label: 'transaction', value: (m) => m.transaction, colour: '#1b5fc1' },
+    { label: 'milestone', value: (m) => m.milestone, colour: '#fca311' },
+    { label: 'treasury', value: (m) => m.treasuryTransaction, colour: '#e63946' },
+  ], { type: 'bar', stacked: true, y: 'blocks' });
+  milestoneChart('chart-token-activity', tokensMoved, [
+    { label: 'booked', value: (m) => tokens(m.bookedAmount), colour: '#6a4c93' },
+    { label: 'transferred', value: (m) => tokens(m.transferredAmount), colour: '#e76f51' },
+  ], { y: 'tokens (base units)' });
+  milestoneChart('chart-ledger-outputs', outputs, [
+    ['basic', '#1b5fc1'], ['alias', '#2a9d8f'], ['foundry', '#e63946'], ['nft', '#fca311'],
+    ['dustAllowance', '#8d99ae']].map(([kind, colour]) => ({
+    label: kind === 'dustAllowance' ? 'dust allowance' : kind, value: (m) => num(m[kind].count), colour })),
+  { y: 'outputs' });
+  milestoneChart('chart-ledger-size', size, [
+    { label: 'key bytes', value: (m) => m.totalKeyBytes, colour: '#457b9d' },
+    { label: 'data bytes', value: (m) => m.totalDataBytes, colour: '#e63946' },
+  ], { y: 'bytes' });
+  bucketChart(newest);
+  milestoneChart('chart-unclaimed', unclaimed, [
+    { label: 'outputs', value: (m) => num(m.unclaimedCount), colour: '#2a9d8f' },
+    { label: 'tokens', value: (m) => num(m.unclaimedAmount), colour: '#6a4c93', yAxisID: 'y1' },
+  ], { y: 'outputs', scales: { y1: valueAxis('tokens (base units)', { position: 'right', grid: { drawOnChartArea: false } }) } });
+}
+
+// Nothing measured in the window: says so, and how to measure (nothing measured at all, or the
+// newest measured milestone when the window missed them).
+async function noMeasurements(choice) {
+  const newest = (await api(`${MEASUREMENTS}/ledger-size?last=1`)).items[0];
+  const what = newest ? `No milestone of ${choice.from}–${choice.to} is measured (the newest measured is ${newest.milestoneIndex}).`
+    : 'Nothing is measured yet: the measurement table is empty.';
+  view.replaceChildren(el('h1', {}, 'Analytics'), windowForm(choice),
+    card(null, el('p', { id: 'analytics-empty', class: 'error' }, what, ' ', fillHint())));
+}
+
+// day, week and month buttons above the active-addresses chart.
+function periodButtons() {
+  return el('div', { class: 'pager' }, ['daily', 'weekly', 'monthly'].map((p) =>
+    el('button', { type: 'button', 'data-period': p, 'aria-pressed': String(p === 'daily') }, p)));
+}
+
+// Distinct addresses per period as bars; a period button reads that period and redraws.
+function activeChart(first) {
+  const points = (answer) => answer.items.map((a) => a.addresses);
+  const chart = seriesChart('chart-active', 'bar', first.items, (a) => a.start,
+    [{ label: 'active addresses', value: (a) => a.addresses, colour: '#2a9d8f' }],
+    { scales: { x: axis('period start (UTC)'), y: valueAxis('addresses') } });
+  chart.canvas.dataset.period = first.period;
+  for (const button of document.querySelectorAll('button[data-period]')) {
+    button.onclick = async () => {
+      const answer = await api(`/api/analytics/v2/active-addresses/${button.dataset.period}`);
+      chart.data.labels = answer.items.map((a) => a.start);
+      chart.data.datasets[0].data = points(answer);
+      chart.update();
+      chart.canvas.dataset.points = String(answer.items.length);
+      chart.canvas.dataset.period = answer.period;
+      document.querySelectorAll('button[data-period]').forEach((b) =>
+        b.setAttribute('aria-pressed', String(b === button)));
+    };
+  }
+}
+
+// Addresses per balance bucket (a bucket: balances of the same number of decimal digits).
+function bucketChart(measurement) {
+  const buckets = measurement.distribution ?? [];
+  seriesChart('chart-balance-buckets', 'bar', buckets, (b) => `≥ ${compact.format(10 ** b.magnitude)}`,
+    [{ label: 'addresses', value: (b) => b.addresses, colour: '#1b5fc1' }], {
+      scales: { x: axis('balance (base units)'), y: valueAxis('addresses') },
+      plugins: { tooltip: { callbacks: { footer: (points) =>
+        `holding ${fmt(buckets[points[0].dataIndex].amount)} tokens` } } },
+    });
+}
+
 async function legacyAddressView(address) {
   const [balances, found_, migrations] = await Promise.all([
     iri({ command: 'getBalances', addresses: [address], threshold: 100 }),
@@ -767,6 +921,7 @@ const routes = [
   [/^\/milestone\/(\d+)$/, milestoneView],
   [/^\/tag\/(.+)$/, tagView],
   [/^\/search\/(.+)$/, searchView],
+  [/^\/analytics(?:\/last\/(\d+)|\/(\d+)-(\d+))?$/, analyticsView],
 ];
 
 async function render() {
