@@ -62,8 +62,8 @@ sql "DROP TABLE IF EXISTS public.history_floor;
   CREATE INDEX ON public.history_floor
     (address, ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, output_id DESC);
   ANALYZE public.history_floor" >/dev/null
-# The fair baseline: the address's outputs of both eras in one table, one index, the page's
-# details looked up as address_history looks them up (91_address_history.sql).
+# The fair baseline: the address's outputs of both eras in one table, one index, each row's
+# details looked up by address_history's own permanode.history_item.
 sql "DROP TABLE IF EXISTS public.history_outputs;
   CREATE TABLE public.history_outputs AS
   SELECT c.address, 'chrysalis'::text AS era, c.output_id, 'legacy'::text AS retired_kind,
@@ -95,32 +95,11 @@ sql "CREATE OR REPLACE FUNCTION public.history_one_index(k address, n int, r int
         WHERE c.address = k AND (r IS NULL OR (c.ms_range_id, c.ms_timestamp, c.milestone_index,
                                               c.output_id) < (r, t, m, o))
         ORDER BY c.ms_range_id DESC, c.ms_timestamp DESC, c.milestone_index DESC,
-                 c.output_id DESC LIMIT n),
-    spent AS (
-        SELECT p.*, coalesce(
-                   (SELECT x.spent_milestone_index FROM retired_outputs x
-                    WHERE x.output_id = p.output_id AND x.output_kind = p.retired_kind),
-                   CASE WHEN EXISTS (SELECT 1 FROM unspent_outputs u
-                                     WHERE u.output_id = p.output_id
-                                       AND (u.output_kind = 'legacy') = (p.era = 'chrysalis'))
-                        THEN NULL ELSE p.milestone_index END) AS spent_at
-        FROM page p)
+                 c.output_id DESC LIMIT n)
     SELECT p.era, p.output_id, p.output_kind, p.milestone_index, p.ms_timestamp, p.ms_range_id,
-           p.amount, p.message_id, CASE WHEN NOT carried THEN p.spent_at END,
-           CASE WHEN carried THEN p.spent_at END, mf.tail_transaction_hash, lt.bundle, la.addresses
-    FROM spent p
-    CROSS JOIN LATERAL (SELECT p.era = 'chrysalis' AND p.spent_at IS NOT NULL
-                               AND protocol_at(p.spent_at) = 2 AS carried) c
-    LEFT JOIN migrated_funds mf ON p.era = 'chrysalis' AND mf.output_id = p.output_id
-    LEFT JOIN LATERAL (
-        SELECT x.bundle FROM legacy.transactions x
-        WHERE x.month_id = (SELECT l.month_id FROM legacy.transaction_locator l
-                            WHERE l.hash = mf.tail_transaction_hash)
-          AND x.hash = mf.tail_transaction_hash LIMIT 1) lt ON true
-    LEFT JOIN LATERAL (
-        SELECT array_agg(DISTINCT b.address ORDER BY b.address) AS addresses
-        FROM legacy.bundles b
-        WHERE lt.bundle IS NOT NULL AND b.bundle_hash = lt.bundle AND b.value < 0) la ON true
+           p.amount, p.message_id, d.*
+    FROM page p
+    CROSS JOIN LATERAL history_item(p.era, p.retired_kind, p.output_id, p.milestone_index) d
     ORDER BY p.ms_range_id DESC, p.ms_timestamp DESC, p.milestone_index DESC, p.output_id DESC;
   END \$f\$" >/dev/null
 [ "$(sql "SELECT count(*) FROM (SELECT * FROM address_history('$address', 100000000) EXCEPT ALL

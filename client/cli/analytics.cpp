@@ -2,6 +2,7 @@
 
 #include "interrupt.hpp"
 
+#include <algorithm>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -11,15 +12,23 @@ namespace permanode::cli
 namespace
 {
 
-// Whether this login may measure (an older extension has no measurements: no).
+constexpr const char *kMeasure = "permanode.measure_milestones(int, int, int)";
+constexpr const char *kRecordParameters =
+    "permanode.record_protocol_parameters(int, smallint, bytea)";
+
+// Whether this login may call the function (an older extension without it: no).
+bool MayCall(pqxx::transaction_base &tx, const char *signature)
+{
+    pqxx::field allowed = tx.exec_params1("SELECT CASE WHEN to_regprocedure($1) IS NOT NULL THEN "
+                                          "has_function_privilege($1, 'EXECUTE') END",
+                                          signature)[0];
+    return !allowed.is_null() && allowed.as<bool>();
+}
+
 bool MayMeasure(pqxx::connection &conn)
 {
     pqxx::work tx(conn);
-    pqxx::field allowed = tx.exec1(
-        "SELECT CASE WHEN to_regprocedure('permanode.measure_milestones(int, int, int)') IS NOT "
-        "NULL THEN has_function_privilege('permanode.measure_milestones(int, int, int)', "
-        "'EXECUTE') END")[0];
-    return !allowed.is_null() && allowed.as<bool>();
+    return MayCall(tx, kMeasure);
 }
 
 // Rolls up the active addresses of the days (UTC) of the measured milestones from..to, without
@@ -116,6 +125,29 @@ void MeasureIngested(const std::string &dsn, int from, int to)
         fmt::print("notice: analytics wait for milestone {}: measure it (permanode analytics "
                    "--fill), or ingest it if it is missing\n",
                    summary.blocked_at - 1);
+}
+
+int RecordProtocolParameters(const std::string &dsn, std::vector<ParametersChange> changes)
+{
+    if (changes.empty())
+        return 0;
+    std::sort(changes.begin(), changes.end(),
+              [](const auto &a, const auto &b) { return a.milestone_index < b.milestone_index; });
+    pqxx::connection conn(dsn);
+    pqxx::work tx(conn);
+    if (!MayCall(tx, kRecordParameters))
+        return 0;
+    int recorded = 0;
+    for (const ParametersChange &change : changes)
+    {
+        pqxx::binarystring params(change.params.data(), change.params.size());
+        recorded += tx.exec_params1("SELECT permanode.record_protocol_parameters($1, 2::smallint, "
+                                    "$2)",
+                                    static_cast<std::int64_t>(change.milestone_index), params)[0]
+                        .as<bool>();
+    }
+    tx.commit();
+    return recorded;
 }
 
 MeasureFollower::MeasureFollower(const std::string &dsn, std::uint32_t first)

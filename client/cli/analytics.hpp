@@ -8,6 +8,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <pqxx/pqxx>
 
@@ -39,6 +40,17 @@ FillSummary FillMeasurements(const std::string &dsn, const FillOptions &options,
 // After an ingest run: measures the milestones from..to it left unmeasured and rolls up their
 // days, when the login may (permanode_writer or permanode_admin); prints one line of what it did.
 void MeasureIngested(const std::string &dsn, int from, int to);
+
+// Protocol parameters (TIP-32 bytes) in force from a milestone on, as bundles or a node gave them.
+struct ParametersChange
+{
+    std::uint32_t milestone_index = 0;
+    std::vector<std::uint8_t> params;
+};
+
+// Records the changes (permanode.record_protocol_parameters: those equal to the ones in force
+// are left out), in milestone order, when the login may; returns how many it recorded.
+int RecordProtocolParameters(const std::string &dsn, std::vector<ParametersChange> changes);
 
 // Sync's measurements: after each call, every milestone committed up to `committed` is measured
 // (or the chain waits for one before the sync's first, said once). A day's active addresses

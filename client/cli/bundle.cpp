@@ -3,6 +3,7 @@
 
 #include "codec/hex.hpp"
 #include "codec/ids.hpp"
+#include "codec/protocol_parameters.hpp"
 
 #include <simdjson.h>
 
@@ -170,6 +171,15 @@ MilestoneBundle ParseBundle(std::string_view line)
     if (bundle.protocol_version == kStardustProtocol &&
         top["milestone"].get(payload) == simdjson::SUCCESS && !payload.is_null())
         bundle.milestone_payload = HexField(top, "milestone", {});
+    object parameters;
+    if (bundle.protocol_version == kStardustProtocol &&
+        top["protocol_parameters"].get(parameters) == simdjson::SUCCESS)
+    {
+        bundle.protocol_parameters = HexField(parameters, "params", "\"protocol_parameters\": ");
+        if (!codec::TryDecodeProtocolParameters(codec::ByteSpan(bundle.protocol_parameters)))
+            throw BundleError("\"protocol_parameters\": \"params\" are not protocol parameters "
+                              "(TIP-32)");
+    }
     return bundle;
 }
 

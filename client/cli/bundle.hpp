@@ -51,6 +51,9 @@ struct MilestoneBundle
     bool partial_cone = false;
     // Stardust: the milestone's own payload (the node field "milestone"), when the line has it.
     codec::Bytes milestone_payload;
+    // Stardust: the protocol parameters (TIP-32) in force from this milestone on (the node field
+    // "protocol_parameters"), when the line has them.
+    codec::Bytes protocol_parameters;
 };
 
 // A line that is not a valid bundle; the message says what is wrong (without file:line).

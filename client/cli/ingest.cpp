@@ -363,6 +363,8 @@ class IngestRun
     // Counts an answered milestone, rejects it, or stops the run on a database error.
     void Account(const MilestoneOutcome &outcome, const Pending &done)
     {
+        if (outcome.ok() && !done.bundle.protocol_parameters.empty())
+            parameters_.push_back({done.bundle.milestone_index, done.bundle.protocol_parameters});
         if (outcome.ok() && outcome.already_ingested)
             summary_.already_present++;
         else if (outcome.ok())
@@ -450,6 +452,11 @@ class IngestRun
     std::vector<std::deque<Pending>> pending_; // per connection, in the order sent
     bool sending_ = true;
     int exit_code_ = kOk;
+    std::vector<ParametersChange> parameters_; // of the milestones ingested or present
+
+  public:
+    // The protocol parameters the run's bundles carried, to record once it is over.
+    std::vector<ParametersChange> TakeParameters() { return std::move(parameters_); }
 };
 
 // Without synchronous_commit, makes the run's commits durable; false (reported) when that fails.
@@ -510,6 +517,9 @@ int Ingest(const std::string &dsn, const IngestOptions &options, IngestSummary &
         return exit_code;
     if (interrupted)
         return kInterrupted;
+    if (int recorded = RecordProtocolParameters(dsn, run.TakeParameters()); recorded > 0)
+        fmt::print("protocol parameters: {} change{} recorded\n", recorded,
+                   recorded == 1 ? "" : "s");
     if (summary.ingested > 0 && options.measure)
         MeasureLoaded(dsn, summary);
     return Maintain(dsn);

@@ -289,6 +289,9 @@ int Follow(sync::Node &node, const std::string &dsn, const sync::NodeStatus &sta
     sync::SyncReporter reporter(dsn, node.Name(), !stretch.to && !stretch.until_synced);
     // measured while the node has nothing new, so catching up is not slowed
     MeasureFollower measurer(dsn, stretch.start);
+    // the parameters the node has in force now: at its confirmed milestone at least
+    if (!status.protocol_parameters.empty())
+        RecordProtocolParameters(dsn, {{status.confirmed_index, status.protocol_parameters}});
     // for health: where the archive is against the node (at most one write a second)
     auto report = [&]
     {

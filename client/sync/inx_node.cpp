@@ -323,6 +323,7 @@ NodeStatus InxNode::Status()
     {
         out.network_name = decoded->network_name;
         out.bech32_hrp = decoded->bech32_hrp;
+        out.protocol_parameters.assign(params.begin(), params.end());
     }
     return out;
 }

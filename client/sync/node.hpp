@@ -24,6 +24,7 @@ struct NodeStatus
     std::uint32_t ledger_index = 0;        // the milestone the node's UTXO set is at
     std::string network_name;              // from the protocol parameters in force
     std::string bech32_hrp;
+    std::vector<std::uint8_t> protocol_parameters; // in force, serialized (TIP-32); INX only
 };
 
 // A milestone the node announced as confirmed.

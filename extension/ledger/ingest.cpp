@@ -40,6 +40,7 @@ extern "C"
     PG_FUNCTION_INFO_V1(permanode_encode_output);
     PG_FUNCTION_INFO_V1(permanode_decode_block);
     PG_FUNCTION_INFO_V1(permanode_decode_message);
+    PG_FUNCTION_INFO_V1(permanode_decode_protocol_parameters);
     PG_FUNCTION_INFO_V1(permanode_flush_hint_counts);
 }
 
@@ -432,6 +433,19 @@ extern "C" Datum permanode_decode_block(PG_FUNCTION_ARGS)
             return DecodeToJsonb(fcinfo, "block",
                                  [](codec::ByteSpan bytes)
                                  { return codec::ToJson(codec::DecodeBlock(bytes)).dump(); });
+        });
+}
+
+/* Renders serialized protocol parameters (TIP-32) in the core API's JSON shape. */
+extern "C" Datum permanode_decode_protocol_parameters(PG_FUNCTION_ARGS)
+{
+    return Guarded(
+        [&]() -> Datum
+        {
+            return DecodeToJsonb(
+                fcinfo, "protocol parameters",
+                [](codec::ByteSpan bytes)
+                { return codec::ToJson(codec::DecodeProtocolParameters(bytes)).dump(); });
         });
 }
 

@@ -25,7 +25,7 @@ psql "$PERMANODE_TEST_DSN" -X -q -v ON_ERROR_STOP=1 \
   -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db" >/dev/null
 q "CREATE EXTENSION permanode CASCADE; SELECT permanode.init('iota')" >/dev/null
 "$cli" generate --protocol chrysalis --milestones 30 --start-index 1 --seed 3 -o "$work/c.ndjson"
-"$cli" generate --milestones 60 --start-index 31 --seed 4 -o "$work/s.ndjson"
+"$cli" generate --milestones 60 --start-index 31 --seed 4 --node-fields -o "$work/s.ndjson"
 # Ingest measures what it loaded, once its connections have committed (out of order).
 "$cli" ingest "$work/c.ndjson" --dsn "$dsn" --jobs 4 --no-progress >"$work/ingest.out"
 [ "$(q "SELECT count(*) FROM permanode.milestone_measurements")" = 30 ] ||
@@ -36,6 +36,14 @@ grep -q "^analytics: measured 30 milestones" "$work/ingest.out" || fail "ingest:
 [ "$(q "SELECT count(*) FROM permanode.milestone_measurements")" = 30 ] || fail "ingest --no-measure measured"
 "$cli" analytics --fill 1 90 --dsn "$dsn" >"$work/fill.out"
 [ "$(q "SELECT count(*) FROM permanode.milestone_measurements")" = 90 ] || fail "fill left milestones unmeasured"
+# The Stardust bundles' node field: the parameters in force from their first milestone on (the
+# generator writes them once); what does not decode is refused.
+[ "$(q "SELECT string_agg(milestone_index || ':' || (permanode.decode_protocol_parameters(params)
+        ->'rentStructure'->>'vByteCost'), ',') FROM permanode.protocol_parameters")" = 31:100 ] ||
+  fail "protocol parameters recorded: $(q "SELECT milestone_index FROM permanode.protocol_parameters")"
+q "SELECT permanode.record_protocol_parameters(40, 2::smallint, '\\x0102')" 2>"$work/err" &&
+  fail "record_protocol_parameters took bytes that are no parameters"
+grep -q "could not decode protocol parameters" "$work/err" || fail "bad parameters: $(cat "$work/err")"
 
 sample='{1,2,5,13,29,30,31,32,33,47,58,71,89,90}'
 recompute() {
@@ -131,6 +139,22 @@ get() { curl -s -o "$work/body" -w '%{http_code}' "http://127.0.0.1:$port/api/an
   "$(q "SELECT json_build_array(52, addresses_with_balance, (SELECT sum(x) FROM unnest(balance_bucket_addresses) x))
         FROM permanode.milestone_measurements WHERE milestone_index = 50" | jq -c .)" ] ||
   fail "address-balance answer: $(cat "$work/body")"
+# The parameters in force, and the ledger's storage deposit they weigh (TIP-19: the rent
+# structure's byte cost times the key and data bytes weighted); none before they are known.
+[ "$(get 'measurements/protocol-parameters?from=30&to=31')" = 200 ] || fail "protocol-parameters"
+[ "$(jq -c '[.items[] | [.milestoneIndex, .parameters.rentStructure.vByteCost]]' "$work/body")" = \
+  '[[30,null],[31,100]]' ] || fail "protocol-parameters answer: $(cat "$work/body")"
+[ "$(jq -r '.items[1].parameters.networkName' "$work/body")" = \
+  "$(q "SELECT permanode.decode_protocol_parameters(params)->>'networkName' FROM permanode.protocol_parameters")" ] ||
+  fail "protocol-parameters network: $(cat "$work/body")"
+[ "$(get 'measurements/ledger-size?from=30&to=31')" = 200 ] || fail "ledger-size"
+[ "$(jq -c '[.items[] | .totalStorageDepositAmount]' "$work/body")" = \
+  "$(q "SELECT json_build_array(NULL, ((m.key_bytes * (r->>'vByteFactorKey')::int
+          + m.data_bytes * (r->>'vByteFactorData')::int) * (r->>'vByteCost')::int)::text)
+        FROM permanode.milestone_measurements m,
+             (SELECT permanode.decode_protocol_parameters(params)->'rentStructure' AS r
+              FROM permanode.protocol_parameters) p WHERE m.milestone_index = 31" | jq -c .)" ] ||
+  fail "ledger-size storage deposit: $(cat "$work/body")"
 # The newest of a range (an explorer chart's window): oldest first, nothing newer to page to.
 [ "$(get 'measurements/ledger-size?to=50&last=3')" = 200 ] || fail "ledger-size last: $(cat "$work/body")"
 [ "$(jq -c '[.next, [.items[] | .milestoneIndex]]' "$work/body")" = '[null,[48,49,50]]' ] ||

@@ -79,6 +79,11 @@ my $measured = q{SELECT count(*) || ':' || md5(string_agg(m::text, '|' ORDER BY 
 like($node->safe_psql('synced', $measured), qr/^120:/, 'sync measured the 120 milestones it archived');
 is($node->safe_psql('synced', $measured), $node->safe_psql('filed', $measured),
     'their measurements equal those of the file ingest');
+# The node's protocol parameters in force, recorded at its confirmed milestone: the ledger's own.
+my $params = q{SELECT permanode.protocol_parameters_at(120)};
+isnt($node->safe_psql('synced', $params), '', 'sync recorded the node\'s protocol parameters');
+is($node->safe_psql('synced', $params), $node->safe_psql('filed', $params),
+    'the same as the ledger file\'s');
 my ($vout, $verr) = ('', '');
 IPC::Run::run([$cli, 'verify', '--dsn', $node->connstr('synced')], '>', \$vout, '2>', \$verr);
 is($? >> 8, 0, 'permanode verify finds no mismatch in the synced archive') or diag("$vout$verr");

@@ -54,7 +54,15 @@ const std::map<std::string, std::string> &Measurements()
          "m.foundry_amount::text), 'nft', json_build_object('count', m.nft_count, 'amount', "
          "m.nft_amount::text), 'dustAllowance', json_build_object('count', "
          "m.dust_allowance_count, 'amount', m.dust_allowance_amount::text)"},
-        {"ledger-size", "'totalKeyBytes', m.key_bytes, 'totalDataBytes', m.data_bytes"},
+        // the storage deposit: the rent structure in force weighs the bytes (TIP-19)
+        {"ledger-size",
+         "'totalKeyBytes', m.key_bytes, 'totalDataBytes', m.data_bytes, "
+         "'totalStorageDepositAmount', (SELECT ((m.key_bytes * (r->>'vByteFactorKey')::numeric + "
+         "m.data_bytes * (r->>'vByteFactorData')::numeric) * (r->>'vByteCost')::numeric)::text "
+         "FROM (SELECT permanode.protocol_parameters_at(m.milestone_index)->'rentStructure' AS r) "
+         "x)"},
+        {"protocol-parameters",
+         "'parameters', permanode.protocol_parameters_at(m.milestone_index)"},
         {"unclaimed-tokens", "'unclaimedCount', m.unclaimed_count, 'unclaimedAmount', "
                              "m.unclaimed_amount::text"},
         {"unlock-conditions",

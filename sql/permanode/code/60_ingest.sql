@@ -92,6 +92,13 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.decode_block(bytea) IS
     'a raw block (TIP-24 bytes) in the core API JSON shape (TIP-25)';
 
+-- The core API's JSON of serialized protocol parameters (TIP-32).
+CREATE OR REPLACE FUNCTION @extschema@.decode_protocol_parameters(params bytea) RETURNS jsonb
+AS 'MODULE_PATHNAME', 'permanode_decode_protocol_parameters'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.decode_protocol_parameters(bytea) IS
+    'serialized protocol parameters (TIP-32) in the core API JSON shape';
+
 -- The REST API v1's JSON (TIP-13) of a raw Chrysalis message (messages.message where version = 1).
 CREATE OR REPLACE FUNCTION @extschema@.decode_message(message bytea) RETURNS jsonb
 AS 'MODULE_PATHNAME', 'permanode_decode_message'

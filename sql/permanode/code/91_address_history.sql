@@ -6,15 +6,53 @@
 -- (migrated_funds), which name the legacy bundle they came from.
 -------------------------------------------------------------------------------------------------
 
+-- Where an output of an address's history was spent, from the hot tables, so that an archived
+-- range costs its lookup's read only: the retired set (spent after the milestone that made it),
+-- else the unspent set (not spent), else spent by the milestone that made it. A Chrysalis output
+-- the Stardust genesis booked again under its ID (retired at the genesis, a Stardust milestone)
+-- is carried_to_stardust_at it. Funds migrated from the legacy network: the receipt's tail
+-- transaction, its bundle and the legacy addresses it spent. (One SELECT: inlined into the
+-- caller's plan.)
+CREATE OR REPLACE FUNCTION @extschema@.history_item(item_era text, item_retired_kind text,
+                                                    item_output @extschema@.output_id,
+                                                    item_milestone int)
+RETURNS TABLE (spent_milestone_index int, carried_to_stardust_at int,
+               migrated_tail @extschema@.trytes81, migrated_bundle @extschema@.trytes81,
+               migrated_from @extschema@.trytes81[])
+LANGUAGE sql STABLE AS $$
+    SELECT CASE WHEN NOT c.carried THEN s.spent_at END, CASE WHEN c.carried THEN s.spent_at END,
+           mf.tail_transaction_hash, lt.bundle, la.addresses
+    FROM (SELECT coalesce(
+              (SELECT x.spent_milestone_index FROM @extschema@.retired_outputs x
+               WHERE x.output_id OPERATOR(@extschema@.=) item_output
+                 AND x.output_kind = item_retired_kind),
+              CASE WHEN EXISTS (SELECT 1 FROM @extschema@.unspent_outputs u
+                                WHERE u.output_id OPERATOR(@extschema@.=) item_output
+                                  AND (u.output_kind = 'legacy') = (item_era = 'chrysalis'))
+                   THEN NULL ELSE item_milestone END) AS spent_at) s
+    CROSS JOIN LATERAL (SELECT item_era = 'chrysalis' AND s.spent_at IS NOT NULL
+                               AND @extschema@.protocol_at(s.spent_at) = 2 AS carried) c
+    LEFT JOIN @extschema@.migrated_funds mf
+        ON item_era = 'chrysalis' AND mf.output_id OPERATOR(@extschema@.=) item_output
+    -- (LIMIT keeps it a lookup per row: joined otherwise, every month would be read.)
+    LEFT JOIN LATERAL (
+        SELECT x.bundle FROM legacy.transactions x
+        WHERE x.month_id = (SELECT l.month_id FROM legacy.transaction_locator l
+                            WHERE l.hash OPERATOR(@extschema@.=) mf.tail_transaction_hash)
+          AND x.hash OPERATOR(@extschema@.=) mf.tail_transaction_hash LIMIT 1) lt ON true
+    LEFT JOIN LATERAL (
+        SELECT array_agg(DISTINCT b.address ORDER BY b.address) AS addresses
+        FROM legacy.bundles b
+        WHERE lt.bundle IS NOT NULL AND b.bundle_hash OPERATOR(@extschema@.=) lt.bundle
+          AND b.value < 0) la ON true
+$$;
+
 -- A page of an address's history, newest first in the ledger's order (ms_range_id, ms_timestamp,
 -- milestone_index, output_id, all descending), after the row the after_* columns give (NULL: from
 -- the newest), within milestones from_milestone..to_milestone (NULL: unbounded). Each era's lookup
--- reads only page_size rows in its index order; the page is their merge. Where each output was
--- spent comes from the hot tables, so an archived range costs its lookup's read only: the
--- retired set (spent after the milestone that made it), else the unspent set (not spent), else
--- spent by the milestone that made it. A Chrysalis output the Stardust genesis booked again under
--- its ID (retired at the genesis, a Stardust milestone) is carried_to_stardust_at it: its Stardust
--- row says where it was spent.
+-- reads only page_size rows in its index order; the page is their merge, each row with where it
+-- was spent (history_item). A Chrysalis output carried into Stardust: its Stardust row says where
+-- it was spent.
 CREATE OR REPLACE FUNCTION @extschema@.address_history(
     address @extschema@.address, page_size int DEFAULT 100, after_range int DEFAULT NULL,
     after_time timestamptz DEFAULT NULL, after_milestone int DEFAULT NULL,
@@ -90,36 +128,12 @@ BEGIN
         SELECT * FROM created c
         ORDER BY c.ms_range_id DESC, c.ms_timestamp DESC, c.milestone_index DESC,
                  c.output_id DESC
-        LIMIT n),
-    spent AS (
-        SELECT p.*, coalesce(
-                   (SELECT x.spent_milestone_index FROM @extschema@.retired_outputs x
-                    WHERE x.output_id = p.output_id AND x.output_kind = p.retired_kind),
-                   CASE WHEN EXISTS (SELECT 1 FROM @extschema@.unspent_outputs u
-                                     WHERE u.output_id = p.output_id
-                                       AND (u.output_kind = 'legacy') = (p.era = 'chrysalis'))
-                        THEN NULL ELSE p.milestone_index END) AS spent_at
-        FROM page p)
+        LIMIT n)
     SELECT p.era, p.output_id, p.output_kind, p.milestone_index, p.ms_timestamp, p.ms_range_id,
-           p.amount, p.message_id,
-           CASE WHEN NOT carried THEN p.spent_at END,
-           CASE WHEN carried THEN p.spent_at END,
-           mf.tail_transaction_hash, lt.bundle, la.addresses
-    FROM spent p
-    CROSS JOIN LATERAL (SELECT p.era = 'chrysalis' AND p.spent_at IS NOT NULL
-                               AND @extschema@.protocol_at(p.spent_at) = 2 AS carried) c
-    LEFT JOIN @extschema@.migrated_funds mf
-        ON p.era = 'chrysalis' AND mf.output_id = p.output_id
-    -- (LIMIT keeps it a lookup per row: joined otherwise, every month would be read.)
-    LEFT JOIN LATERAL (
-        SELECT x.bundle FROM legacy.transactions x
-        WHERE x.month_id = (SELECT l.month_id FROM legacy.transaction_locator l
-                            WHERE l.hash = mf.tail_transaction_hash)
-          AND x.hash = mf.tail_transaction_hash LIMIT 1) lt ON true
-    LEFT JOIN LATERAL (
-        SELECT array_agg(DISTINCT b.address ORDER BY b.address) AS addresses
-        FROM legacy.bundles b
-        WHERE lt.bundle IS NOT NULL AND b.bundle_hash = lt.bundle AND b.value < 0) la ON true
+           p.amount, p.message_id, d.*
+    FROM page p
+    CROSS JOIN LATERAL @extschema@.history_item(p.era, p.retired_kind, p.output_id,
+                                                p.milestone_index) d
     ORDER BY p.ms_range_id DESC, p.ms_timestamp DESC, p.milestone_index DESC, p.output_id DESC;
 END
 $$;

@@ -443,6 +443,36 @@ $$;
 COMMENT ON FUNCTION @extschema@.rollup_active_addresses(date, date) IS
     '(re)computes active_addresses for the days, weeks and months overlapping a date range';
 
+-- The protocol parameters in force at the end of milestone m, as JSON (NULL: none recorded).
+CREATE OR REPLACE FUNCTION @extschema@.protocol_parameters_at(m int) RETURNS jsonb
+LANGUAGE sql STABLE PARALLEL SAFE AS $$
+    SELECT @extschema@.decode_protocol_parameters(p.params)
+    FROM @extschema@.protocol_parameters p
+    WHERE p.milestone_index <= m ORDER BY p.milestone_index DESC LIMIT 1
+$$;
+COMMENT ON FUNCTION @extschema@.protocol_parameters_at(int) IS
+    'the protocol parameters in force at the end of a milestone (core API JSON), NULL when none are recorded';
+
+-- Records protocol parameters in force from milestone m on, unless the ones in force there are
+-- the same; returns whether it recorded them. Bytes that do not decode are refused (22P02).
+CREATE OR REPLACE FUNCTION @extschema@.record_protocol_parameters(m int, version smallint,
+                                                                  params bytea)
+RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM @extschema@.decode_protocol_parameters(params);
+    IF (SELECT p.params FROM @extschema@.protocol_parameters p WHERE p.milestone_index <= m
+        ORDER BY p.milestone_index DESC LIMIT 1) IS NOT DISTINCT FROM params THEN
+        RETURN false;
+    END IF;
+    INSERT INTO @extschema@.protocol_parameters AS p VALUES (m, version, params)
+    ON CONFLICT (milestone_index)
+    DO UPDATE SET protocol_version = EXCLUDED.protocol_version, params = EXCLUDED.params;
+    RETURN true;
+END
+$$;
+COMMENT ON FUNCTION @extschema@.record_protocol_parameters(int, smallint, bytea) IS
+    'records the protocol parameters in force from a milestone on, when they differ from those in force there';
+
 -- The fill and the roll-up are the administrator's (`permanode analytics --fill`) and the
 -- writer's (ingest and sync measure what they commit), with the extension owner's rights, as
 -- 80_init_roles.sql sets the other maintenance functions.
@@ -452,7 +482,8 @@ DECLARE
 BEGIN
     FOR f IN SELECT p.oid::regprocedure FROM pg_proc p
              WHERE p.pronamespace = '@extschema@'::regnamespace
-               AND p.proname IN ('measure_milestones', 'rollup_active_addresses')
+               AND p.proname IN ('measure_milestones', 'rollup_active_addresses',
+                                 'record_protocol_parameters')
     LOOP
         EXECUTE format('ALTER FUNCTION %s SECURITY DEFINER SET search_path = pg_catalog, @extschema@', f);
         EXECUTE format('REVOKE ALL ON FUNCTION %s FROM PUBLIC', f);
@@ -462,7 +493,8 @@ END
 $$;
 -- (made after 80_init_roles.sql's grant on every table)
 GRANT SELECT ON @extschema@.milestone_measurements, @extschema@.active_addresses,
-    @extschema@.measured_balances, @extschema@.measured_balances_at TO permanode_reader;
+    @extschema@.measured_balances, @extschema@.measured_balances_at,
+    @extschema@.protocol_parameters TO permanode_reader;
 
 COMMENT ON TABLE @extschema@.milestone_measurements IS
     'inx-chronicle''s per-milestone measurements (block activity, sizes, token and output activity, active addresses, balance buckets, ledger outputs and size, unclaimed tokens, unlock conditions), kept by ingest and permanode analytics --fill';
@@ -472,3 +504,5 @@ COMMENT ON TABLE @extschema@.measured_balances IS
     'the balance of each address holding tokens at the end of the newest measured milestone of each protocol, kept by measure_milestone for the address balance buckets';
 COMMENT ON TABLE @extschema@.measured_balances_at IS
     'the milestone measured_balances are at, per protocol';
+COMMENT ON TABLE @extschema@.protocol_parameters IS
+    'the protocol parameters (TIP-32 bytes) in force from a milestone on, as a node or a bundle gave them';

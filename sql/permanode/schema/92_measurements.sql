@@ -82,6 +82,15 @@ CREATE TABLE @extschema@.measured_balances_at (
     milestone_index int NOT NULL
 );
 
+-- The protocol parameters (TIP-32, serialized) in force from a milestone on, where a node (sync)
+-- or a bundle's node field (ingest) gave them; only changes are recorded. The measurements read
+-- them for the protocol-parameters measurement and the ledger's storage deposit.
+CREATE TABLE @extschema@.protocol_parameters (
+    milestone_index int PRIMARY KEY,
+    protocol_version smallint NOT NULL,
+    params bytea NOT NULL
+);
+
 -- Active addresses per UTC day, ISO week (starting Monday) and month: rolled up by
 -- rollup_active_addresses, which `permanode analytics --fill` runs for the days it measured.
 CREATE TABLE @extschema@.active_addresses (
