@@ -1,4 +1,5 @@
-// libFuzzer target for the Stardust block, Chrysalis message and legacy transaction decoders.
+// libFuzzer target for the Stardust block, Chrysalis message, legacy transaction and protocol
+// parameters decoders.
 // Every input is read each way: each must either decode or raise DecodeError, and whatever
 // decodes must re-encode to the same bytes and survive a JSON round trip. A legacy transaction
 // is read from the input's bytes three ways: as t5b1 (the stored form), as text (its trytes,
@@ -9,6 +10,7 @@
 #include "codec/error.hpp"
 #include "codec/json.hpp"
 #include "codec/legacy/transaction.hpp"
+#include "codec/protocol_parameters.hpp"
 
 #include <cstdint>
 #include <cstdlib>
@@ -60,6 +62,15 @@ void FuzzMessage(const std::uint8_t *data, std::size_t size)
         std::abort();
 }
 
+// Protocol parameters (TIP-32, from bundles and nodes): decode, or DecodeError; what decodes
+// re-encodes to the same bytes.
+void FuzzProtocolParameters(const std::uint8_t *data, std::size_t size)
+{
+    auto parameters = TryDecodeProtocolParameters(ByteSpan(data, size));
+    if (parameters)
+        ExpectSameBytes(EncodeProtocolParameters(*parameters), data, size);
+}
+
 void FuzzLegacyTransaction(const std::uint8_t *data, std::size_t size)
 {
     namespace legacy = permanode::codec::legacy;
@@ -102,5 +113,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     FuzzBlock(data, size);
     FuzzMessage(data, size);
     FuzzLegacyTransaction(data, size);
+    FuzzProtocolParameters(data, size);
     return 0;
 }
