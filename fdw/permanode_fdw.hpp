@@ -226,6 +226,7 @@ enum FdwConditionIndex
     FdwConditionVarOnLeft, /* 1 if the column is the left operand of the clause */
     FdwConditionValueType, /* type of the value operand (an array's: its element type) */
     FdwConditionArray,     /* 1 for "column = ANY (array)": one key range per element */
+    FdwConditionRowMember, /* n for member n of a row comparison (a keyset cursor), else -1 */
 };
 
 /* in scan.cpp */

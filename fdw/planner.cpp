@@ -4,13 +4,14 @@
  *
  *	  Every archived family (the rows, keyed by the row key, and each index) is a sorted key
  *	  space. For each family we take the equality quals on its leading key columns and the range
- *	  quals on the next one: they bound the iteration. One equality may be an IN list
- *	  ("column = ANY (array)"): the scan then reads one key range per element, in key order. A
- *family whose key order is useful to the query (ORDER BY, merge joins, MergeAppend over partitions)
- *also yields ordered paths, forward and backward. A join clause "column = outer expression" on a
- *family's first column yields a parameterized path for nested-loop joins. Quals on the partition
- *key prune inside the archive (rows whose row key holds an ms_range_id outside the quals are
- *skipped before their value is read).
+ *	  quals on the next one: they bound the iteration. A row comparison on the next ones, all of
+ *	  one direction (a keyset cursor), bounds it as one range over those columns. One equality
+ *	  may be an IN list ("column = ANY (array)"): the scan then reads one key range per element,
+ *	  in key order. A family whose key order is useful to the query (ORDER BY, merge joins,
+ *	  MergeAppend over partitions) also yields ordered paths, forward and backward. A join clause
+ *	  "column = outer expression" on a family's first column yields a parameterized path for
+ *	  nested-loop joins. Quals on the partition key prune inside the archive (rows whose row key
+ *	  holds an ms_range_id outside the quals are skipped before their value is read).
  *
  *	  Pushed quals stay in the plan's qual list as well, so the executor rechecks every row:
  *	  pushdown only narrows what is read, it never decides what is returned.
@@ -218,13 +219,96 @@ List *CandidateQuals(PlannerInfo *root, RelOptInfo *baserel)
     return quals;
 }
 
-/* Appends a pushed-down qual and its condition descriptor. */
-void PushQual(List **clauses, List **conditions, const KeyQual *q, int column)
+/* Appends a pushed-down qual and its condition descriptor (member: of a row comparison). */
+void PushQual(List **clauses, List **conditions, const KeyQual *q, int column, int member = -1)
 {
     *clauses = lappend(*clauses, q->rinfo);
     List *condition =
         list_make5_int(column, q->attnum, q->strategy, q->var_on_left ? 1 : 0, (int)q->value_type);
-    *conditions = lappend(*conditions, lappend_int(condition, q->array ? 1 : 0));
+    condition = lappend_int(condition, q->array ? 1 : 0);
+    *conditions = lappend(*conditions, lappend_int(condition, member));
+}
+
+/* The restrictions that are row comparisons of baserel's columns with values: keyset cursors. */
+List *RowQuals(RelOptInfo *baserel)
+{
+    List *rows = NIL;
+    ListCell *lc;
+    foreach (lc, baserel->baserestrictinfo)
+    {
+        RestrictInfo *rinfo = (RestrictInfo *)lfirst(lc);
+        if (!IsA(rinfo->clause, RowCompareExpr))
+            continue;
+        RowCompareExpr *rc = (RowCompareExpr *)rinfo->clause;
+        if (rc->rctype != ROWCOMPARE_EQ && rc->rctype != ROWCOMPARE_NE &&
+            !contain_var_clause((Node *)rc->rargs) &&
+            !contain_volatile_functions((Node *)rc->rargs))
+            rows = lappend(rows, rinfo);
+    }
+    return rows;
+}
+
+/*
+ * Matches member `member` of row comparison rc to key column `column` of family: its column, of
+ * a type whose archive order is its btree order, in the direction of the member before.
+ */
+bool MatchRowMember(const ArchivedIndex *family, int column, RowCompareExpr *rc, int member,
+                    RestrictInfo *rinfo, KeyQual *out)
+{
+    Node *left = (Node *)list_nth(rc->largs, member);
+    while (left && IsA(left, RelabelType))
+        left = (Node *)((RelabelType *)left)->arg;
+    if (column >= family->ncolumns || left == nullptr || !IsA(left, Var) ||
+        ((Var *)left)->varattno != family->attnums[column] ||
+        family->desc[column] != family->desc[column - member])
+        return false;
+    Oid typid = getBaseType(((Var *)left)->vartype);
+    Oid value_type = getBaseType(exprType((Node *)list_nth(rc->rargs, member)));
+    Oid family_oid = DefaultBtreeFamily(typid);
+    Oid opno = list_nth_oid(rc->opnos, member);
+    int fixed_len;
+    KeyKind kind = KeyKindOfType(typid, &fixed_len);
+    if (kind == KeyKind::kNone || kind == KeyKind::kBool ||
+        !OrderIsBytewise(typid, list_nth_oid(rc->inputcollids, member)) ||
+        !OidIsValid(family_oid) ||
+        get_op_opfamily_strategy(opno, family_oid) != static_cast<int>(rc->rctype) ||
+        !(value_type == typid || (IsIntegerType(typid) && IsIntegerType(value_type))))
+        return false;
+    out->rinfo = rinfo;
+    out->attnum = family->attnums[column];
+    out->strategy = static_cast<int>(rc->rctype);
+    out->var_on_left = true;
+    out->value_type = value_type;
+    out->array = false;
+    return true;
+}
+
+/*
+ * A keyset cursor on the key columns from `column` on, `(c, d, ...) < (v, w, ...)`: the scan
+ * starts (or stops) at its encoded values, as at a range qual on several columns at once. Pushes
+ * one condition per member, for the first row qual all of whose members match; false if none.
+ */
+bool ChooseRowQual(const ArchiveOptions *opts, int index, List *rows, int column, List **clauses,
+                   List **conditions)
+{
+    const ArchivedIndex *family = &opts->indexes[index];
+    ListCell *lc;
+    foreach (lc, rows)
+    {
+        RestrictInfo *rinfo = (RestrictInfo *)lfirst(lc);
+        RowCompareExpr *rc = (RowCompareExpr *)rinfo->clause;
+        int n = list_length(rc->largs);
+        KeyQual members[INDEX_MAX_KEYS];
+        bool match = n <= INDEX_MAX_KEYS;
+        for (int m = 0; match && m < n; m++)
+            match = MatchRowMember(family, column + m, rc, m, rinfo, &members[m]);
+        if (!match)
+            continue;
+        for (int m = 0; m < n; m++)
+            PushQual(clauses, conditions, &members[m], column + m, m);
+        return true;
+    }
+    return false;
 }
 
 /*
@@ -251,11 +335,12 @@ bool CoversPartialFamily(const ArchiveOptions *opts, int index, List *conditions
 
 /*
  * Chooses the quals that bound family `index`, starting at key column `first` (earlier columns
- * are bound by the caller): equalities on leading columns, then ranges on the next. Adds the
+ * are bound by the caller): equalities on leading columns, then ranges on the next, and a row
+ * comparison (a keyset cursor) on the next and those after it. Adds the
  * partition key quals for pruning. Returns how many bound the key.
  */
-int ChooseKeyQuals(const ArchiveOptions *opts, int index, List *quals, int first, List **clauses,
-                   List **conditions)
+int ChooseKeyQuals(const ArchiveOptions *opts, int index, List *quals, List *rows, int first,
+                   List **clauses, List **conditions)
 {
     const ArchivedIndex *family = &opts->indexes[index];
     int bound = 0;
@@ -290,6 +375,8 @@ int ChooseKeyQuals(const ArchiveOptions *opts, int index, List *quals, int first
                 bound++;
             }
         }
+        if (ChooseRowQual(opts, index, rows, column, clauses, conditions))
+            bound++;
     }
     /* Partition key quals prune by the row key, whatever family is scanned. */
     ListCell *lc;
@@ -392,7 +479,7 @@ void AddFamilyPath(PlannerInfo *root, RelOptInfo *baserel, int index, bool backw
     ListCell *lc1, *lc2;
     forboth (lc1, clauses, lc2, conditions)
         if (linitial_int((List *)lfirst(lc2)) >= 0)
-            key_clauses = lappend(key_clauses, lfirst(lc1));
+            key_clauses = list_append_unique_ptr(key_clauses, lfirst(lc1)); /* a row's members */
     double selectivity =
         clauselist_selectivity(root, key_clauses, baserel->relid, JOIN_INNER, nullptr);
     double scanned = clamp_row_est(baserel->tuples * selectivity);
@@ -484,7 +571,7 @@ void AddParameterizedPaths(PlannerInfo *root, RelOptInfo *baserel, const Archive
             List *clauses = NIL;
             List *conditions = NIL;
             PushQual(&clauses, &conditions, q, 0);
-            ChooseKeyQuals(opts, index, usable, 1, &clauses, &conditions);
+            ChooseKeyQuals(opts, index, usable, RowQuals(baserel), 1, &clauses, &conditions);
             if (!CoversPartialFamily(opts, index, conditions))
                 continue;
             AddFamilyPath(root, baserel, index, false, clauses, conditions, NIL, required_outer,
@@ -531,7 +618,7 @@ void GetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid)
     {
         List *clauses = NIL;
         List *conditions = NIL;
-        int bound = ChooseKeyQuals(opts, index, quals, 0, &clauses, &conditions);
+        int bound = ChooseKeyQuals(opts, index, quals, RowQuals(baserel), 0, &clauses, &conditions);
         if (!CoversPartialFamily(opts, index, conditions))
             continue;
         List *forward = truncate_useless_pathkeys(

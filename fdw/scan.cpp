@@ -47,6 +47,7 @@ struct ScanCondition
     int strategy;      /* btree strategy as "column OP value" */
     Oid value_type;    /* type of the value (an IN list's: of its elements) */
     bool array;        /* "column = ANY (array)": a key range per element */
+    int member;        /* member of a row comparison (a keyset cursor), or -1 */
     ExprState *value;  /* the value operand */
 };
 
@@ -262,15 +263,10 @@ bool AddEquality(const KeyColumn &kc, const ScanCondition &c, Datum value, KeyBo
     return !b->eq[c.column].empty();
 }
 
-/* Adds "column OP value", OP an inequality, on key column kc; false when it holds for no row. */
-bool AddRangeBound(const KeyColumn &kc, const ScanCondition &c, Datum value, KeyBounds *b)
+/* Bounds the key at `column` by an encoded segment, strategy as seen in encoded order. */
+void AddBoundSegment(int column, int strategy, const std::string &segment, KeyBounds *b)
 {
-    std::string segment;
-    bool never = false;
-    if (!EncodeSegment(kc, c, c.strategy, value, &segment, &never))
-        return !never;
-    b->range_column = c.column;
-    int strategy = EncodedStrategy(c.strategy, kc.desc);
+    b->range_column = column;
     if (strategy == BTGreaterEqualStrategyNumber || strategy == BTGreaterStrategyNumber)
     {
         std::string bound =
@@ -287,17 +283,67 @@ bool AddRangeBound(const KeyColumn &kc, const ScanCondition &c, Datum value, Key
             b->end = bound;
         b->has_end = true;
     }
+}
+
+/* Adds "column OP value", OP an inequality, on key column kc; false when it holds for no row. */
+bool AddRangeBound(const KeyColumn &kc, const ScanCondition &c, Datum value, KeyBounds *b)
+{
+    std::string segment;
+    bool never = false;
+    if (!EncodeSegment(kc, c, c.strategy, value, &segment, &never))
+        return !never;
+    AddBoundSegment(c.column, EncodedStrategy(c.strategy, kc.desc), segment, b);
     return true;
+}
+
+/*
+ * A row comparison on key columns column.. (a keyset cursor), gathered member by member: the
+ * members' encodings, concatenated, compare as the row does (the planner took only members of
+ * one direction), so they bound the key as one segment. A NULL or unencodable member leaves
+ * the bound out (the executor rechecks every row).
+ */
+struct RowBound
+{
+    int column = -1;
+    int strategy = 0;
+    bool desc = false;
+    bool usable = true;
+    std::string segment;
+};
+
+/* Adds member c of a row comparison, its value `value` (isnull: NULL), to row. */
+void AddRowMember(const KeyColumn &kc, const ScanCondition &c, Datum value, bool isnull,
+                  RowBound *row)
+{
+    std::string segment;
+    bool never = false;
+    if (c.member == 0)
+    {
+        *row = RowBound();
+        row->column = c.column;
+        row->strategy = c.strategy;
+        row->desc = kc.desc;
+    }
+    if (isnull || !EncodeSegment(kc, c, c.strategy, value, &segment, &never))
+        row->usable = false;
+    else
+        row->segment += segment;
 }
 
 /* Evaluates each condition into the partition key bounds and the key bounds b; sets s->empty
  * when one of them can hold for no row. */
 void GatherConditions(ArchiveScanState *s, const std::vector<KeyColumn> &columns, KeyBounds *b)
 {
+    RowBound row;
     for (ScanCondition &c : s->conditions)
     {
         bool isnull = false;
         Datum value = pg::CallPg([&] { return EvaluateValue(c, s->econtext, &isnull); });
+        if (c.member >= 0)
+        {
+            AddRowMember(columns[c.column], c, value, isnull, &row);
+            continue;
+        }
         if (isnull)
         {
             s->empty = true; /* comparisons with NULL are never true */
@@ -313,6 +359,8 @@ void GatherConditions(ArchiveScanState *s, const std::vector<KeyColumn> &columns
         if (!possible)
             s->empty = true;
     }
+    if (row.column >= 0 && row.usable)
+        AddBoundSegment(row.column, EncodedStrategy(row.strategy, row.desc), row.segment, b);
 }
 
 /* The equality prefixes, in key order (the planner lets one column have several values); *neq
@@ -442,12 +490,21 @@ void BeginForeignScan(ForeignScanState *node, int eflags)
     forboth (lc_expr, plan->fdw_exprs, lc_cond, conditions)
     {
         List *cond = (List *)lfirst(lc_cond);
-        /* "column OP value", "value OP column" or "column = ANY (array)" */
-        List *args = IsA(lfirst(lc_expr), OpExpr) ? ((OpExpr *)lfirst(lc_expr))->args
-                                                  : ((ScalarArrayOpExpr *)lfirst(lc_expr))->args;
-        bool var_on_left = list_nth_int(cond, FdwConditionVarOnLeft) != 0;
-        Expr *value = (Expr *)(var_on_left ? lsecond(args) : linitial(args));
+        int member = list_nth_int(cond, FdwConditionRowMember);
+        /* "column OP value", "value OP column", "column = ANY (array)" or a row's member */
+        Expr *value;
+        if (member >= 0)
+            value = (Expr *)list_nth(((RowCompareExpr *)lfirst(lc_expr))->rargs, member);
+        else
+        {
+            List *args = IsA(lfirst(lc_expr), OpExpr)
+                             ? ((OpExpr *)lfirst(lc_expr))->args
+                             : ((ScalarArrayOpExpr *)lfirst(lc_expr))->args;
+            bool var_on_left = list_nth_int(cond, FdwConditionVarOnLeft) != 0;
+            value = (Expr *)(var_on_left ? lsecond(args) : linitial(args));
+        }
         ScanCondition c;
+        c.member = member;
         c.column = list_nth_int(cond, FdwConditionColumn);
         c.attnum = static_cast<AttrNumber>(list_nth_int(cond, FdwConditionAttnum));
         c.strategy = list_nth_int(cond, FdwConditionStrategy);
@@ -534,21 +591,29 @@ void ExplainForeignScan(ForeignScanState *node, ExplainState *es)
 
     List *context = set_deparse_context_plan(es->deparse_cxt, (Plan *)plan, NIL);
     bool useprefix = list_length(es->rtable) > 1 || es->verbose;
-    StringInfoData keys, prune;
+    StringInfoData keys, prune, seek;
     initStringInfo(&keys);
     initStringInfo(&prune);
+    initStringInfo(&seek);
     ListCell *lc_expr, *lc_cond;
     forboth (lc_expr, plan->fdw_exprs, lc_cond, conditions)
     {
         List *cond = (List *)lfirst(lc_cond);
+        int member = list_nth_int(cond, FdwConditionRowMember);
+        if (member > 0)
+            continue; /* a row comparison shows once */
         char *text = deparse_expression((Node *)lfirst(lc_expr), context, useprefix, false);
-        if (list_nth_int(cond, FdwConditionColumn) >= 0)
+        if (member == 0)
+            appendStringInfoString(&seek, text);
+        else if (list_nth_int(cond, FdwConditionColumn) >= 0)
             appendStringInfo(&keys, "%s%s", keys.len > 0 ? " AND " : "", text);
-        if (list_nth_int(cond, FdwConditionAttnum) == opts->partition_attnum)
+        if (member < 0 && list_nth_int(cond, FdwConditionAttnum) == opts->partition_attnum)
             appendStringInfo(&prune, "%s%s", prune.len > 0 ? " AND " : "", text);
     }
     if (keys.len > 0)
         ExplainPropertyText("Archive Key", keys.data, es);
+    if (seek.len > 0)
+        ExplainPropertyText("Archive Seek", seek.data, es);
     if (prune.len > 0)
         ExplainPropertyText("Archive Range Pruning", prune.data, es);
     if (es->verbose)

@@ -32,7 +32,8 @@ extern int32 *permanode_hint_ranges_page(Oid relid, AttrNumber attnum, Datum val
 /*
  * The plan node's settings: custom_private is (settings, bound strategies), settings an integer
  * list in this order; custom_exprs is the key expression, then one bound on the range column per
- * strategy (BTLessStrategyNumber ... BTGreaterStrategyNumber).
+ * strategy (BTLessStrategyNumber ... BTGreaterStrategyNumber), then, with RS_SEEK set, the
+ * keyset cursor's clause the index read starts at (see permanode_seek_row).
  */
 typedef enum RangeScanSetting
 {
@@ -43,6 +44,7 @@ typedef enum RangeScanSetting
     RS_KEYED,        /* 0: no key was found, read every partition */
     RS_KEY_ARRAY,    /* the key is an IN list (an array): its ranges all, unordered */
     RS_OLDEST_FIRST, /* ranges in ascending order: the index's ms_range_id read ascending */
+    RS_SEEK,         /* 1: a keyset cursor's clause follows the bounds */
     RS_NSETTINGS
 } RangeScanSetting;
 
@@ -50,6 +52,7 @@ typedef enum RangeScanSetting
 
 /* in range_scan_plan.c */
 extern void permanode_install_range_scan(void);
+extern RowCompareExpr *permanode_seek_row(Node *clause, Expr **guard);
 
 /* in range_scan_exec.c */
 extern Node *permanode_range_scan_create_state(CustomScan *cscan);
@@ -65,6 +68,7 @@ typedef struct ArchivedReadSpec
     bool key_array;
     bool backward;
     List *bound_strategies; /* one per bound on the range column (int4 values) */
+    RowCompareExpr *seek;   /* a keyset cursor on the index's columns after the key, or NULL */
     Bitmapset *needed;      /* parent attnums the plan reads; NULL: every column */
     Datum ranges;           /* int4[]: the only ranges to read (a remote read); 0: unknown */
 } ArchivedReadSpec;
@@ -73,7 +77,8 @@ typedef struct ArchivedRead ArchivedRead;
 
 extern ArchivedRead *permanode_archived_open(Relation parent, Relation part,
                                              const ArchivedReadSpec *spec, Datum key,
-                                             const Datum *bounds, const bool *bound_nulls);
+                                             const Datum *bounds, const bool *bound_nulls,
+                                             const Datum *seek_values);
 extern bool permanode_archived_next(ArchivedRead *read, TupleTableSlot *slot);
 extern void permanode_archived_close(ArchivedRead *read);
 extern const char *permanode_archived_remote_sql(ArchivedRead *read);

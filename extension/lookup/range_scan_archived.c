@@ -9,8 +9,9 @@
  *	    plan kept (the key and the bounds are parameters): parsing and planning it cost more than
  *	    the lookup itself;
  *	  - it asks only for the columns the plan reads, so an archive's index family that holds
- *	    them answers without row lookups, and it carries the bounds on the range column, so the
- *	    archive starts at the first range wanted;
+ *	    them answers without row lookups, and it carries the bounds on the range column and a
+ *	    keyset cursor's row comparison, so the archive starts at the first range wanted, at the
+ *	    cursor;
  *	  - it runs as a cursor fetched in growing batches, so a LIMIT above stops it early (a deep
  *	    keyset page of a busy address reads its page, not the address's whole history).
  *
@@ -33,6 +34,7 @@
 #include "foreign/fdwapi.h"
 #include "miscadmin.h"
 #include "nodes/bitmapset.h"
+#include "nodes/nodeFuncs.h"
 #include "nodes/pg_list.h"
 #include "optimizer/optimizer.h"
 #include "utils/builtins.h"
@@ -47,7 +49,9 @@
 
 #include "lookup/lookup.h"
 
-#define AR_MAX_BOUNDS 4    /* bounds carried into the query; any more are only rechecked */
+#define AR_MAX_BOUNDS 4 /* bounds carried into the query; any more are only rechecked */
+#define AR_MAX_SEEK 4   /* columns of a keyset cursor carried; a longer one is only rechecked */
+#define AR_MAX_PARAMS (4 + AR_MAX_BOUNDS + AR_MAX_SEEK)
 #define AR_MASK_WORDS 2    /* column masks cover attnums 1..128; later columns are always read */
 #define AR_FIRST_BATCH 128 /* rows: a first page of 100 in one fetch */
 #define AR_MAX_BATCH 8192
@@ -64,6 +68,8 @@ typedef struct ArchivedPlanKey
     bool remote;                    /* batches as LIMIT/OFFSET queries, not a cursor */
     bool ranges;                    /* (remote) the ranges to read are a parameter */
     int8 strategies[AR_MAX_BOUNDS]; /* bounds on the range column, 0 past the last */
+    int8 seek_strategy;             /* the keyset cursor's comparison; 0: none */
+    Oid seek_types[AR_MAX_SEEK];    /* its values' types, InvalidOid past the last */
     uint64 columns[AR_MASK_WORDS];  /* bit attnum - 1: the column is read */
 } ArchivedPlanKey;
 
@@ -77,12 +83,13 @@ typedef struct ArchivedPlanEntry
 
 struct ArchivedRead
 {
-    Relation parent, part;           /* open for the read */
-    AttrNumber key_attnum;           /* of the parent */
-    AttrNumber range_attnum;         /* of the parent */
-    ArchivedPlanKey shape;           /* the statement, and which columns it returns */
-    Datum params[4 + AR_MAX_BOUNDS]; /* key, bounds, then a remote read's ranges, limit, offset */
-    char param_nulls[4 + AR_MAX_BOUNDS];
+    Relation parent, part;   /* open for the read */
+    AttrNumber key_attnum;   /* of the parent */
+    AttrNumber range_attnum; /* of the parent */
+    ArchivedPlanKey shape;   /* the statement, and which columns it returns */
+    Datum
+        params[AR_MAX_PARAMS]; /* key, bounds, cursor, then a remote read's ranges, limit, offset */
+    char param_nulls[AR_MAX_PARAMS];
     int nparams;
     char *server; /* a remote partition's server, for errors; NULL otherwise */
     const char *remote_sql;
@@ -118,7 +125,35 @@ static bool ColumnRead(const ArchivedPlanKey *shape, int attnum)
     return bit >= 64 * AR_MASK_WORDS || (shape->columns[bit / 64] & (UINT64CONST(1) << (bit % 64)));
 }
 
-/* The query on the partition; $1 is the key, $2... the bounds, all typed by the caller. */
+/*
+ * The keyset cursor as `AND (c2, c3, ...) op ($n, ...)`, its columns those of parent_index after
+ * the key (range_scan_plan.c matched them), so that the wrapper starts its read there.
+ */
+static void AppendSeek(StringInfo sql, const ArchivedPlanKey *shape, TupleDesc desc, int *param)
+{
+    static const char *const ops[] = {"", "<", "<=", "=", ">=", ">"};
+    Relation index;
+    int n = 0;
+
+    if (shape->seek_strategy == 0)
+        return;
+    while (n < AR_MAX_SEEK && OidIsValid(shape->seek_types[n]))
+        n++;
+    index = index_open(shape->parent_index, AccessShareLock);
+    appendStringInfoString(sql, " AND (");
+    for (int i = 0; i < n; i++)
+        appendStringInfo(
+            sql, "%s%s", i ? ", " : "",
+            quote_identifier(
+                NameStr(TupleDescAttr(desc, index->rd_index->indkey.values[i + 1] - 1)->attname)));
+    appendStringInfo(sql, ") %s (", ops[shape->seek_strategy]);
+    for (int i = 0; i < n; i++)
+        appendStringInfo(sql, "%s$%d", i ? ", " : "", (*param)++);
+    appendStringInfoChar(sql, ')');
+    index_close(index, NoLock);
+}
+
+/* The query on the partition; $1 is the key, $2... the bounds, then the cursor's values. */
 static char *ArchivedQuerySql(const ArchivedPlanKey *shape, Relation parent, Relation part,
                               AttrNumber key_attnum, AttrNumber range_attnum)
 {
@@ -153,6 +188,8 @@ static char *ArchivedQuerySql(const ArchivedPlanKey *shape, Relation parent, Rel
                          quote_identifier(NameStr(TupleDescAttr(desc, range_attnum - 1)->attname)),
                          ops[shape->strategies[b]], param++);
     }
+    if (shape->keyed)
+        AppendSeek(&sql, shape, desc, &param);
     /* the hinted ranges: the other node, which has no hints for them, reads only those */
     if (shape->ranges)
         appendStringInfo(&sql, " AND %s = ANY ($%d)",
@@ -229,7 +266,7 @@ static ArchivedPlanEntry *ArchivedPlan(const ArchivedPlanKey *shape, Relation pa
 {
     ArchivedPlanEntry *entry;
     bool found;
-    Oid types[4 + AR_MAX_BOUNDS];
+    Oid types[AR_MAX_PARAMS];
     int nparams = 0;
     int level;
     char *sql;
@@ -268,6 +305,9 @@ static ArchivedPlanEntry *ArchivedPlan(const ArchivedPlanKey *shape, Relation pa
         types[nparams++] = shape->key_value_type;
         for (int b = 0; b < AR_MAX_BOUNDS && shape->strategies[b] != 0; b++)
             types[nparams++] = INT4OID; /* ranges are int4 */
+        for (int i = 0; shape->seek_strategy != 0 && i < AR_MAX_SEEK; i++)
+            if (OidIsValid(shape->seek_types[i]))
+                types[nparams++] = shape->seek_types[i];
         if (shape->ranges)
             types[nparams++] = INT4ARRAYOID;
     }
@@ -404,11 +444,34 @@ static char *RemoteServer(Relation part)
 }
 
 /*
+ * Carries the keyset cursor (not into a remote read: postgres_fdw would filter it locally, and
+ * then send no LIMIT) as parameters from read->params[nparams]; returns the next free one.
+ */
+static int AddSeek(ArchivedPlanKey *shape, const ArchivedReadSpec *spec, const Datum *seek_values,
+                   ArchivedRead *read, int nparams)
+{
+    ListCell *lc;
+
+    if (spec->seek == NULL || shape->remote || !OidIsValid(spec->parent_index) ||
+        list_length(spec->seek->rargs) > AR_MAX_SEEK)
+        return nparams;
+    shape->seek_strategy = (int8)spec->seek->rctype;
+    foreach (lc, spec->seek->rargs)
+    {
+        shape->seek_types[foreach_current_index(lc)] = exprType(lfirst(lc));
+        read->params[nparams] = seek_values[foreach_current_index(lc)];
+        read->param_nulls[nparams++] = ' ';
+    }
+    return nparams;
+}
+
+/*
  * Starts reading `part` for the key: the columns in `needed` (parent attnums; NULL or a
  * whole-row reference: all), the rows in the order of parent_index, within the bounds given.
  */
 ArchivedRead *permanode_archived_open(Relation parent, Relation part, const ArchivedReadSpec *spec,
-                                      Datum key, const Datum *bounds, const bool *bound_nulls)
+                                      Datum key, const Datum *bounds, const bool *bound_nulls,
+                                      const Datum *seek_values)
 {
     ArchivedRead *read = palloc0(sizeof(ArchivedRead));
     ArchivedPlanKey *shape = &read->shape;
@@ -442,6 +505,7 @@ ArchivedRead *permanode_archived_open(Relation parent, Relation part, const Arch
             read->param_nulls[nparams++] = bound_nulls[b] ? 'n' : ' ';
             b++;
         }
+        nparams = AddSeek(shape, spec, seek_values, read, nparams);
         if (shape->ranges)
         {
             read->params[nparams] = spec->ranges;

@@ -12,6 +12,7 @@
 #include "access/attmap.h"
 #include "access/genam.h"
 #include "access/htup_details.h"
+#include "access/nbtree.h"
 #include "access/relscan.h"
 #include "access/skey.h"
 #include "access/stratnum.h"
@@ -76,7 +77,11 @@ typedef struct RangeScanState
     bool key_typbyval;
     List *bound_states;
     List *bound_strategies;
-    Bitmapset *needed; /* the parent's columns the plan reads; NULL: all (a whole-row Var) */
+    Node *seek_clause;     /* a keyset cursor the index read starts at, or NULL */
+    RowCompareExpr *seek;  /* its row comparison */
+    List *seek_states;     /* its values */
+    ExprState *seek_guard; /* NULL, or x of `x IS NULL OR row`: no cursor when x is NULL */
+    Bitmapset *needed;     /* the parent's columns the plan reads; NULL: all (a whole-row Var) */
 
     /* the partitions, fixed for the query */
     PartitionDesc partdesc;
@@ -92,10 +97,11 @@ typedef struct RangeScanState
     bool *seen;    /* partitions already in parts */
     Datum *bounds; /* the range column's bounds, evaluated */
     bool *bound_nulls;
-    bool hints_open;  /* more hinted ranges may follow those fetched */
-    bool hints_whole; /* every range read was named by the hints (hinted holds them) */
-    int32 *hinted;    /* the hinted ranges fetched that pass the bounds, in reading order, */
-    int *hinted_part; /* with the partition of each */
+    Datum *seek_values; /* the cursor's values; NULL when one is NULL (then only rechecked) */
+    bool hints_open;    /* more hinted ranges may follow those fetched */
+    bool hints_whole;   /* every range read was named by the hints (hinted holds them) */
+    int32 *hinted;      /* the hinted ranges fetched that pass the bounds, in reading order, */
+    int *hinted_part;   /* with the partition of each */
     int nhinted;
     int64 hint_after; /* the last hinted range fetched (exclusive start of the next page) */
     int hint_page;    /* ranges to fetch next */
@@ -181,7 +187,18 @@ static void RangeScanBegin(CustomScanState *node, EState *estate, int eflags)
     state->key_state = ExecInitExpr(linitial(cscan->custom_exprs), &node->ss.ps);
     for_each_from (lc, cscan->custom_exprs, 1)
     {
+        if (foreach_current_index(lc) > list_length(state->bound_strategies))
+            break; /* the seek's row comparison */
         state->bound_states = lappend(state->bound_states, ExecInitExpr(lfirst(lc), &node->ss.ps));
+    }
+    if (list_nth_int(settings, RS_SEEK) > 0)
+    {
+        Expr *guard;
+
+        state->seek_clause = llast(cscan->custom_exprs);
+        state->seek = permanode_seek_row(state->seek_clause, &guard);
+        state->seek_states = ExecInitExprList(state->seek->rargs, &node->ss.ps);
+        state->seek_guard = guard ? ExecInitExpr(guard, &node->ss.ps) : NULL;
     }
     state->key_type = TupleDescAttr(RelationGetDescr(parent), state->key_attnum - 1)->atttypid;
     state->key_value_type =
@@ -378,6 +395,41 @@ static void AddListRanges(RangeScanState *state)
     }
 }
 
+/* Evaluates the cursor's values into seek_values (in the current context), or leaves it NULL. */
+static void EvaluateSeek(RangeScanState *state)
+{
+    ExprContext *econtext = state->css.ss.ps.ps_ExprContext;
+    ListCell *lc, *arg;
+    Datum *values;
+
+    state->seek_values = NULL;
+    if (state->seek == NULL)
+        return;
+    if (state->seek_guard != NULL)
+    {
+        bool isnull;
+
+        (void)ExecEvalExprSwitchContext(state->seek_guard, econtext, &isnull);
+        if (isnull)
+            return; /* no cursor: the first page */
+    }
+    values = palloc(sizeof(Datum) * list_length(state->seek_states));
+    forboth (lc, state->seek_states, arg, state->seek->rargs)
+    {
+        bool isnull;
+        Datum value = ExecEvalExprSwitchContext(lfirst(lc), econtext, &isnull);
+        int16 typlen;
+        bool typbyval;
+
+        /* a NULL member may still let rows through (decided by earlier members): no seek */
+        if (isnull)
+            return;
+        get_typlenbyval(exprType(lfirst(arg)), &typlen, &typbyval);
+        values[foreach_current_index(lc)] = datumCopy(value, typbyval, typlen);
+    }
+    state->seek_values = values;
+}
+
 static void StartScan(RangeScanState *state)
 {
     ExprContext *econtext = state->css.ss.ps.ps_ExprContext;
@@ -396,6 +448,7 @@ static void StartScan(RangeScanState *state)
     state->hinted_part = NULL;
     state->nhinted = 0;
     state->hints_whole = false;
+    state->seek_values = NULL;
     state->bounds = palloc(sizeof(Datum) * Max(nbounds, 1));
     state->bound_nulls = palloc(sizeof(bool) * Max(nbounds, 1));
     if (state->keyed)
@@ -416,6 +469,7 @@ static void StartScan(RangeScanState *state)
                 ExecEvalExprSwitchContext(lfirst(lc), econtext, &state->bound_nulls[i]);
             i++;
         }
+        EvaluateSeek(state);
         if (state->key_array)
         {
             AddListRanges(state);
@@ -694,11 +748,51 @@ static void ReadArchived(RangeScanState *state, Relation part, int index)
     spec.key_array = state->key_array;
     spec.backward = state->backward;
     spec.bound_strategies = state->bound_strategies;
+    spec.seek = state->seek_values != NULL && !state->key_array ? state->seek : NULL;
     spec.needed = state->needed;
     spec.ranges = state->keyed && !state->key_array ? HintedRangesOf(state, index) : (Datum)0;
     state->archived = permanode_archived_open(parent, part, &spec, state->key_value, state->bounds,
-                                              state->bound_nulls);
+                                              state->bound_nulls, state->seek_values);
     state->part_slot = MakeSingleTupleTableSlot(RelationGetDescr(parent), &TTSOpsMinimalTuple);
+}
+
+/*
+ * The cursor as a btree row comparison key on index columns 2..n+1 (as nodeIndexscan.c builds
+ * one): the read starts just past the cursor instead of at the key's newest row. Its members
+ * compare with the opfamily's comparison function; btree commutes them for DESC columns.
+ */
+static void SeekKey(RangeScanState *state, Relation index, ScanKey header)
+{
+    RowCompareExpr *rc = state->seek;
+    int n = list_length(rc->largs);
+    ScanKey members = palloc(sizeof(ScanKeyData) * n); /* lives as long as the scan */
+    ListCell *o, *c;
+
+    forboth (o, rc->opnos, c, rc->inputcollids)
+    {
+        int i = foreach_current_index(o);
+        int column = i + 1; /* 0-based index column: the one after the key */
+        Oid opfamily = index->rd_opfamily[column];
+        int strategy;
+        Oid lefttype, righttype;
+        RegProcedure proc;
+
+        get_op_opfamily_properties(lfirst_oid(o), opfamily, false, &strategy, &lefttype,
+                                   &righttype);
+        proc = get_opfamily_proc(opfamily, lefttype, righttype, BTORDER_PROC);
+        if (!RegProcedureIsValid(proc))
+            elog(ERROR, "missing support function %d(%u,%u) in opfamily %u", BTORDER_PROC, lefttype,
+                 righttype, opfamily);
+        ScanKeyEntryInitialize(&members[i], SK_ROW_MEMBER | (i == n - 1 ? SK_ROW_END : 0),
+                               column + 1, strategy, righttype, lfirst_oid(c), proc,
+                               state->seek_values[i]);
+    }
+    /* a header holds no function: it is not ScanKeyEntryInitialize'd */
+    MemSet(header, 0, sizeof(ScanKeyData));
+    header->sk_flags = SK_ROW_HEADER;
+    header->sk_attno = members[0].sk_attno;
+    header->sk_strategy = rc->rctype;
+    header->sk_argument = PointerGetDatum(members);
 }
 
 /* Opens the partition at parts[next_part] and starts reading it. */
@@ -744,7 +838,8 @@ static void OpenPartition(RangeScanState *state, int index)
     if (state->part_index != NULL)
     {
         Relation index = state->part_index;
-        ScanKeyData key;
+        ScanKeyData keys[2];
+        int nkeys = 1;
         Oid opno = get_opfamily_member(index->rd_opfamily[0], index->rd_opcintype[0],
                                        index->rd_opcintype[0], BTEqualStrategyNumber);
 
@@ -752,11 +847,13 @@ static void OpenPartition(RangeScanState *state, int index)
             elog(ERROR, "missing equality operator for index \"%s\"",
                  RelationGetRelationName(index));
         /* An IN list is one array key: the btree reads each of its keys in turn. */
-        ScanKeyEntryInitialize(&key, state->key_array ? SK_SEARCHARRAY : 0, 1,
+        ScanKeyEntryInitialize(&keys[0], state->key_array ? SK_SEARCHARRAY : 0, 1,
                                BTEqualStrategyNumber, index->rd_opcintype[0],
                                index->rd_indcollation[0], get_opcode(opno), state->key_value);
-        state->index_scan = index_beginscan(part, index, estate->es_snapshot, 1, 0);
-        index_rescan(state->index_scan, &key, 1, NULL, 0);
+        if (state->seek_values != NULL && !state->key_array)
+            SeekKey(state, index, &keys[nkeys++]);
+        state->index_scan = index_beginscan(part, index, estate->es_snapshot, nkeys, 0);
+        index_rescan(state->index_scan, keys, nkeys, NULL, 0);
     }
     else
         state->table_scan = table_beginscan(part, estate->es_snapshot, 0, NULL);
@@ -892,6 +989,13 @@ static void RangeScanExplain(CustomScanState *node, List *ancestors, ExplainStat
     {
         ExplainPropertyText("Index", IndexDescription(state->parent_index), es);
         ExplainPropertyText("Order", state->oldest_first ? "oldest first" : "newest first", es);
+    }
+    if (state->seek_clause != NULL)
+    {
+        List *context = set_deparse_context_plan(es->deparse_cxt, (Plan *)cscan, ancestors);
+
+        ExplainPropertyText("Seek", deparse_expression(state->seek_clause, context, false, false),
+                            es);
     }
     if (es->analyze)
     {

@@ -13,6 +13,10 @@
  *	  above stops early. The plan does not depend on the key, so it can be a cached generic plan.
  *	  An IN list (`key = ANY (array)`) is read the same way, from the ranges of all its keys, in
  *	  no particular order.
+ *	  A keyset cursor, a row comparison on the index's columns after the key in the direction of
+ *	  the read (`(ms_range_id, ms_timestamp, ...) < ($2, $3, ...)` newest first), is added to
+ *	  each partition's index scan and to an archive's query: a deep page starts at the cursor
+ *	  instead of reading and discarding every row of its range newer than the cursor.
  *
  *	  This file plans the node (range_scan_exec.c runs it). Rules that keep results exact:
  *	  - every restriction of the query (the key too) is re-checked on each row;
@@ -485,6 +489,85 @@ static bool RangeBoundOf(Node *clause, Index relid, AttrNumber range_attnum, int
     return false;
 }
 
+/*
+ * Whether clause is a keyset cursor the index read in this direction can start at: a row
+ * comparison of the index's columns after the key, in order (a prefix of them), with values fixed
+ * for the scan, of the index's operators, whose rows come after the cursor in reading order (a
+ * newest-first read of DESC columns and `<`, say). Mixed directions are left to the recheck.
+ */
+static bool IsSeek(Node *clause, Index relid, Relation index, bool backward)
+{
+    Expr *guard;
+    RowCompareExpr *rc = permanode_seek_row(clause, &guard);
+    int i = 0;
+    ListCell *l, *r, *o, *c;
+
+    if (rc == NULL || (guard != NULL && !IsScanConstant((Node *)guard)))
+        return false;
+    if (rc->rctype == ROWCOMPARE_EQ || rc->rctype == ROWCOMPARE_NE ||
+        list_length(rc->largs) >= index->rd_index->indnkeyatts)
+        return false;
+    forfour(l, rc->largs, r, rc->rargs, o, rc->opnos, c, rc->inputcollids)
+    {
+        int column = ++i; /* the index's column after the key, 0-based */
+        Var *var = RelVar(lfirst(l), relid);
+        bool descending = ((index->rd_indoption[column] & INDOPTION_DESC) != 0) != backward;
+        Oid collation = index->rd_indcollation[column];
+
+        if (var == NULL || var->varattno != index->rd_index->indkey.values[column] ||
+            !IsScanConstant(lfirst(r)) || contain_volatile_functions(lfirst(r)) ||
+            get_op_opfamily_strategy(lfirst_oid(o), index->rd_opfamily[column]) !=
+                (int)rc->rctype ||
+            (OidIsValid(collation) && lfirst_oid(c) != collation))
+            return false;
+        /* rows after the cursor: smaller ones read descending, larger ones ascending */
+        if (descending != (rc->rctype == ROWCOMPARE_LT || rc->rctype == ROWCOMPARE_LE))
+            return false;
+    }
+    return true;
+}
+
+/* The first restriction the index read can start at (IsSeek), or NULL. */
+static Node *FindSeek(List *clauses, Index relid, Relation index, bool backward)
+{
+    ListCell *lc;
+
+    foreach (lc, clauses)
+        if (IsSeek(lfirst(lc), relid, index, backward))
+            return lfirst(lc);
+    return NULL;
+}
+
+/*
+ * The row comparison of a keyset cursor's clause: the clause itself, or in `x IS NULL OR row op
+ * (...)`, a cursor that may be absent (a function's parameters give it so), the row comparison,
+ * *guard then x: when x is NULL there is no cursor. NULL for any other clause.
+ */
+RowCompareExpr *permanode_seek_row(Node *clause, Expr **guard)
+{
+    *guard = NULL;
+    if (IsA(clause, RowCompareExpr))
+        return (RowCompareExpr *)clause;
+    if (is_orclause(clause) && list_length(((BoolExpr *)clause)->args) == 2)
+    {
+        List *args = ((BoolExpr *)clause)->args;
+
+        for (int i = 0; i < 2; i++)
+        {
+            Node *test = list_nth(args, i);
+            Node *row = list_nth(args, 1 - i);
+
+            if (IsA(test, NullTest) && ((NullTest *)test)->nulltesttype == IS_NULL &&
+                !((NullTest *)test)->argisrow && IsA(row, RowCompareExpr))
+            {
+                *guard = ((NullTest *)test)->arg;
+                return (RowCompareExpr *)row;
+            }
+        }
+    }
+    return NULL;
+}
+
 /* Adds our path (newest first and oldest first when an index orders them) to a marked rel. */
 static void RangeScanSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
                                     RangeTblEntry *rte)
@@ -554,6 +637,7 @@ static void RangeScanSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rt
     {
         CustomPath *path = makeNode(CustomPath);
         List *settings = NIL;
+        Node *seek = NULL;
 
         for (int i = 0; i < RS_NSETTINGS; i++)
             settings = lappend_int(settings, 0);
@@ -587,15 +671,18 @@ static void RangeScanSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rt
 
             list_nth_cell(settings, RS_OLDEST_FIRST)->int_value = backward == range_desc;
             path->path.pathkeys = IndexPathkeys(root, rel, index, backward);
+            seek = FindSeek(clauses, rel->relid, index, backward);
             index_close(index, NoLock);
         }
+        if (seek != NULL)
+            list_nth_cell(settings, RS_SEEK)->int_value = 1;
         path->flags = 0;
         path->custom_paths = NIL;
         path->custom_private = list_make3(
             settings,
             list_concat(
                 list_make1(key_expr ? key_expr : (Node *)makeNullConst(INT4OID, -1, InvalidOid)),
-                bound_exprs),
+                seek ? lappend(list_copy(bound_exprs), seek) : bound_exprs),
             bound_strategies);
         path->methods = &range_scan_path_methods;
         add_path(rel, &path->path);

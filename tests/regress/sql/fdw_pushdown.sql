@@ -128,3 +128,41 @@ PREPARE by_ids(bytea[]) AS SELECT count(*) FROM outputs_archive_0_4 WHERE output
 EXECUTE by_ids(ARRAY[decode(md5('5') || md5('35'), 'hex'), decode(md5('9') || md5('63'), 'hex')]);
 EXECUTE by_ids(NULL);
 DEALLOCATE by_ids;
+
+-- A row comparison on the key columns after the equality prefix (a keyset cursor) starts the
+-- read at its encoded values: a deep page reads its own entries. Members of mixed directions
+-- (ms_timestamp DESC, output_id ASC) are only rechecked. The reference queries push nothing.
+SELECT ms_timestamp AS t20, milestone_index AS m20, output_id AS o20 FROM outputs_archive_0_4
+WHERE address = decode(md5('3'), 'hex') ORDER BY ms_timestamp DESC, milestone_index DESC LIMIT 1 OFFSET 20 \gset
+SELECT explain(format($$SELECT output_id FROM outputs_archive_0_4 WHERE address = decode(md5('3'), 'hex')
+    AND (ms_timestamp, milestone_index) < (%L::timestamptz, %s) ORDER BY ms_timestamp DESC, milestone_index DESC LIMIT 3$$, :'t20', :'m20'));
+SELECT analyze_counters(format($$SELECT output_id FROM outputs_archive_0_4 WHERE address = decode(md5('3'), 'hex')
+    AND (ms_timestamp, milestone_index) < (%L::timestamptz, %s) ORDER BY ms_timestamp DESC, milestone_index DESC LIMIT 3$$, :'t20', :'m20'));
+SELECT analyze_counters(format($$SELECT output_id FROM outputs_archive_0_4 WHERE address = decode(md5('3'), 'hex')
+    AND (ms_timestamp, milestone_index) >= (%L::timestamptz, %s) ORDER BY ms_timestamp, milestone_index LIMIT 3$$, :'t20', :'m20'));
+SELECT explain(format($$SELECT output_id FROM outputs_archive_0_4 WHERE address = decode(md5('3'), 'hex')
+    AND (ms_timestamp, milestone_index, output_id) < (%L::timestamptz, %s, %L::bytea)$$, :'t20', :'m20', :'o20'));
+SELECT (SELECT array_agg(output_id ORDER BY ms_timestamp DESC, milestone_index DESC, output_id) FROM outputs_archive_0_4
+        WHERE address = decode(md5('3'), 'hex') AND (ms_timestamp, milestone_index) < (:'t20'::timestamptz, :m20))
+     = (SELECT array_agg(output_id ORDER BY ms_timestamp DESC, milestone_index DESC, output_id) FROM outputs_archive_0_4
+        WHERE address || '' = decode(md5('3'), 'hex') AND (ms_timestamp, milestone_index) < (:'t20'::timestamptz, :m20))
+       AS seek_matches,
+       (SELECT array_agg(output_id ORDER BY ms_timestamp, milestone_index, output_id) FROM outputs_archive_0_4
+        WHERE address = decode(md5('3'), 'hex') AND (ms_timestamp, milestone_index) >= (:'t20'::timestamptz, :m20))
+     = (SELECT array_agg(output_id ORDER BY ms_timestamp, milestone_index, output_id) FROM outputs_archive_0_4
+        WHERE address || '' = decode(md5('3'), 'hex') AND (ms_timestamp, milestone_index) >= (:'t20'::timestamptz, :m20))
+       AS end_bound_matches,
+       (SELECT count(*) FROM outputs_archive_0_4 WHERE address = decode(md5('3'), 'hex')
+        AND (ms_timestamp, milestone_index, output_id) < (:'t20'::timestamptz, :m20, :'o20'::bytea))
+     = (SELECT count(*) FROM outputs_archive_0_4 WHERE address || '' = decode(md5('3'), 'hex')
+        AND (ms_timestamp, milestone_index, output_id) < (:'t20'::timestamptz, :m20, :'o20'::bytea))
+       AS mixed_matches;
+-- On the row key (output_id, ms_range_id), ascending: > starts the read, < ends it; a NULL
+-- member leaves the row comparison to the recheck.
+SELECT analyze_counters($$SELECT output_id FROM outputs_archive_0_4 WHERE (output_id, ms_range_id) > ('\xf0', 0) ORDER BY output_id LIMIT 3$$);
+SELECT (SELECT count(*) FROM outputs_archive_0_4 WHERE (output_id, ms_range_id) > ('\xf0', 0))
+     = (SELECT count(*) FROM outputs_archive_0_4 WHERE output_id >= '\xf0') AS after_matches,
+       (SELECT count(*) FROM outputs_archive_0_4 WHERE (output_id, ms_range_id) <= ('\x10', 3))
+     = (SELECT count(*) FROM outputs_archive_0_4 WHERE output_id < '\x10') AS before_matches,
+       (SELECT count(*) FROM outputs_archive_0_4 WHERE (output_id, ms_range_id) < ('\x10', NULL))
+     = (SELECT count(*) FROM outputs_archive_0_4 WHERE output_id < '\x10') AS null_member_matches;
