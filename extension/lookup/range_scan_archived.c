@@ -53,7 +53,12 @@
 #define AR_MAX_SEEK 4   /* columns of a keyset cursor carried; a longer one is only rechecked */
 #define AR_MAX_PARAMS (4 + AR_MAX_BOUNDS + AR_MAX_SEEK)
 #define AR_MASK_WORDS 2    /* column masks cover attnums 1..128; later columns are always read */
-#define AR_FIRST_BATCH 128 /* rows: a first page of 100 in one fetch */
+/* Rows per fetch from an archive: 16 first, doubling. A merge of several lookups (an address's
+ * history across eras) pulls one row from a lookup whose rows come after the page: a larger first
+ * batch read (and looked up in the archive's rows) many rows nobody wanted. A remote partition's
+ * batch is a query sent to the other node: a first page of 100 in one. */
+#define AR_FIRST_BATCH 16
+#define AR_REMOTE_FIRST_BATCH 128
 #define AR_MAX_BATCH 8192
 
 /* A query shape on one partition: what its prepared statement depends on. */
@@ -519,7 +524,7 @@ ArchivedRead *permanode_archived_open(Relation parent, Relation part, const Arch
     read->cxt = CurrentMemoryContext;
     read->nparams = nparams;
     read->batch = tuplestore_begin_heap(false, false, work_mem);
-    read->batch_size = AR_FIRST_BATCH;
+    read->batch_size = shape->remote ? AR_REMOTE_FIRST_BATCH : AR_FIRST_BATCH;
     if (!shape->remote) /* a remote read runs its first batch when asked for rows */
     {
         SPI_connect();
@@ -557,7 +562,7 @@ static void FetchBatch(ArchivedRead *read)
         AS_OWNER(read, SPI_cursor_fetch(portal, true, read->batch_size));
     read->fetched += SPI_processed;
     read->drained = SPI_processed < (uint64)read->batch_size;
-    read->batch_size = Min(read->batch_size * 4, AR_MAX_BATCH);
+    read->batch_size = Min(read->batch_size * (read->shape.remote ? 4 : 2), AR_MAX_BATCH);
     for (uint64 r = 0; r < SPI_processed; r++)
     {
         int column = 1;

@@ -87,45 +87,57 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
     RETURN QUERY
-    WITH created AS (
-        (SELECT 'chrysalis'::text AS era, c.output_id, 'legacy'::text AS retired_kind,
-                CASE c.output_type WHEN 0 THEN 'sig_locked_single'
-                                   ELSE 'sig_locked_dust_allowance' END AS output_kind,
-                c.milestone_index, c.ms_timestamp, c.ms_range_id, c.amount, c.message_id
-         FROM @extschema@.legacy_outputs_by_address c
-         WHERE c.address = k AND NOT c.is_used AND c.milestone_index BETWEEN lo AND hi
-           AND c.ms_range_id <= top
-           AND (r IS NULL OR (c.ms_range_id, c.ms_timestamp, c.milestone_index, c.output_id)
-                             < (r, t, m, o))
-         ORDER BY c.ms_range_id DESC, c.ms_timestamp DESC, c.milestone_index DESC,
-                  c.output_id DESC
-         LIMIT n)
-        UNION ALL
-        (SELECT 'stardust', c.output_id, 'basic', 'basic', c.milestone_index, c.ms_timestamp,
-                c.ms_range_id, c.amount, c.message_id
-         FROM @extschema@.basic_outputs_by_address c
-         WHERE c.address = k AND c.milestone_index BETWEEN lo AND hi
-           AND c.ms_range_id <= top
-           AND (r IS NULL OR (c.ms_range_id, c.ms_timestamp, c.milestone_index, c.output_id)
-                             < (r, t, m, o))
-         ORDER BY c.ms_range_id DESC, c.ms_timestamp DESC, c.milestone_index DESC,
-                  c.output_id DESC
-         LIMIT n)
-        UNION ALL
-        (SELECT 'stardust', c.output_id, 'nft', 'nft', c.milestone_index, c.ms_timestamp,
-                c.ms_range_id, c.amount, c.message_id
-         FROM @extschema@.nft_outputs_by_address c
-         WHERE c.address = k AND c.milestone_index BETWEEN lo AND hi
-           AND c.ms_range_id <= top
-           AND (r IS NULL OR (c.ms_range_id, c.ms_timestamp, c.milestone_index, c.output_id)
-                             < (r, t, m, o))
-         -- Its index orders a milestone's rows by NFT ID, not output ID: read in the index's
-         -- order, with the whole last milestone, and the page's sort orders them (ordered by
-         -- output ID here, every row of the address would be read and sorted).
-         ORDER BY c.ms_range_id DESC, c.ms_timestamp DESC, c.milestone_index DESC
-         FETCH FIRST n ROWS WITH TIES)),
+    -- Stardust's page first: when it fills the page, a Chrysalis row can only belong to it from
+    -- the page's oldest range on, so the Chrysalis lookup reads no older range (where an era
+    -- follows the other, none).
+    WITH stardust AS MATERIALIZED (
+        SELECT * FROM (
+            (SELECT 'stardust'::text AS era, c.output_id, 'basic'::text AS retired_kind,
+                    'basic'::text AS output_kind, c.milestone_index, c.ms_timestamp,
+                    c.ms_range_id, c.amount, c.message_id
+             FROM @extschema@.basic_outputs_by_address c
+             WHERE c.address = k AND c.milestone_index BETWEEN lo AND hi
+               AND c.ms_range_id <= top
+               AND (r IS NULL OR (c.ms_range_id, c.ms_timestamp, c.milestone_index, c.output_id)
+                                 < (r, t, m, o))
+             ORDER BY c.ms_range_id DESC, c.ms_timestamp DESC, c.milestone_index DESC,
+                      c.output_id DESC
+             LIMIT n)
+            UNION ALL
+            (SELECT 'stardust', c.output_id, 'nft', 'nft', c.milestone_index, c.ms_timestamp,
+                    c.ms_range_id, c.amount, c.message_id
+             FROM @extschema@.nft_outputs_by_address c
+             WHERE c.address = k AND c.milestone_index BETWEEN lo AND hi
+               AND c.ms_range_id <= top
+               -- (the cursor's milestone, on the index's columns: where its read starts)
+               AND (r IS NULL OR (c.ms_range_id, c.ms_timestamp, c.milestone_index) <= (r, t, m))
+               AND (r IS NULL OR (c.ms_range_id, c.ms_timestamp, c.milestone_index, c.output_id)
+                                 < (r, t, m, o))
+             -- Its index orders a milestone's rows by NFT ID, not output ID: read in the
+             -- index's order, with the whole last milestone, and the page's sort orders them
+             -- (ordered by output ID here, every row of the address would be read and sorted).
+             ORDER BY c.ms_range_id DESC, c.ms_timestamp DESC, c.milestone_index DESC
+             FETCH FIRST n ROWS WITH TIES)) s
+        ORDER BY s.ms_range_id DESC, s.ms_timestamp DESC, s.milestone_index DESC,
+                 s.output_id DESC
+        LIMIT n),
+    chrysalis AS (
+        SELECT 'chrysalis'::text AS era, c.output_id, 'legacy'::text AS retired_kind,
+               CASE c.output_type WHEN 0 THEN 'sig_locked_single'
+                                  ELSE 'sig_locked_dust_allowance' END AS output_kind,
+               c.milestone_index, c.ms_timestamp, c.ms_range_id, c.amount, c.message_id
+        FROM @extschema@.legacy_outputs_by_address c
+        WHERE c.address = k AND NOT c.is_used AND c.milestone_index BETWEEN lo AND hi
+          AND c.ms_range_id <= top
+          AND c.ms_range_id >= (SELECT CASE WHEN count(*) = n THEN min(s.ms_range_id) ELSE -1 END
+                                FROM stardust s)
+          AND (r IS NULL OR (c.ms_range_id, c.ms_timestamp, c.milestone_index, c.output_id)
+                            < (r, t, m, o))
+        ORDER BY c.ms_range_id DESC, c.ms_timestamp DESC, c.milestone_index DESC,
+                 c.output_id DESC
+        LIMIT n),
     page AS (
-        SELECT * FROM created c
+        SELECT * FROM (SELECT * FROM stardust UNION ALL SELECT * FROM chrysalis) c
         ORDER BY c.ms_range_id DESC, c.ms_timestamp DESC, c.milestone_index DESC,
                  c.output_id DESC
         LIMIT n)
