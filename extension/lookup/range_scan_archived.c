@@ -52,7 +52,7 @@
 #define AR_MAX_BOUNDS 4 /* bounds carried into the query; any more are only rechecked */
 #define AR_MAX_SEEK 4   /* columns of a keyset cursor carried; a longer one is only rechecked */
 #define AR_MAX_PARAMS (4 + AR_MAX_BOUNDS + AR_MAX_SEEK)
-#define AR_MASK_WORDS 2    /* column masks cover attnums 1..128; later columns are always read */
+#define AR_MASK_WORDS 2 /* column masks cover attnums 1..128; later columns are always read */
 /* Rows per fetch from an archive: 16 first, doubling. A merge of several lookups (an address's
  * history across eras) pulls one row from a lookup whose rows come after the page: a larger first
  * batch read (and looked up in the archive's rows) many rows nobody wanted. A remote partition's
