@@ -4,7 +4,8 @@
 -- part) and active addresses per day, week and month, computed from the ledger tables.
 -------------------------------------------------------------------------------------------------
 
--- The outputs created by milestones lo..hi, of either era: kind, owner (an alias's state
+-- The outputs created by milestones lo..hi, of either era (one milestone, a constant: its index
+-- is the key a Range Scan reads by, planned without the ledger's partitions): kind, owner (an alias's state
 -- controller, a foundry's alias), amount, bytes, the creating transaction (the output ID's first
 -- 32 bytes), the chain (alias, NFT or foundry ID) with an alias's state index and governor, and
 -- the unlock conditions. Chrysalis outputs: basic (SigLockedSingleOutput) or dust_allowance.
@@ -20,7 +21,7 @@ LANGUAGE sql STABLE PARALLEL SAFE AS $$
     FROM @extschema@.basic_outputs o
     WHERE o.ms_range_id BETWEEN @extschema@.ms_range_id('basic_outputs', lo)
                             AND @extschema@.ms_range_id('basic_outputs', hi)
-      AND o.milestone_index BETWEEN lo AND hi
+      AND o.milestone_index BETWEEN lo AND hi AND (hi > lo OR o.milestone_index = lo)
     UNION ALL
     SELECT 'alias', o.output_id, o.milestone_index, substr(@extschema@.output_id_send(o.output_id), 1, 32),
            o.state_controller, o.amount, octet_length(o.data), @extschema@.hash32_send(o.alias_id),
@@ -28,7 +29,7 @@ LANGUAGE sql STABLE PARALLEL SAFE AS $$
     FROM @extschema@.alias_outputs o
     WHERE o.ms_range_id BETWEEN @extschema@.ms_range_id('alias_outputs', lo)
                             AND @extschema@.ms_range_id('alias_outputs', hi)
-      AND o.milestone_index BETWEEN lo AND hi
+      AND o.milestone_index BETWEEN lo AND hi AND (hi > lo OR o.milestone_index = lo)
     UNION ALL
     SELECT 'foundry', o.output_id, o.milestone_index, substr(@extschema@.output_id_send(o.output_id), 1, 32),
            o.address, o.amount, octet_length(o.data), @extschema@.foundry_id_send(o.foundry_id),
@@ -36,7 +37,7 @@ LANGUAGE sql STABLE PARALLEL SAFE AS $$
     FROM @extschema@.foundry_outputs o
     WHERE o.ms_range_id BETWEEN @extschema@.ms_range_id('foundry_outputs', lo)
                             AND @extschema@.ms_range_id('foundry_outputs', hi)
-      AND o.milestone_index BETWEEN lo AND hi
+      AND o.milestone_index BETWEEN lo AND hi AND (hi > lo OR o.milestone_index = lo)
     UNION ALL
     SELECT 'nft', o.output_id, o.milestone_index, substr(@extschema@.output_id_send(o.output_id), 1, 32),
            o.address, o.amount, octet_length(o.data), @extschema@.hash32_send(o.nft_id), NULL, NULL,
@@ -44,7 +45,7 @@ LANGUAGE sql STABLE PARALLEL SAFE AS $$
     FROM @extschema@.nft_outputs o
     WHERE o.ms_range_id BETWEEN @extschema@.ms_range_id('nft_outputs', lo)
                             AND @extschema@.ms_range_id('nft_outputs', hi)
-      AND o.milestone_index BETWEEN lo AND hi
+      AND o.milestone_index BETWEEN lo AND hi AND (hi > lo OR o.milestone_index = lo)
     UNION ALL
     SELECT CASE o.output_type WHEN 1 THEN 'dust_allowance' ELSE 'basic' END, o.output_id,
            o.milestone_index, substr(@extschema@.output_id_send(o.output_id), 1, 32), o.address,
@@ -52,15 +53,14 @@ LANGUAGE sql STABLE PARALLEL SAFE AS $$
     FROM @extschema@.legacy_outputs o
     WHERE o.ms_range_id BETWEEN @extschema@.ms_range_id('legacy_outputs', lo)
                             AND @extschema@.ms_range_id('legacy_outputs', hi)
-      AND o.milestone_index BETWEEN lo AND hi AND NOT o.is_used
+      AND o.milestone_index BETWEEN lo AND hi AND (hi > lo OR o.milestone_index = lo) AND NOT o.is_used
 $$;
 
--- The row that created an output, as outputs_created describes it, where its locator says
--- (at_range; a Chrysalis output's own range is legacy_range): a spend of protocol 1 reads the
--- Chrysalis row, a spend of protocol 2 the Stardust one (the Stardust genesis books an unspent
--- Chrysalis output again under its ID).
-CREATE OR REPLACE FUNCTION @extschema@.created_row(id @extschema@.output_id, at_range int,
-                                                   legacy_range int, protocol smallint)
+-- The row that created an output, as outputs_created describes it, found by its ID (the Range
+-- Scan reads the range its locator hints): a spend of protocol 1 reads the Chrysalis row, a spend
+-- of protocol 2 the Stardust one (the Stardust genesis books an unspent Chrysalis output again
+-- under its ID).
+CREATE OR REPLACE FUNCTION @extschema@.created_row(id @extschema@.output_id, protocol smallint)
 RETURNS TABLE (kind text, output_id @extschema@.output_id, milestone_index int,
                tx bytea, owner @extschema@.address, amount bigint, bytes int, chain bytea,
                state_index int, governor @extschema@.address, has_timelock boolean,
@@ -70,31 +70,31 @@ LANGUAGE sql STABLE PARALLEL SAFE AS $$
            o.address, o.amount, octet_length(o.data), NULL::bytea, NULL::int, NULL::@extschema@.address,
            o.timelock IS NOT NULL, o.expiration IS NOT NULL, o.dust_return_amount
     FROM @extschema@.basic_outputs o
-    WHERE protocol = 2 AND o.ms_range_id = at_range AND o.output_id OPERATOR(@extschema@.=) id
+    WHERE protocol = 2 AND o.output_id OPERATOR(@extschema@.=) id
     UNION ALL
     SELECT 'alias', o.output_id, o.milestone_index, substr(@extschema@.output_id_send(o.output_id), 1, 32),
            o.state_controller, o.amount, octet_length(o.data), @extschema@.hash32_send(o.alias_id),
            o.state_index, o.governor, false, false, NULL
     FROM @extschema@.alias_outputs o
-    WHERE protocol = 2 AND o.ms_range_id = at_range AND o.output_id OPERATOR(@extschema@.=) id
+    WHERE protocol = 2 AND o.output_id OPERATOR(@extschema@.=) id
     UNION ALL
     SELECT 'foundry', o.output_id, o.milestone_index, substr(@extschema@.output_id_send(o.output_id), 1, 32),
            o.address, o.amount, octet_length(o.data), @extschema@.foundry_id_send(o.foundry_id),
            NULL, NULL, false, false, NULL
     FROM @extschema@.foundry_outputs o
-    WHERE protocol = 2 AND o.ms_range_id = at_range AND o.output_id OPERATOR(@extschema@.=) id
+    WHERE protocol = 2 AND o.output_id OPERATOR(@extschema@.=) id
     UNION ALL
     SELECT 'nft', o.output_id, o.milestone_index, substr(@extschema@.output_id_send(o.output_id), 1, 32),
            o.address, o.amount, octet_length(o.data), @extschema@.hash32_send(o.nft_id), NULL, NULL,
            o.timelock IS NOT NULL, o.expiration IS NOT NULL, o.dust_return_amount
     FROM @extschema@.nft_outputs o
-    WHERE protocol = 2 AND o.ms_range_id = at_range AND o.output_id OPERATOR(@extschema@.=) id
+    WHERE protocol = 2 AND o.output_id OPERATOR(@extschema@.=) id
     UNION ALL
     SELECT CASE o.output_type WHEN 1 THEN 'dust_allowance' ELSE 'basic' END, o.output_id,
            o.milestone_index, substr(@extschema@.output_id_send(o.output_id), 1, 32), o.address,
            o.amount, octet_length(o.data), NULL, NULL, NULL, false, false, NULL
     FROM @extschema@.legacy_outputs o
-    WHERE protocol = 1 AND o.ms_range_id = legacy_range AND o.output_id OPERATOR(@extschema@.=) id
+    WHERE protocol = 1 AND o.output_id OPERATOR(@extschema@.=) id
       AND NOT o.is_used
 $$;
 
@@ -111,12 +111,10 @@ LANGUAGE sql STABLE PARALLEL SAFE AS $$
     SELECT c.*, s.milestone_index, @extschema@.hash32_send(s.transaction_id)
     FROM @extschema@.spent_outputs s
     JOIN @extschema@.milestone_protocols p ON p.milestone_index = s.milestone_index
-    JOIN @extschema@.output_locator l ON l.output_id OPERATOR(@extschema@.=) s.output_id
-    CROSS JOIN LATERAL @extschema@.created_row(s.output_id, l.ms_range_id, l.legacy_ms_range_id,
-                                               p.protocol_version) c
+    CROSS JOIN LATERAL @extschema@.created_row(s.output_id, p.protocol_version) c
     WHERE s.ms_range_id BETWEEN @extschema@.ms_range_id('spent_outputs', lo)
                             AND @extschema@.ms_range_id('spent_outputs', hi)
-      AND s.milestone_index BETWEEN lo AND hi
+      AND s.milestone_index BETWEEN lo AND hi AND (hi > lo OR s.milestone_index = lo)
 $$;
 
 -- The distinct owners of the outputs that milestones lo..hi created or consumed.
@@ -175,7 +173,11 @@ $$;
 -- minus its consumed outputs, from zero at the first milestone held of a protocol (a new era's
 -- genesis books its ledger whole). Rows of milestones measured concurrently are left alone.
 CREATE OR REPLACE FUNCTION @extschema@.measure_milestone(m int) RETURNS text
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql
+-- Planned for m: its lookups are then Range Scans by milestone and output ID, whose plans do not
+-- hold every partition of the ledger (a generic plan did: 2 s a milestone with 2,100 partitions).
+SET plan_cache_mode = force_custom_plan
+AS $$
 DECLARE
     protocol smallint;
     stardust boolean;
@@ -323,7 +325,7 @@ BEGIN
            coalesce(sum(octet_length(x.message)) FILTER (WHERE x.variant IN ('treasury_transaction', 'receipt')), 0) AS treasury_bytes
     INTO b
     FROM @extschema@.messages x
-    WHERE x.ms_range_id = @extschema@.ms_range_id('messages', m) AND x.milestone_index = m;
+    WHERE x.milestone_index = m;
 
     INSERT INTO @extschema@.milestone_measurements VALUES (
         m, protocol, coalesce(b.at, 'epoch'),
