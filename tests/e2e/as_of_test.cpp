@@ -143,7 +143,7 @@ class AsOf : public ::testing::Test
                         "THEN NULL; END$$");
             }
             // One connection: the reversed file must arrive exactly in its order.
-            auto result = RunCli("ingest --jobs 1 '" + (d == 0 ? in_order : reversed) +
+            auto result = RunCli("ingest --no-measure --jobs 1 '" + (d == 0 ? in_order : reversed) +
                                  "' --dsn '" + DatabaseDsn(d) + "'");
             ASSERT_EQ(result.exit_code, 0) << result.output;
             servers_[d] = new RunningServer(DatabaseDsn(d) + " user=permanode_http_test");

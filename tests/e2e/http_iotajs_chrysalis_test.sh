@@ -44,7 +44,7 @@ bundles+=("$work/generated.ndjson")
   "$work/fixtures.ndjson"
 bundles+=("$work/fixtures.ndjson")
 for bundle in "${bundles[@]}"; do
-  "$cli" ingest --dsn "$dsn" "$bundle" >/dev/null
+  "$cli" ingest --no-measure --dsn "$dsn" "$bundle" >/dev/null
 done
 
 start_serve "$serve" "$dsn user=permanode_http_test" --threads 2

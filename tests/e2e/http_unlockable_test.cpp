@@ -172,7 +172,8 @@ class HttpUnlockable : public ::testing::Test
         }
         for (const auto &file : {first, second})
         {
-            auto result = RunCli("ingest '" + file + "' --dsn '" + DatabaseDsn() + "'");
+            auto result =
+                RunCli("ingest --no-measure '" + file + "' --dsn '" + DatabaseDsn() + "'");
             ASSERT_EQ(result.exit_code, 0) << result.output;
         }
         ledger_ = new Ledger;

@@ -75,7 +75,8 @@ class IngestTest : public ::testing::Test
 
     Result Ingest(const fs::path &file, const std::string &flags = {})
     {
-        return RunCli(fmt::format("ingest --dsn '{}' {} '{}'", dsn_, flags, file.string()));
+        return RunCli(
+            fmt::format("ingest --dsn '{}' --no-measure {} '{}'", dsn_, flags, file.string()));
     }
 
     std::string Query(const std::string &sql)
@@ -174,8 +175,8 @@ TEST_F(IngestTest, ReingestChangesNothing)
     EXPECT_EQ(again.exit_code, 0) << again.output;
     EXPECT_NE(again.output.find("ingested 0 milestones, 3 already present"), std::string::npos)
         << again.output;
-    auto from_stdin = RunCli(
-        fmt::format("ingest --dsn '{}' - < '{}'", dsn_, Bundles("blocks_ms_2418187").string()));
+    auto from_stdin = RunCli(fmt::format("ingest --dsn '{}' --no-measure - < '{}'", dsn_,
+                                         Bundles("blocks_ms_2418187").string()));
     EXPECT_EQ(from_stdin.exit_code, 0) << from_stdin.output;
     EXPECT_NE(from_stdin.output.find("1 already present"), std::string::npos) << from_stdin.output;
     EXPECT_EQ(Fingerprint(), before);
@@ -544,8 +545,8 @@ TEST_F(IngestTest, ConcurrentIngestAcrossManySmallRanges)
                 tx.exec("SELECT permanode.set_chunk_size(table_name, 5) "
                         "FROM permanode.ledger_tables");
             }
-            auto r =
-                RunCli(fmt::format("ingest --dsn '{}' --jobs {} '{}'", dsn, jobs, file.string()));
+            auto r = RunCli(fmt::format("ingest --dsn '{}' --jobs {} --no-measure '{}'", dsn, jobs,
+                                        file.string()));
             EXPECT_EQ(r.exit_code, 0) << r.output;
             EXPECT_NE(r.output.find(fmt::format("ingested {} milestones", milestones)),
                       std::string::npos)

@@ -32,7 +32,7 @@ $node->safe_psql('postgres', 'CREATE DATABASE reference');
 command_ok([ $cli, 'init', '--dsn', $node->connstr('reference') ], 'permanode init');
 
 # The reference: the same file, ingested without a crash.
-command_ok([ $cli, 'ingest', '--dsn', $node->connstr('reference'), $ledger ],
+command_ok([ $cli, 'ingest', '--no-measure', '--dsn', $node->connstr('reference'), $ledger ],
     'uninterrupted ingest');
 
 # Every table ingest writes: row count, distinct keys and a digest of the keys.
@@ -103,7 +103,7 @@ sub crash_and_resume
     command_ok([ $cli, 'init', '--dsn', $node->connstr($db) ], "$how: permanode init");
 
     my ($out, $err) = ('', '');
-    my $ingest = IPC::Run::start([ $cli, 'ingest', '--dsn', $node->connstr($db), $ledger ],
+    my $ingest = IPC::Run::start([ $cli, 'ingest', '--no-measure', '--dsn', $node->connstr($db), $ledger ],
         '>', \$out, '2>', \$err);
     $node->poll_query_until($db, 'SELECT count(*) >= 60 FROM permanode.sync')
       or die 'ingest did not progress';
@@ -160,7 +160,7 @@ sub crash_and_resume
         "$how: every milestone left synced is whole");
 
     my ($rerun_out, $rerun_err) = ('', '');
-    my $rerun = IPC::Run::run([ $cli, 'ingest', '--dsn', $node->connstr($db), $ledger ],
+    my $rerun = IPC::Run::run([ $cli, 'ingest', '--no-measure', '--dsn', $node->connstr($db), $ledger ],
         '>', \$rerun_out, '2>', \$rerun_err);
     ok($rerun, "$how: ingest runs again after the restart") or diag($rerun_err);
     my $rest = $milestones - $partial;
