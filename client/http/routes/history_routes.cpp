@@ -6,6 +6,7 @@
 #include "routes/legacy_request.hpp"
 #include "routes/render.hpp"
 #include "server/json_errors.hpp"
+#include "server/json_text.hpp"
 #include "server/params.hpp"
 #include "server/router.hpp"
 
@@ -85,7 +86,7 @@ Task<> History(const httplib::Request &request, httplib::Response &response, Db 
     if (page.next)
         body["cursor"] = client::EncodeCursor(*page.next);
     // The items are the export's JSON lines as they are (not parsed again), spliced in last.
-    std::string text = body.dump();
+    std::string text = JsonText(body);
     text.pop_back();
     text += ",\"items\":[";
     for (std::size_t i = 0; i < page.items.size(); ++i)

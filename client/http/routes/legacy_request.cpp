@@ -5,6 +5,7 @@
 #include "codec/legacy/address.hpp"
 #include "codec/legacy/trinary.hpp"
 #include "server/json_errors.hpp"
+#include "server/json_text.hpp"
 
 namespace permanode::http::iri
 {
@@ -26,9 +27,9 @@ std::string Quoted(const std::string &value)
     constexpr std::size_t kShown = 100;
     if (value.size() <= kShown)
     {
-        return nlohmann::json(value).dump();
+        return JsonText(value);
     }
-    return nlohmann::json(value.substr(0, kShown)).dump() + "... (" + std::to_string(value.size()) +
+    return JsonText(value.substr(0, kShown)) + "... (" + std::to_string(value.size()) +
            " characters)";
 }
 
