@@ -33,6 +33,21 @@ std::string Quoted(const std::string &value)
            " characters)";
 }
 
+// A field's value as a message names it: a scalar as it is, an array or object by its kind (its
+// text may be as long as the body, and nested deeper than writing it out could recurse).
+std::string Described(const nlohmann::json &value)
+{
+    if (value.is_string())
+    {
+        return Quoted(value.get<std::string>());
+    }
+    if (value.is_array() || value.is_object())
+    {
+        return value.is_array() ? "an array" : "an object";
+    }
+    return JsonText(value);
+}
+
 // "Invalid hashes input: element 3, "ABC": why".
 HttpError InvalidElement(const char *name, std::size_t index, const std::string &value,
                          const std::string &why)
@@ -199,7 +214,7 @@ std::optional<std::int64_t> OptionalInteger(const nlohmann::json &request, const
     if (!field->is_number_integer() || field->get<std::int64_t>() < min ||
         field->get<std::int64_t>() > max)
     {
-        throw Invalid(std::string("Invalid ") + name + " input: " + field->dump() +
+        throw Invalid(std::string("Invalid ") + name + " input: " + Described(*field) +
                       " is not an integer from " + std::to_string(min) + " to " +
                       std::to_string(max));
     }
