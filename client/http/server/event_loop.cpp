@@ -546,7 +546,7 @@ void EventLoop::ProcessInput(Connection &connection)
         }
         if (parsed.state == ParsedRequest::State::kRefused)
         {
-            Refuse(connection, parsed.status);
+            Refuse(connection, parsed.status, parsed.message);
             return;
         }
         connection.input.erase(0, parsed.consumed);
@@ -619,11 +619,6 @@ void EventLoop::Finish(Connection &connection)
     }
     // The response came from the database's answer: serve what else the client sent.
     Continue(connection);
-}
-
-void EventLoop::Refuse(Connection &connection, int status)
-{
-    Refuse(connection, status, RefusalMessage(status, options_.limits));
 }
 
 void EventLoop::Refuse(Connection &connection, int status, const std::string &message)

@@ -103,7 +103,6 @@ class EventLoop
     void Continue(Connection &connection);
     void Dispatch(Connection &connection);
     void Finish(Connection &connection);
-    void Refuse(Connection &connection, int status);
     void Refuse(Connection &connection, int status, const std::string &message);
     void WriteOutput(Connection &connection);
     // Resumes a handler waiting to stream more once its output is sent, or its client is gone.
