@@ -85,6 +85,28 @@ bool EqualsIgnoreCase(std::string_view a, const char *b)
     return a.size() == std::char_traits<char>::length(b) && strncasecmp(a.data(), b, a.size()) == 0;
 }
 
+// The query's NAME=VALUE pairs, split at '&' and each at its first '=' (the URL standard's
+// application/x-www-form-urlencoded parsing: httplib's own keeps only what follows a value's
+// last '=', so "q=a=b" would be read as "b").
+void ParseQuery(std::string_view query, httplib::Params &params)
+{
+    while (!query.empty())
+    {
+        auto amp = query.find('&');
+        std::string_view pair = query.substr(0, amp);
+        query.remove_prefix(amp == std::string_view::npos ? query.size() : amp + 1);
+        if (pair.empty())
+        {
+            continue;
+        }
+        auto equals = pair.find('=');
+        std::string_view value =
+            equals == std::string_view::npos ? std::string_view() : pair.substr(equals + 1);
+        params.emplace(httplib::detail::decode_url(std::string(pair.substr(0, equals)), true),
+                       httplib::detail::decode_url(std::string(value), true));
+    }
+}
+
 bool HasToken(std::string_view list, const char *token)
 {
     while (!list.empty())
@@ -260,7 +282,7 @@ ParsedRequest ParseRequest(std::string_view input, const RequestLimits &limits,
     request.path = httplib::detail::decode_url(std::string(target.substr(0, query)), false);
     if (query != std::string_view::npos)
     {
-        httplib::detail::parse_query_text(std::string(target.substr(query + 1)), request.params);
+        ParseQuery(target.substr(query + 1), request.params);
     }
     return parsed;
 }
