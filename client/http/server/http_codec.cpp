@@ -269,7 +269,9 @@ ParsedRequest ParseRequest(std::string_view input, const RequestLimits &limits,
     }
     if (input.size() - at < body_length)
     {
-        return ParsedRequest{}; // the body is still on its way
+        ParsedRequest incomplete;
+        incomplete.awaiting_body = true;
+        return incomplete;
     }
     request.body.assign(input.substr(at, body_length));
     parsed.consumed = at + body_length;

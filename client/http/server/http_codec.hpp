@@ -31,8 +31,9 @@ struct ParsedRequest
     State state = State::kIncomplete;
     std::size_t consumed = 0;
     int status = 0;
-    std::string message;    // why it was refused: what was malformed, or the limit it broke
-    bool keep_alive = true; // the client lets the connection stay open after the response
+    std::string message;        // why it was refused: what was malformed, or the limit it broke
+    bool keep_alive = true;     // the client lets the connection stay open after the response
+    bool awaiting_body = false; // incomplete: the head is whole, its body is still on its way
 };
 
 // Parses the request at the front of `input`. The head is refused as soon as what has come of it
