@@ -35,6 +35,7 @@ struct QueryParam
     std::string name;
     std::string type; // OpenAPI schema type: string, integer, boolean; array (of strings)
     std::string description;
+    std::vector<std::string> values = {}; // all it may be, when they are few (OpenAPI enum)
 };
 
 // The two query parameters of every keyset-paged route.
