@@ -19,14 +19,13 @@ namespace permanode::sync
 namespace rest
 {
 
-nlohmann::json GetJson(HttpGetter &http, const std::string &path)
+nlohmann::json GetJson(RestGetter &http, const std::string &path)
 {
     std::string body = http.Get(path);
     nlohmann::json json = nlohmann::json::parse(body, nullptr, false);
     if (json.is_discarded())
         throw NodeError(NodeError::Kind::kProtocol,
-                        fmt::format("GET {}{}: the reply is not JSON", http.url().origin,
-                                    http.url().prefix + path));
+                        fmt::format("GET {}: the reply is not JSON", http.Where(path)));
     return json;
 }
 
