@@ -64,6 +64,112 @@ bool HasToken(std::string_view list, const char *token)
     return false;
 }
 
+// The longest method taken: the standard ones have at most 7 letters.
+constexpr std::size_t kMaxMethodBytes = 32;
+
+struct RequestLine
+{
+    std::string_view method;
+    std::string_view target;
+    std::string_view version;
+};
+
+// The line of `input` that ends at `end` (its CRLF), or, with `end` npos, the part of a line that
+// has arrived: the input without a last CR, which may start the CRLF.
+std::string_view Line(std::string_view input, std::size_t end)
+{
+    if (end != std::string_view::npos)
+    {
+        return input.substr(0, end);
+    }
+    if (!input.empty() && input.back() == '\r')
+    {
+        input.remove_suffix(1);
+    }
+    return input;
+}
+
+// The first fault of a method, a target or a version, scanned from its start: each is refused at
+// its first wrong character or once it is too long, so that a part of one is refused as the
+// whole would be. 0: none so far.
+int MethodFault(std::string_view method)
+{
+    for (std::size_t i = 0; i < method.size(); i++)
+    {
+        if (i == kMaxMethodBytes || !IsToken(method.substr(i, 1)))
+        {
+            return 400;
+        }
+    }
+    return 0;
+}
+
+int TargetFault(std::string_view target, std::size_t max_bytes)
+{
+    for (std::size_t i = 0; i < target.size(); i++)
+    {
+        if (i == max_bytes)
+        {
+            return 414;
+        }
+        unsigned char c = static_cast<unsigned char>(target[i]);
+        if ((i == 0 && c != '/') || c <= ' ' || c == 127)
+        {
+            return 400; // not origin-form, or a space or control character
+        }
+    }
+    return 0;
+}
+
+// `version` is HTTP/1.1 or HTTP/1.0, or (`complete` false) the start of one.
+bool IsVersion(std::string_view version, bool complete)
+{
+    for (std::string_view known : {"HTTP/1.1", "HTTP/1.0"})
+    {
+        if (complete ? version == known : known.substr(0, version.size()) == version)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+// The refusal of a request line (`complete`: it ended in CRLF; else the part that has arrived),
+// 0 when there is none: its fields are checked in the order they arrive, so that a line is
+// refused as soon as it must be, with the status the whole line would get, whatever reads it
+// came in. A complete line without a fault fills `fields`.
+int RequestLineFault(std::string_view line, bool complete, const RequestLimits &limits,
+                     RequestLine &fields)
+{
+    auto method_end = line.find(' ');
+    std::string_view method = line.substr(0, method_end);
+    if (int fault = MethodFault(method))
+    {
+        return fault;
+    }
+    if (method_end == std::string_view::npos)
+    {
+        return complete ? 400 : 0;
+    }
+    auto target_end = line.find(' ', method_end + 1);
+    std::string_view target = line.substr(method_end + 1, target_end - method_end - 1);
+    if (int fault = TargetFault(target, limits.max_uri_bytes))
+    {
+        return fault;
+    }
+    if (target_end == std::string_view::npos)
+    {
+        return complete ? 400 : 0;
+    }
+    std::string_view version = line.substr(target_end + 1);
+    if (method.empty() || target.empty() || !IsVersion(version, complete))
+    {
+        return 400;
+    }
+    fields = {method, target, version};
+    return 0;
+}
+
 const char *Reason(int status)
 {
     switch (status)
@@ -104,28 +210,15 @@ ParsedRequest ParseRequest(std::string_view input, const RequestLimits &limits,
 {
     // The request line: METHOD SP target SP HTTP/1.x
     auto line_end = input.find("\r\n");
+    RequestLine line;
+    if (int status = RequestLineFault(Line(input, line_end), line_end != std::string_view::npos,
+                                      limits, line))
+    {
+        return Refuse(status);
+    }
     if (line_end == std::string_view::npos)
     {
-        return input.size() > limits.max_uri_bytes + 32 ? Refuse(414) : ParsedRequest{};
-    }
-    std::string_view line = input.substr(0, line_end);
-    auto first_space = line.find(' ');
-    auto last_space = line.rfind(' ');
-    if (first_space == std::string_view::npos || last_space == first_space)
-    {
-        return Refuse(400);
-    }
-    std::string_view method = line.substr(0, first_space);
-    std::string_view target = line.substr(first_space + 1, last_space - first_space - 1);
-    std::string_view version = line.substr(last_space + 1);
-    if (target.size() > limits.max_uri_bytes)
-    {
-        return Refuse(414);
-    }
-    if (!IsToken(method) || target.empty() || target.front() != '/' ||
-        (version != "HTTP/1.1" && version != "HTTP/1.0"))
-    {
-        return Refuse(400);
+        return ParsedRequest{};
     }
 
     // Header lines, up to the empty line.
@@ -134,22 +227,24 @@ ParsedRequest ParseRequest(std::string_view input, const RequestLimits &limits,
     for (;;)
     {
         auto end = input.find("\r\n", at);
-        if (end == std::string_view::npos)
-        {
-            return input.size() - at > limits.max_header_line ? Refuse(400) : ParsedRequest{};
-        }
-        if (end - at > limits.max_header_line || request.headers.size() >= limits.max_header_count)
+        std::string_view header = Line(
+            input.substr(at), end == std::string_view::npos ? std::string_view::npos : end - at);
+        if (header.size() > limits.max_header_line)
         {
             return Refuse(400);
         }
-        if (end == at)
+        if (end == std::string_view::npos)
+        {
+            return ParsedRequest{};
+        }
+        if (header.empty())
         {
             at = end + 2;
             break;
         }
-        std::string_view header = input.substr(at, end - at);
         auto colon = header.find(':');
-        if (colon == std::string_view::npos || !IsToken(header.substr(0, colon)))
+        if (request.headers.size() == limits.max_header_count || colon == std::string_view::npos ||
+            !IsToken(header.substr(0, colon)))
         {
             return Refuse(400);
         }
@@ -157,6 +252,9 @@ ParsedRequest ParseRequest(std::string_view input, const RequestLimits &limits,
                                 std::string(Trim(header.substr(colon + 1))));
         at = end + 2;
     }
+    std::string_view method = line.method;
+    std::string_view target = line.target;
+    std::string_view version = line.version;
 
     ParsedRequest parsed;
     std::string connection = request.get_header_value("Connection");
@@ -192,13 +290,18 @@ ParsedRequest ParseRequest(std::string_view input, const RequestLimits &limits,
     request.method.assign(method);
     request.version.assign(version);
     request.target.assign(target);
+    DecodeTarget(target, request);
+    return parsed;
+}
+
+void DecodeTarget(std::string_view target, httplib::Request &request)
+{
     auto query = target.find('?');
     request.path = httplib::detail::decode_url(std::string(target.substr(0, query)), false);
     if (query != std::string_view::npos)
     {
         httplib::detail::parse_query_text(std::string(target.substr(query + 1)), request.params);
     }
-    return parsed;
 }
 
 std::string RefusalMessage(int status, const RequestLimits &limits)

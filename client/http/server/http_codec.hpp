@@ -38,6 +38,9 @@ struct ParsedRequest
 ParsedRequest ParseRequest(std::string_view input, const RequestLimits &limits,
                            httplib::Request &request);
 
+// Fills the request's path (URL-decoded) and query parameters from its target ("/path?query").
+void DecodeTarget(std::string_view target, httplib::Request &request);
+
 // The error message of a refused request (400, 413, 414), naming the limit it broke.
 std::string RefusalMessage(int status, const RequestLimits &limits);
 
