@@ -187,6 +187,25 @@ std::vector<std::string> Tags(const nlohmann::json &list, const char *name)
     return tags;
 }
 
+std::string LegacyAddressParam(const std::string &text, const std::string &name)
+{
+    std::size_t size = text.size() == 90 ? 90 : 81;
+    if (std::string why = NotTrytes(text, size); !why.empty())
+    {
+        throw BadParameter(name, "not a legacy address: " + why);
+    }
+    return text;
+}
+
+std::string TransactionHashParam(const std::string &text, const std::string &name)
+{
+    if (std::string why = NotTrytes(text, legacy::kHashTrytes); !why.empty())
+    {
+        throw BadParameter(name, "not a transaction hash: " + why);
+    }
+    return text;
+}
+
 std::optional<std::int64_t> OptionalInteger(const nlohmann::json &request, const char *name,
                                             std::int64_t min, std::int64_t max)
 {
