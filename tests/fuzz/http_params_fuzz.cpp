@@ -6,7 +6,8 @@
 // server/params.hpp and routes/legacy_request.hpp; every query parameter is read by every query
 // parser, and the body of a matching POST route (IRI's API) by the legacy request's readers,
 // field by field as the route declares them. Each parser must give a value of its promised shape
-// or throw the project's 400 (HttpError); anything else escaping fails the target.
+// or throw the project's 400 (HttpError), which the server answers (WriteError); a path no route
+// matches gets the router's 404. Anything else escaping fails the target.
 #include "fuzz_check.hpp"
 #include "routes/legacy_request.hpp"
 #include "server/http_codec.hpp"
@@ -46,7 +47,15 @@ const std::vector<Route> kRoutes = {
 #include "fuzz_routes.inc"
 };
 
-// Runs a parser: it returns, or throws a 400 that says why.
+// The error answer the server writes (WriteError): it quotes what the client sent.
+void CheckAnswer(int status, const std::string &message)
+{
+    httplib::Response response;
+    http::WriteError(response, status, message);
+    FUZZ_CHECK(response.status == status && !response.body.empty());
+}
+
+// Runs a parser: it returns, or throws a 400 that says why, which the server can answer.
 void Expect400(const std::function<void()> &parse)
 {
     try
@@ -56,6 +65,7 @@ void Expect400(const std::function<void()> &parse)
     catch (const http::HttpError &e)
     {
         FUZZ_CHECK(e.status() == 400 && *e.what() != '\0');
+        CheckAnswer(e.status(), e.what());
     }
 }
 
@@ -165,6 +175,7 @@ void ParseIriBody(const std::string &body, const std::vector<RouteField> &fields
     catch (const http::HttpError &e)
     {
         FUZZ_CHECK(e.status() == 400);
+        CheckAnswer(e.status(), e.what());
         if (request.is_null())
             return;
     }
@@ -231,11 +242,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     http::DecodeTarget(target, request);
     request.body = body;
 
+    bool routed = false;
     for (std::size_t i = 0; i < kRoutes.size(); i++)
     {
         http::PathParams params;
         if (!templates[i].Match(request.path, params))
             continue;
+        routed = true;
         FUZZ_CHECK(params.size() == ParamCount(kRoutes[i].path));
         for (const std::string &value : params)
         {
@@ -245,6 +258,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         if (std::string(kRoutes[i].method) == "post")
             ParseIriBody(request.body, kRoutes[i].body);
     }
+
+    if (!routed)
+        CheckAnswer(404, "no route " + request.path); // as Router::Serve answers
 
     // The parsers take the code's own names (httplib looks them up as C strings).
     std::set<std::string> names;

@@ -20,15 +20,15 @@ HttpError Invalid(const std::string &what)
     return HttpError(400, what);
 }
 
-// A value as error messages quote it: JSON-quoted, long ones cut.
+// A value as error messages quote it: JSON-quoted, long ones cut (within a UTF-8 sequence too).
 std::string Quoted(const std::string &value)
 {
     constexpr std::size_t kShown = 100;
     if (value.size() <= kShown)
     {
-        return nlohmann::json(value).dump();
+        return JsonText(value);
     }
-    return nlohmann::json(value.substr(0, kShown)).dump() + "... (" + std::to_string(value.size()) +
+    return JsonText(value.substr(0, kShown)) + "... (" + std::to_string(value.size()) +
            " characters)";
 }
 

@@ -153,7 +153,7 @@ nlohmann::json OutputIdPageJson(const client::OutputIdPage &page, int page_size)
 void SendJson(httplib::Response &response, const nlohmann::json &body)
 {
     response.status = 200;
-    response.set_content(body.dump(), "application/json");
+    response.set_content(JsonText(body), "application/json");
 }
 
 void SendRaw(httplib::Response &response, const std::string &bytes)

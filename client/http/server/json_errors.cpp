@@ -23,7 +23,12 @@ void WriteError(httplib::Response &response, int status, const std::string &mess
 {
     nlohmann::json body = {{"error", {{"code", std::to_string(status)}, {"message", message}}}};
     response.status = status;
-    response.set_content(body.dump(), "application/json");
+    response.set_content(JsonText(body), "application/json");
+}
+
+std::string JsonText(const nlohmann::json &body)
+{
+    return body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 HttpError ErrorOf(std::exception_ptr error)
