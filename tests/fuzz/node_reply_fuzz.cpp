@@ -1,21 +1,27 @@
-// libFuzzer target for what `permanode sync --api` reads from a node's REST replies
-// (client/sync/rest_apis.hpp): the input is a script of the node's answers, served in turn to
-// the requests the readers make, whatever they ask for:
-//   "ENTRY INDEX\n" then replies, each "--- STATUS\n" and its body up to the next "\n--- ":
-//   ENTRY s: the core API v2's status (/info), S: its milestone INDEX with its cone, outputs and
-//   UTXO changes; c, C: the same of the API v1 (Chrysalis).
-// A status other than 200 is the node's error (ReplyError, as HttpGetter makes it); when the
-// script runs out the node is gone. Requests go one at a time (parallel 1), so a script replays
-// the same way every time. A milestone read is then checked as sync checks it (CheckCone,
-// OutputsFromOutside). Everything a node may send must end in a NodeError or a ConeError, or
-// in a milestone or status; nothing else may escape.
+// libFuzzer target for what `permanode sync` reads from a node: the replies of its REST API
+// (client/sync/rest_apis.hpp) and the messages of INX (client/sync/inx_convert.hpp). The input is
+// a script of the node's answers:
+//   "ENTRY INDEX\n" then replies, each "--- STATUS\n" and its body up to the next "\n--- ".
+// REST (served in turn to the requests the readers make, whatever they ask for):
+//   s: the core API v2's status (/info), S: its milestone INDEX with its cone, outputs and UTXO
+//   changes; c, C: the same of the API v1 (Chrysalis). A status other than 200 is the node's
+//   error (ReplyError, as HttpGetter makes it); when the script runs out the node is gone.
+// INX (each reply a serialized message; one that does not parse ends the call, as gRPC would):
+//   n: NodeStatus; N: milestone INDEX: its Milestone, the cone's BlockWithMetadata messages up to
+//   a reply whose status is not 200, then the LedgerUpdate stream.
+// Requests go one at a time (parallel 1), so a script replays the same way every time. A
+// milestone read is then checked as sync checks it (CheckCone, OutputsFromOutside). Everything a
+// node may send must end in a NodeError or a ConeError, or in a milestone or status; nothing else
+// may escape.
 #include "fuzz_check.hpp"
 #include "sync/cone_check.hpp"
 #include "sync/http_getter.hpp"
+#include "sync/inx_convert.hpp"
 #include "sync/rest_apis.hpp"
 
 #include <charconv>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -94,6 +100,51 @@ void CheckMilestone(const NodeMilestone &milestone, std::uint32_t index)
     }
 }
 
+// A reply as an INX message, nullopt when it does not parse.
+template <typename Message> std::optional<Message> Parsed(const Reply &reply)
+{
+    Message message;
+    if (!message.ParseFromString(reply.body))
+        return std::nullopt;
+    return message;
+}
+
+void InxStatus(const std::vector<Reply> &replies)
+{
+    if (auto status = replies.empty() ? std::nullopt : Parsed<inx::NodeStatus>(replies[0]))
+        StatusOf(*status);
+}
+
+// What InxNode::Milestone reads: the milestone, its cone stream, its ledger update stream.
+void InxMilestone(const std::vector<Reply> &replies, std::uint32_t index)
+{
+    auto milestone = replies.empty() ? std::nullopt : Parsed<inx::Milestone>(replies[0]);
+    if (!milestone)
+        return;
+    NodeMilestone out;
+    ReadMilestone(*milestone, index, out);
+    IndexedCone cone;
+    std::size_t i = 1;
+    for (; i < replies.size() && replies[i].status == 200; i++)
+    {
+        auto block = Parsed<inx::BlockWithMetadata>(replies[i]);
+        if (!block)
+            return;
+        cone.push_back(ConeBlockOf(*block));
+    }
+    out.blocks = InWhiteFlagOrder(std::move(cone), index);
+    LedgerUpdateReader updates(index, index);
+    for (i++; i < replies.size() && !updates.Done(); i++)
+    {
+        auto update = Parsed<inx::LedgerUpdate>(replies[i]);
+        if (!update)
+            return;
+        updates.Add(*update);
+    }
+    out.updates = updates.Take().front();
+    CheckMilestone(out, index);
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
@@ -106,8 +157,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     std::uint32_t index = 0;
     std::from_chars(first.data() + 2, first.data() + first.size(), index);
     // The replies from the first line's newline on, which starts the first separator.
-    ScriptedNode node(
-        RepliesOf(newline == std::string_view::npos ? std::string_view() : input.substr(newline)));
+    std::vector<Reply> replies =
+        RepliesOf(newline == std::string_view::npos ? std::string_view() : input.substr(newline));
+    ScriptedNode node(replies);
     try
     {
         switch (first[0])
@@ -123,6 +175,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
                 break;
             case 'C':
                 CheckMilestone(rest::ChrysalisMilestone(node, index, 1), index);
+                break;
+            case 'n':
+                InxStatus(replies);
+                break;
+            case 'N':
+                InxMilestone(replies, index);
                 break;
             default:
                 break;

@@ -1,7 +1,7 @@
 // Seeds of node_reply_fuzz: the replies a node's REST API gives `permanode sync`, recorded in the
-// order the readers ask for them. A fixture node answers each path from one milestone: real
-// Shimmer data (Chronicle's, with the node's records), and milestones of the Stardust and
-// Chrysalis generators (whole cones, whose Merkle roots hold).
+// order the readers ask for them, and the messages of INX. A fixture node answers each path from
+// one milestone: real Shimmer data (Chronicle's, with the node's records), and milestones of the
+// Stardust and Chrysalis generators (whole cones, whose Merkle roots hold).
 #include "seeds.hpp"
 
 #include "bundle.hpp"
@@ -14,6 +14,8 @@
 #include "sync/cone_check.hpp"
 #include "sync/http_getter.hpp"
 #include "sync/rest_apis.hpp"
+
+#include "inx.pb.h"
 
 #include "../../unit/codec/fixtures.hpp"
 
@@ -35,10 +37,11 @@ struct NodeData
     std::uint8_t protocol = cli::kStardustProtocol;
     std::uint32_t index = 0;
     std::uint32_t timestamp = 0;
-    codec::Bytes payload;                 // Stardust: the milestone payload
+    codec::Bytes payload; // Stardust: the milestone payload
+    std::optional<codec::MilestoneId> milestone_id;
     std::vector<cli::BundleBlock> blocks; // the cone, in white-flag order
     std::vector<cli::SnapshotOutput> created;
-    std::vector<codec::OutputId> consumed;
+    std::vector<cli::ConsumedOutput> consumed;
 };
 
 struct Reply
@@ -130,8 +133,8 @@ void AnswerStardust(FixtureNode &node, const NodeData &data)
         node.Answer(core + "/outputs/" + id + "/metadata",
                     json{{"blockId", codec::ToHex(output.block_id)}, {"outputId", id}}.dump());
     }
-    for (const codec::OutputId &id : data.consumed)
-        changes["consumedOutputs"].push_back(codec::ToHex(codec::ToBytes(id)));
+    for (const cli::ConsumedOutput &spent : data.consumed)
+        changes["consumedOutputs"].push_back(codec::ToHex(codec::ToBytes(spent.output.output_id)));
     node.Answer(milestone + "/utxo-changes", changes.dump());
 }
 
@@ -162,8 +165,8 @@ void AnswerChrysalis(FixtureNode &node, const NodeData &data)
                     {"consumedOutputs", json::array()}};
     for (const cli::SnapshotOutput &output : data.created)
         changes["createdOutputs"].push_back(plain(codec::ToBytes(output.output_id)));
-    for (const codec::OutputId &id : data.consumed)
-        changes["consumedOutputs"].push_back(plain(codec::ToBytes(id)));
+    for (const cli::ConsumedOutput &spent : data.consumed)
+        changes["consumedOutputs"].push_back(plain(codec::ToBytes(spent.output.output_id)));
     node.Answer(milestone + "/utxo-changes", json{{"data", changes}}.dump());
 }
 
@@ -200,8 +203,8 @@ NodeData FromBundle(const cli::MilestoneBundle &bundle, const cli::NodeFields *f
     {
         data.payload = fields->milestone;
         data.created = fields->created;
-        for (const cli::ConsumedOutput &spent : fields->consumed)
-            data.consumed.push_back(spent.output.output_id);
+        data.milestone_id = fields->milestone_id;
+        data.consumed = fields->consumed;
     }
     return data;
 }
@@ -217,6 +220,106 @@ void AddConeOutputs(NodeData &data)
             {block.bytes, static_cast<std::uint8_t>(block.inclusion_state), block.conflict_reason});
     for (const auto &[id, bytes] : sync::OutputsOfCone(milestone))
         data.created.push_back({codec::OutputIdFromBytes(id), {}, bytes});
+}
+
+// INX: a script's reply of one message.
+std::string InxReply(const google::protobuf::Message &message, int status = 200)
+{
+    return "\n--- " + std::to_string(status) + "\n" + message.SerializeAsString();
+}
+
+template <std::size_t N> std::string Text(const std::array<std::uint8_t, N> &bytes)
+{
+    return std::string(bytes.begin(), bytes.end());
+}
+
+inx::LedgerOutput InxOutput(const cli::SnapshotOutput &output, std::uint32_t index,
+                            std::uint32_t timestamp)
+{
+    inx::LedgerOutput out;
+    out.mutable_output_id()->set_id(Text(codec::ToBytes(output.output_id)));
+    out.mutable_blockid()->set_id(Text(output.block_id));
+    out.set_milestone_index_booked(index);
+    out.set_milestone_timestamp_booked(timestamp);
+    out.mutable_output()->set_data(Text(output.output));
+    return out;
+}
+
+inx::LedgerUpdate Marker(const NodeData &data, inx::LedgerUpdate::Marker::MarkerType type)
+{
+    inx::LedgerUpdate update;
+    auto *marker = update.mutable_batch_marker();
+    marker->set_milestone_index(data.index);
+    marker->set_marker_type(type);
+    marker->set_consumed_count(static_cast<std::uint32_t>(data.consumed.size()));
+    marker->set_created_count(static_cast<std::uint32_t>(data.created.size()));
+    return update;
+}
+
+inx::BlockWithMetadata InxBlock(const cli::BundleBlock &block, std::uint32_t index,
+                                std::uint32_t white_flag_index)
+{
+    inx::BlockWithMetadata message;
+    auto *metadata = message.mutable_metadata();
+    metadata->mutable_block_id()->set_id(Text(codec::ComputeBlockId(block.bytes)));
+    metadata->set_referenced_by_milestone_index(index);
+    metadata->set_ledger_inclusion_state(
+        static_cast<inx::BlockMetadata::LedgerInclusionState>(block.inclusion_state));
+    metadata->set_conflict_reason(
+        static_cast<inx::BlockMetadata::ConflictReason>(block.conflict_reason));
+    metadata->set_white_flag_index(white_flag_index);
+    message.mutable_block()->set_data(Text(block.bytes));
+    return message;
+}
+
+// What InxNode reads of a Stardust milestone: its Milestone, the cone stream, a reply that ends
+// it, the ledger update stream.
+std::string InxMilestoneScript(const NodeData &data)
+{
+    inx::Milestone milestone;
+    auto *info = milestone.mutable_milestone_info();
+    info->set_milestone_index(data.index);
+    info->set_milestone_timestamp(data.timestamp);
+    if (data.milestone_id)
+        info->mutable_milestone_id()->set_id(Text(*data.milestone_id));
+    milestone.mutable_milestone()->set_data(Text(data.payload));
+    std::string script = "N " + std::to_string(data.index) + InxReply(milestone);
+    for (std::size_t i = 0; i < data.blocks.size(); i++)
+        script += InxReply(InxBlock(data.blocks[i], data.index, static_cast<std::uint32_t>(i)));
+    script += InxReply(inx::LedgerUpdate(), 0); // the cone stream's end
+    script += InxReply(Marker(data, inx::LedgerUpdate::Marker::BEGIN));
+    for (const cli::ConsumedOutput &spent : data.consumed)
+    {
+        inx::LedgerUpdate update;
+        auto *consumed = update.mutable_consumed();
+        *consumed->mutable_output() =
+            InxOutput(spent.output, spent.milestone_index_booked, spent.milestone_timestamp_booked);
+        consumed->mutable_transaction_id_spent()->set_id(Text(spent.transaction_id_spent));
+        consumed->set_milestone_index_spent(data.index);
+        consumed->set_milestone_timestamp_spent(data.timestamp);
+        script += InxReply(update);
+    }
+    for (const cli::SnapshotOutput &output : data.created)
+    {
+        inx::LedgerUpdate update;
+        *update.mutable_created() = InxOutput(output, data.index, data.timestamp);
+        script += InxReply(update);
+    }
+    return script + InxReply(Marker(data, inx::LedgerUpdate::Marker::END));
+}
+
+std::string InxStatusScript(std::uint32_t confirmed, const codec::Bytes &protocol_parameters)
+{
+    inx::NodeStatus status;
+    status.set_is_healthy(true);
+    status.set_is_synced(true);
+    auto *info = status.mutable_confirmed_milestone()->mutable_milestone_info();
+    info->set_milestone_index(confirmed);
+    info->set_milestone_timestamp(1664346000);
+    status.mutable_current_protocol_parameters()->set_protocol_version(2);
+    status.mutable_current_protocol_parameters()->set_params(Text(protocol_parameters));
+    status.set_ledger_index(confirmed);
+    return "n 0" + InxReply(status);
 }
 
 std::string StardustInfo(std::uint32_t confirmed)
@@ -260,8 +363,15 @@ void WriteNodeReplySeeds(const SeedDir &dir)
     for (const auto &milestone : cli::ImportChronicleMilestones(
              codec::fixtures::Directory() + "/in_memory_data.json", options))
         if (milestone.node_fields && !milestone.node_fields->milestone.empty())
-            dir.Write("shimmer-" + std::to_string(milestone.bundle.milestone_index),
-                      MilestoneScript(FromBundle(milestone.bundle, &*milestone.node_fields)));
+        {
+            NodeData data = FromBundle(milestone.bundle, &*milestone.node_fields);
+            std::string index = std::to_string(data.index);
+            dir.Write("shimmer-" + index, MilestoneScript(data));
+            dir.Write("inx-shimmer-" + index, InxMilestoneScript(data));
+            if (milestone.node_fields->protocol_parameters)
+                dir.Write("inx-status-" + index,
+                          InxStatusScript(data.index, *milestone.node_fields->protocol_parameters));
+        }
 
     // Generated ones: the genesis (its outputs booked from outside the cone) and the next.
     cli::GeneratorOptions stardust_options;
@@ -278,7 +388,9 @@ void WriteNodeReplySeeds(const SeedDir &dir)
     {
         cli::NodeFields fields;
         cli::MilestoneBundle bundle = stardust.Next(&fields);
-        dir.Write("stardust-" + std::to_string(i), MilestoneScript(FromBundle(bundle, &fields)));
+        NodeData generated = FromBundle(bundle, &fields);
+        dir.Write("stardust-" + std::to_string(i), MilestoneScript(generated));
+        dir.Write("inx-stardust-" + std::to_string(i), InxMilestoneScript(generated));
         NodeData data = FromBundle(chrysalis.Next(), nullptr);
         AddConeOutputs(data);
         dir.Write("chrysalis-" + std::to_string(i), MilestoneScript(data));
