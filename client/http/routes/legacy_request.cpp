@@ -21,7 +21,7 @@ HttpError Invalid(const std::string &what)
     return HttpError(400, what);
 }
 
-// A value as error messages quote it: JSON-quoted, long ones cut.
+// A value as error messages quote it: JSON-quoted, long ones cut (within a UTF-8 sequence too).
 std::string Quoted(const std::string &value)
 {
     constexpr std::size_t kShown = 100;
@@ -201,6 +201,25 @@ std::vector<std::string> Tags(const nlohmann::json &list, const char *name)
         tag.resize(kTagTrytes, '9');
     }
     return tags;
+}
+
+std::string LegacyAddressParam(const std::string &text, const std::string &name)
+{
+    std::size_t size = text.size() == 90 ? 90 : 81;
+    if (std::string why = NotTrytes(text, size); !why.empty())
+    {
+        throw BadParameter(name, "not a legacy address: " + why);
+    }
+    return text;
+}
+
+std::string TransactionHashParam(const std::string &text, const std::string &name)
+{
+    if (std::string why = NotTrytes(text, legacy::kHashTrytes); !why.empty())
+    {
+        throw BadParameter(name, "not a transaction hash: " + why);
+    }
+    return text;
 }
 
 std::optional<std::int64_t> OptionalInteger(const nlohmann::json &request, const char *name,

@@ -139,5 +139,9 @@ constexpr const char *kNodeHeader = "X-Permanode-Node";
 constexpr const char *kLedgerIndexHeader = "X-Permanode-Ledger-Index";
 void RegisterOperationRoutes(Router &router, Metrics &metrics, const HealthLimits &health,
                              std::function<ConnectionStats()> stats);
+// Every route family above, in the order they are served (the server's routes; the HTTP
+// parameters' fuzz target is compiled with their list).
+void RegisterAllRoutes(Router &router, Metrics &metrics, const HealthLimits &health,
+                       std::function<ConnectionStats()> stats);
 
 } // namespace permanode::http
