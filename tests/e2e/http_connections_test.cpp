@@ -215,7 +215,13 @@ TEST(HttpConnections, AClientThatDoesNotReadIsNotBufferedWithoutBound)
     ASSERT_TRUE(connection.Send(all + "GET /nothing HTTP/1.1\r\nConnection: close\r\n\r\n"));
     std::this_thread::sleep_for(std::chrono::seconds(2));
     long grown_kb = ResidentKb() - before;
+#ifndef __SANITIZE_ADDRESS__
     EXPECT_LT(grown_kb, 16 * 1024) << "the server held the unread answers";
+#else
+    // AddressSanitizer keeps freed memory in quarantine, so the resident size says nothing of
+    // what the server holds: the ordinary build's run checks the bound.
+    (void)grown_kb;
+#endif
     bool closed = false;
     std::string responses = connection.ReadToEnd(closed);
     EXPECT_TRUE(closed);

@@ -5,8 +5,6 @@
 #include <stdexcept>
 #include <string>
 
-#include <nlohmann/json_fwd.hpp>
-
 namespace httplib
 {
 struct Response;
@@ -34,11 +32,6 @@ HttpError BadParameter(const std::string &name, const std::string &why);
 HttpError NotFound(const std::string &what);
 
 void WriteError(httplib::Response &response, int status, const std::string &message);
-
-// The text of a JSON body, which may quote what a client sent (a path, a parameter, a request
-// body): bytes that are not UTF-8 become U+FFFD instead of an exception (nlohmann's dump()
-// throws type_error 316 on them, which answered 500).
-std::string JsonText(const nlohmann::json &body);
 
 // What a handler's exception answers: an HttpError as it is; a database error (client::Error)
 // with the status of its SQLSTATE, naming it; anything else 500.
