@@ -15,6 +15,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <sstream>
 
 namespace permanode::cli
 {
@@ -353,13 +354,23 @@ std::vector<MilestoneBundle> BlocksForm(const json &blocks, const ImportOptions 
 std::vector<ChronicleMilestone> ImportChronicleMilestones(const std::string &path,
                                                           const ImportOptions &options)
 {
-    std::ifstream in(path);
+    std::ifstream in(path, std::ios::binary);
     if (!in)
         throw std::runtime_error("cannot open " + path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad())
+        throw std::runtime_error("cannot read " + path);
+    return ParseChronicleMilestones(text.str(), options);
+}
+
+std::vector<ChronicleMilestone> ParseChronicleMilestones(const std::string &text,
+                                                         const ImportOptions &options)
+{
     json document;
     try
     {
-        document = json::parse(in);
+        document = json::parse(text);
         if (!document.is_array())
             return InMemoryForm(document, options);
         std::vector<ChronicleMilestone> milestones;

@@ -44,6 +44,9 @@ struct ChronicleMilestone
 // The milestones of a Chronicle file, in ascending milestone index.
 std::vector<ChronicleMilestone> ImportChronicleMilestones(const std::string &path,
                                                           const ImportOptions &options);
+// The same from the file's text.
+std::vector<ChronicleMilestone> ParseChronicleMilestones(const std::string &text,
+                                                         const ImportOptions &options);
 // The same, the bundles only.
 std::vector<MilestoneBundle> ImportChronicle(const std::string &path, const ImportOptions &options);
 

@@ -23,6 +23,8 @@ using namespace permanode::codec;
 inline codec::Bytes Binary(const nlohmann::json &value)
 {
     const std::string &text = value.at("$binary").at("base64").get_ref<const std::string &>();
+    if (text.empty())
+        return {}; // sodium_base642bin takes no null buffer, which an empty vector's data() is
     codec::Bytes bytes(text.size());
     std::size_t length = 0;
     if (sodium_base642bin(bytes.data(), bytes.size(), text.data(), text.size(), nullptr, &length,

@@ -26,6 +26,18 @@ bool WorthRetrying(const NodeError &e)
 
 } // namespace
 
+NodeError ReplyError(int status, const std::string &where, std::string body)
+{
+    NodeError::Kind kind = NodeError::Kind::kProtocol;
+    if (status == 404)
+        kind = NodeError::Kind::kNotFound;
+    else if (status >= 500 || status == 429)
+        kind = NodeError::Kind::kUnavailable;
+    if (body.size() > 300)
+        body = body.substr(0, 300) + "…";
+    return NodeError(kind, fmt::format("GET {}: HTTP {} {}", where, status, body));
+}
+
 NodeUrl ParseNodeUrl(const std::string &url)
 {
     const std::string scheme = "http://";
@@ -86,14 +98,7 @@ std::string HttpGetter::GetOnce(const std::string &path, const std::string &acce
     Return(std::move(client));
     if (status == 200)
         return body;
-    NodeError::Kind kind = NodeError::Kind::kProtocol;
-    if (status == 404)
-        kind = NodeError::Kind::kNotFound;
-    else if (status >= 500 || status == 429)
-        kind = NodeError::Kind::kUnavailable;
-    if (body.size() > 300)
-        body = body.substr(0, 300) + "…";
-    throw NodeError(kind, fmt::format("GET {}: HTTP {} {}", where, status, body));
+    throw ReplyError(status, where, std::move(body));
 }
 
 std::string HttpGetter::Get(const std::string &path, const std::string &accept)

@@ -1,14 +1,11 @@
-// INX client: the node's answers turned into NodeMilestone and friends, gRPC failures into
-// NodeError.
+// INX client: the node's calls and streams (their messages read by inx_convert.hpp), gRPC
+// failures as NodeError.
 #include "sync/inx_node.hpp"
 #include "sync/backoff.hpp"
-
-#include "codec/ids.hpp"
-#include "codec/protocol_parameters.hpp"
+#include "sync/inx_convert.hpp"
 
 #include <algorithm>
 #include <chrono>
-#include <cstring>
 
 #include <fmt/format.h>
 #include <grpcpp/grpcpp.h>
@@ -66,44 +63,6 @@ void SetDeadline(grpc::ClientContext &context)
                                       static_cast<int>(status.error_code())));
 }
 
-template <std::size_t N>
-std::array<std::uint8_t, N> FixedBytes(const std::string &bytes, const char *what)
-{
-    if (bytes.size() != N)
-        throw NodeError(
-            NodeError::Kind::kProtocol,
-            fmt::format("the node sent a {} of {} bytes, not {}", what, bytes.size(), N));
-    std::array<std::uint8_t, N> out{};
-    std::memcpy(out.data(), bytes.data(), N);
-    return out;
-}
-
-codec::Bytes BytesOf(const std::string &bytes)
-{
-    return codec::Bytes(bytes.begin(), bytes.end());
-}
-
-LedgerOutput OutputOf(const inx::LedgerOutput &o)
-{
-    LedgerOutput out;
-    out.output_id = codec::OutputIdFromBytes(FixedBytes<34>(o.output_id().id(), "output ID"));
-    out.block_id = FixedBytes<32>(o.blockid().id(), "block ID");
-    out.output = BytesOf(o.output().data());
-    out.booked_index = o.milestone_index_booked();
-    out.booked_timestamp = o.milestone_timestamp_booked();
-    return out;
-}
-
-LedgerSpent SpentOf(const inx::LedgerSpent &s)
-{
-    LedgerSpent out;
-    out.output = OutputOf(s.output());
-    out.spent_by = FixedBytes<32>(s.transaction_id_spent().id(), "transaction ID");
-    out.spent_index = s.milestone_index_spent();
-    out.spent_timestamp = s.milestone_timestamp_spent();
-    return out;
-}
-
 inx::MilestoneRequest RequestFor(std::uint32_t index)
 {
     inx::MilestoneRequest request;
@@ -115,54 +74,11 @@ inx::MilestoneRequest RequestFor(std::uint32_t index)
 std::vector<LedgerUpdates> ReadUpdates(grpc::ClientReader<inx::LedgerUpdate> &reader,
                                        std::uint32_t from, std::uint32_t to)
 {
-    std::vector<LedgerUpdates> batches;
+    LedgerUpdateReader updates(from, to);
     inx::LedgerUpdate update;
-    bool open = false;
-    bool done = false;
-    inx::LedgerUpdate::Marker begin;
-    while (!done && reader.Read(&update))
-    {
-        if (update.has_batch_marker())
-        {
-            const auto &marker = update.batch_marker();
-            if (marker.marker_type() == inx::LedgerUpdate::Marker::BEGIN)
-            {
-                if (open || marker.milestone_index() != from + batches.size())
-                    throw NodeError(NodeError::Kind::kProtocol,
-                                    fmt::format("the node's ledger updates began milestone {} "
-                                                "where {} was due",
-                                                marker.milestone_index(), from + batches.size()));
-                open = true;
-                begin = marker;
-                batches.emplace_back();
-                continue;
-            }
-            const LedgerUpdates &batch = batches.back();
-            if (!open || marker.consumed_count() != batch.consumed.size() ||
-                marker.created_count() != batch.created.size() ||
-                begin.consumed_count() != batch.consumed.size() ||
-                begin.created_count() != batch.created.size())
-                throw NodeError(NodeError::Kind::kProtocol,
-                                fmt::format("the node's ledger updates of milestone {} do not add "
-                                            "up to their markers",
-                                            marker.milestone_index()));
-            open = false;
-            done = batches.size() == to - from + 1;
-            continue;
-        }
-        if (!open)
-            throw NodeError(NodeError::Kind::kProtocol,
-                            "the node sent a ledger update outside a milestone's batch");
-        if (update.has_consumed())
-            batches.back().consumed.push_back(SpentOf(update.consumed()));
-        else if (update.has_created())
-            batches.back().created.push_back(OutputOf(update.created()));
-    }
-    if (!done)
-        throw NodeError(
-            NodeError::Kind::kUnavailable,
-            fmt::format("the node's ledger updates of milestones {}..{} ended early", from, to));
-    return batches;
+    while (!updates.Done() && reader.Read(&update))
+        updates.Add(update);
+    return updates.Take();
 }
 
 inx::MilestoneRangeRequest RangeRequest(std::uint32_t from, std::uint32_t to)
@@ -173,44 +89,14 @@ inx::MilestoneRangeRequest RangeRequest(std::uint32_t from, std::uint32_t to)
     return request;
 }
 
-// A cone's blocks by their white-flag index.
-using IndexedCone = std::vector<std::pair<std::uint32_t, ConeBlock>>;
-
 // Reads a cone stream to its end.
 IndexedCone ReadCone(grpc::ClientReader<inx::BlockWithMetadata> &reader)
 {
     inx::BlockWithMetadata block;
     IndexedCone cone;
     while (reader.Read(&block))
-    {
-        const auto &metadata = block.metadata();
-        ConeBlock b;
-        b.bytes = BytesOf(block.block().data());
-        b.inclusion_state = static_cast<std::uint8_t>(metadata.ledger_inclusion_state());
-        b.conflict_reason = static_cast<std::uint8_t>(metadata.conflict_reason());
-        cone.emplace_back(metadata.white_flag_index(), std::move(b));
-    }
+        cone.push_back(ConeBlockOf(block));
     return cone;
-}
-
-// The blocks of a whole cone in white-flag order: the stream's order is not promised, the
-// blocks' own index is.
-std::vector<ConeBlock> InWhiteFlagOrder(IndexedCone cone, std::uint32_t index)
-{
-    std::sort(cone.begin(), cone.end(),
-              [](const auto &a, const auto &b) { return a.first < b.first; });
-    std::vector<ConeBlock> blocks;
-    blocks.reserve(cone.size());
-    for (std::size_t i = 0; i < cone.size(); ++i)
-    {
-        if (cone[i].first != i)
-            throw NodeError(NodeError::Kind::kProtocol,
-                            fmt::format("the cone of milestone {} has no block at white-flag "
-                                        "index {}",
-                                        index, i));
-        blocks.push_back(std::move(cone[i].second));
-    }
-    return blocks;
 }
 
 // Reads the ledger updates of [from, to] from their stream and ends the call.
@@ -310,29 +196,13 @@ NodeStatus InxNode::Status()
     grpc::Status rc = stub_->stub->ReadNodeStatus(&context, none, &status);
     if (!rc.ok())
         ThrowStatus(rc, "cannot read the node's status");
-    NodeStatus out;
-    out.healthy = status.is_healthy();
-    out.confirmed_index = status.confirmed_milestone().milestone_info().milestone_index();
-    out.confirmed_timestamp = status.confirmed_milestone().milestone_info().milestone_timestamp();
-    out.pruning_index = status.milestones_pruning_index();
-    out.ledger_index = status.ledger_index();
-    const std::string &params = status.current_protocol_parameters().params();
-    auto decoded = codec::TryDecodeProtocolParameters(
-        codec::ByteSpan(reinterpret_cast<const std::uint8_t *>(params.data()), params.size()));
-    if (decoded)
-    {
-        out.network_name = decoded->network_name;
-        out.bech32_hrp = decoded->bech32_hrp;
-        out.protocol_parameters.assign(params.begin(), params.end());
-    }
-    return out;
+    return StatusOf(status);
 }
 
 NodeMilestone InxNode::Milestone(std::uint32_t index)
 {
     std::unique_ptr<Calls> calls = CallsFor(index);
     NodeMilestone out;
-    out.index = index;
     {
         grpc::ClientContext context;
         SetDeadline(context);
@@ -340,10 +210,7 @@ NodeMilestone InxNode::Milestone(std::uint32_t index)
         grpc::Status rc = stub_->stub->ReadMilestone(&context, RequestFor(index), &milestone);
         if (!rc.ok())
             ThrowStatus(rc, fmt::format("cannot read milestone {}", index));
-        out.timestamp = milestone.milestone_info().milestone_timestamp();
-        out.milestone_id =
-            FixedBytes<32>(milestone.milestone_info().milestone_id().id(), "milestone ID");
-        out.payload = BytesOf(milestone.milestone().data());
+        ReadMilestone(milestone, index, out);
     }
     IndexedCone cone = ReadCone(*calls->cone);
     grpc::Status rc = calls->cone->Finish();

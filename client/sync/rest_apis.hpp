@@ -16,15 +16,15 @@ namespace permanode::sync::rest
 {
 
 // The core API v2 (Stardust): /api/core/v2/…
-NodeStatus StardustStatus(HttpGetter &http);
-NodeMilestone StardustMilestone(HttpGetter &http, std::uint32_t index, int parallel);
+NodeStatus StardustStatus(RestGetter &http);
+NodeMilestone StardustMilestone(RestGetter &http, std::uint32_t index, int parallel);
 
 // The API v1 (Chrysalis): /api/v1/…, every reply inside {"data": …}.
-NodeStatus ChrysalisStatus(HttpGetter &http);
-NodeMilestone ChrysalisMilestone(HttpGetter &http, std::uint32_t index, int parallel);
+NodeStatus ChrysalisStatus(RestGetter &http);
+NodeMilestone ChrysalisMilestone(RestGetter &http, std::uint32_t index, int parallel);
 
 // GET path as JSON; a reply that is not JSON is NodeError kProtocol.
-nlohmann::json GetJson(HttpGetter &http, const std::string &path);
+nlohmann::json GetJson(RestGetter &http, const std::string &path);
 // A field of a reply, of the type asked; kProtocol naming `what` and the field otherwise.
 const nlohmann::json &Field(const nlohmann::json &object, const char *key, const std::string &what);
 std::uint32_t U32Field(const nlohmann::json &object, const char *key, const std::string &what);

@@ -29,7 +29,7 @@ const nlohmann::json &DataOf(const nlohmann::json &reply, const std::string &wha
     return Field(reply, "data", what);
 }
 
-WalkedBlock FetchMessage(HttpGetter &http, const codec::BlockId &id, std::uint32_t index)
+WalkedBlock FetchMessage(RestGetter &http, const codec::BlockId &id, std::uint32_t index)
 {
     std::string path = kV1 + "/messages/" + PlainHex(id);
     std::string what = "message " + PlainHex(id);
@@ -40,7 +40,7 @@ WalkedBlock FetchMessage(HttpGetter &http, const codec::BlockId &id, std::uint32
 
 // An output booked from outside the cone (the genesis or a snapshot): its bytes (TIP-7) from
 // the JSON, and the message the node names for it.
-void FetchChrysalisOutput(HttpGetter &http, LedgerOutput &output)
+void FetchChrysalisOutput(RestGetter &http, LedgerOutput &output)
 {
     std::string path = kV1 + "/outputs/" + PlainHex(codec::ToBytes(output.output_id));
     const nlohmann::json data = DataOf(GetJson(http, path), "GET " + path);
@@ -60,7 +60,7 @@ void FetchChrysalisOutput(HttpGetter &http, LedgerOutput &output)
 
 } // namespace
 
-NodeStatus ChrysalisStatus(HttpGetter &http)
+NodeStatus ChrysalisStatus(RestGetter &http)
 {
     const std::string what = "GET " + kV1 + "/info";
     const nlohmann::json info = DataOf(GetJson(http, kV1 + "/info"), what);
@@ -77,7 +77,7 @@ NodeStatus ChrysalisStatus(HttpGetter &http)
     return out;
 }
 
-NodeMilestone ChrysalisMilestone(HttpGetter &http, std::uint32_t index, int parallel)
+NodeMilestone ChrysalisMilestone(RestGetter &http, std::uint32_t index, int parallel)
 {
     std::string path = kV1 + "/milestones/" + std::to_string(index);
     const nlohmann::json milestone = DataOf(GetJson(http, path), "GET " + path);

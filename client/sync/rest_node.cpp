@@ -19,14 +19,13 @@ namespace permanode::sync
 namespace rest
 {
 
-nlohmann::json GetJson(HttpGetter &http, const std::string &path)
+nlohmann::json GetJson(RestGetter &http, const std::string &path)
 {
     std::string body = http.Get(path);
     nlohmann::json json = nlohmann::json::parse(body, nullptr, false);
     if (json.is_discarded())
         throw NodeError(NodeError::Kind::kProtocol,
-                        fmt::format("GET {}{}: the reply is not JSON", http.url().origin,
-                                    http.url().prefix + path));
+                        fmt::format("GET {}: the reply is not JSON", http.Where(path)));
     return json;
 }
 
@@ -114,8 +113,14 @@ WalkedBlock ConeBlockOf(const nlohmann::json &metadata, std::uint32_t index,
                         what + ": unknown ledgerInclusionState \"" + state_name + "\"");
     out.block.inclusion_state = static_cast<std::uint8_t>(*state);
     if (metadata.contains("conflictReason"))
-        out.block.conflict_reason =
-            static_cast<std::uint8_t>(U32Field(metadata, "conflictReason", what));
+    {
+        std::uint32_t reason = U32Field(metadata, "conflictReason", what);
+        if (reason > 255) // a TIP-25 code is a byte: 256 must not pass as 0
+            throw NodeError(
+                NodeError::Kind::kProtocol,
+                fmt::format("{}: conflictReason {} is not a TIP-25 code", what, reason));
+        out.block.conflict_reason = static_cast<std::uint8_t>(reason);
+    }
     return out;
 }
 

@@ -38,7 +38,7 @@ codec::MilestonePayload DecodePayload(const codec::Bytes &bytes, std::uint32_t i
     }
 }
 
-WalkedBlock FetchBlock(HttpGetter &http, const codec::BlockId &id, std::uint32_t index)
+WalkedBlock FetchBlock(RestGetter &http, const codec::BlockId &id, std::uint32_t index)
 {
     std::string path = kCore + "/blocks/" + codec::ToHex(id);
     std::string what = "block " + codec::ToHex(id);
@@ -47,7 +47,7 @@ WalkedBlock FetchBlock(HttpGetter &http, const codec::BlockId &id, std::uint32_t
 }
 
 // An output booked from outside the cone: its bytes and the block its metadata names.
-void FetchStardustOutput(HttpGetter &http, LedgerOutput &output)
+void FetchStardustOutput(RestGetter &http, LedgerOutput &output)
 {
     std::string path = kCore + "/outputs/" + codec::ToHex(codec::ToBytes(output.output_id));
     std::string bytes = http.Get(path, kRaw);
@@ -60,7 +60,7 @@ void FetchStardustOutput(HttpGetter &http, LedgerOutput &output)
 // The newest milestone the node serves. A milestone's payload travels in the next milestone's
 // cone, so an archive (a permanode's `permanode serve`) holds its newest milestone's cone
 // without the payload until the next one comes: for a sync, that milestone is not there yet.
-std::uint32_t NewestServed(HttpGetter &http, std::uint32_t confirmed)
+std::uint32_t NewestServed(RestGetter &http, std::uint32_t confirmed)
 {
     if (confirmed == 0)
         return 0;
@@ -79,7 +79,7 @@ std::uint32_t NewestServed(HttpGetter &http, std::uint32_t confirmed)
 
 } // namespace
 
-NodeStatus StardustStatus(HttpGetter &http)
+NodeStatus StardustStatus(RestGetter &http)
 {
     const std::string what = "GET " + kCore + "/info";
     nlohmann::json info = GetJson(http, kCore + "/info");
@@ -100,7 +100,7 @@ NodeStatus StardustStatus(HttpGetter &http)
     return out;
 }
 
-NodeMilestone StardustMilestone(HttpGetter &http, std::uint32_t index, int parallel)
+NodeMilestone StardustMilestone(RestGetter &http, std::uint32_t index, int parallel)
 {
     std::string path = kCore + "/milestones/by-index/" + std::to_string(index);
     std::string raw = http.Get(path, kRaw);

@@ -215,7 +215,13 @@ TEST(HttpConnections, AClientThatDoesNotReadIsNotBufferedWithoutBound)
     ASSERT_TRUE(connection.Send(all + "GET /nothing HTTP/1.1\r\nConnection: close\r\n\r\n"));
     std::this_thread::sleep_for(std::chrono::seconds(2));
     long grown_kb = ResidentKb() - before;
+#ifndef __SANITIZE_ADDRESS__
     EXPECT_LT(grown_kb, 16 * 1024) << "the server held the unread answers";
+#else
+    // AddressSanitizer keeps freed memory in quarantine, so the resident size says nothing of
+    // what the server holds: the ordinary build's run checks the bound.
+    (void)grown_kb;
+#endif
     bool closed = false;
     std::string responses = connection.ReadToEnd(closed);
     EXPECT_TRUE(closed);
@@ -270,7 +276,7 @@ TEST(HttpConnections, OversizedRequestsGetJsonErrorsNamingTheLimit)
     expect_error(client.Post("/api/core/v2/blocks/0x12", std::string(1000001, 'a'), "text/plain"),
                  413, "request body larger than 1000000 bytes");
     expect_error(client.Get("/api/core/v2/info", {{"X-Padding", std::string(9000, 'b')}}), 400,
-                 "malformed HTTP request (or a header line longer than 8192 bytes)");
+                 "header line longer than 8192 bytes");
     expect_error(client.Get("/api/core/v2/nothing"), 404, "no route /api/core/v2/nothing");
     auto info = client.Get("/api/core/v2/info");
     ASSERT_TRUE(info);

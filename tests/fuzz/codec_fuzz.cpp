@@ -5,6 +5,10 @@
 // is read from the input's bytes three ways: as t5b1 (the stored form), as text (its trytes,
 // mostly refused), and as trytes made from the bytes (each byte modulo 27, padded with 9s to
 // 2673), which always decode, in the layout they show.
+// PERMANODE_FUZZ_CODEC=stardust (blocks and protocol parameters), chrysalis or legacy fuzzes that
+// codec alone (run-long's long runs of each); unset, all four decoders read every input.
+#include "fuzz_check.hpp"
+
 #include "codec/block.hpp"
 #include "codec/chrysalis/message.hpp"
 #include "codec/error.hpp"
@@ -13,6 +17,7 @@
 #include "codec/protocol_parameters.hpp"
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -25,8 +30,7 @@ using namespace permanode::codec;
 
 void ExpectSameBytes(const Bytes &encoded, const std::uint8_t *data, std::size_t size)
 {
-    if (encoded.size() != size || std::memcmp(encoded.data(), data, size) != 0)
-        std::abort();
+    FUZZ_CHECK(encoded.size() == size && std::memcmp(encoded.data(), data, size) == 0);
 }
 
 void FuzzBlock(const std::uint8_t *data, std::size_t size)
@@ -41,8 +45,7 @@ void FuzzBlock(const std::uint8_t *data, std::size_t size)
         return;
     }
     ExpectSameBytes(EncodeBlock(block), data, size);
-    if (!(BlockFromJson(ToJson(block)) == block))
-        std::abort();
+    FUZZ_CHECK(BlockFromJson(ToJson(block)) == block);
 }
 
 void FuzzMessage(const std::uint8_t *data, std::size_t size)
@@ -58,8 +61,7 @@ void FuzzMessage(const std::uint8_t *data, std::size_t size)
         return;
     }
     ExpectSameBytes(v1::EncodeMessage(message), data, size);
-    if (!(v1::MessageFromJson(v1::ToJson(message)) == message))
-        std::abort();
+    FUZZ_CHECK(v1::MessageFromJson(v1::ToJson(message)) == message);
 }
 
 // Protocol parameters (TIP-32, from bundles and nodes): decode, or DecodeError; what decodes
@@ -96,23 +98,48 @@ void FuzzLegacyTransaction(const std::uint8_t *data, std::size_t size)
         trytes[i] = kTrytes[data[i] % 27];
     legacy::Trits trits = legacy::TransactionTrits(trytes);
     legacy::Transaction tx = legacy::DecodeTransaction(trytes);
-    if (tx.layout != legacy::DetectLayout(trits.data()))
-        std::abort();
-    if (tx.value_high_trits_zero && legacy::EncodeTransaction(tx) != trits)
-        std::abort();
+    FUZZ_CHECK(tx.layout == legacy::DetectLayout(trits.data()));
+    FUZZ_CHECK(!tx.value_high_trits_zero || legacy::EncodeTransaction(tx) == trits);
     // (No Curl-P-81 hash: thousands of rounds per input, and nothing parsed.)
     nlohmann::json json = legacy::ToJson(tx, std::string(legacy::kHashTrytes, '9'));
-    if (json.at("address").get<std::string>() != trytes.substr(legacy::field::kAddress, 81))
-        std::abort();
+    FUZZ_CHECK(json.at("address").get<std::string>() == trytes.substr(legacy::field::kAddress, 81));
 }
+
+// The codecs PERMANODE_FUZZ_CODEC picked.
+bool fuzz_stardust = true;
+bool fuzz_chrysalis = true;
+bool fuzz_legacy = true;
 
 } // namespace
 
+extern "C" int LLVMFuzzerInitialize(int *, char ***)
+{
+    const char *codec = std::getenv("PERMANODE_FUZZ_CODEC");
+    if (codec == nullptr || *codec == '\0')
+        return 0;
+    std::string name = codec;
+    if (name != "stardust" && name != "chrysalis" && name != "legacy")
+    {
+        std::fprintf(stderr, "PERMANODE_FUZZ_CODEC=%s: expected stardust, chrysalis or legacy\n",
+                     codec);
+        std::exit(2);
+    }
+    fuzz_stardust = name == "stardust";
+    fuzz_chrysalis = name == "chrysalis";
+    fuzz_legacy = name == "legacy";
+    return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
-    FuzzBlock(data, size);
-    FuzzMessage(data, size);
-    FuzzLegacyTransaction(data, size);
-    FuzzProtocolParameters(data, size);
+    if (fuzz_stardust)
+    {
+        FuzzBlock(data, size);
+        FuzzProtocolParameters(data, size);
+    }
+    if (fuzz_chrysalis)
+        FuzzMessage(data, size);
+    if (fuzz_legacy)
+        FuzzLegacyTransaction(data, size);
     return 0;
 }

@@ -8,6 +8,7 @@
 #include "codec/milestone.hpp"
 #include "codec/payload.hpp"
 #include "server/json_errors.hpp"
+#include "server/json_text.hpp"
 #include "server/params.hpp"
 #include "routes/render.hpp"
 #include "server/router.hpp"
@@ -315,7 +316,7 @@ Task<> Health(Db &db, httplib::Response &response, HealthLimits limits)
         co_return;
     }
     response.status = 503;
-    response.set_content(nlohmann::json{{"healthy", false}, {"reason", health.reason}}.dump(),
+    response.set_content(JsonText(nlohmann::json{{"healthy", false}, {"reason", health.reason}}),
                          "application/json");
 }
 

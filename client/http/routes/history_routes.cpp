@@ -6,6 +6,7 @@
 #include "routes/legacy_request.hpp"
 #include "routes/render.hpp"
 #include "server/json_errors.hpp"
+#include "server/json_text.hpp"
 #include "server/params.hpp"
 #include "server/router.hpp"
 
@@ -85,7 +86,7 @@ Task<> History(const httplib::Request &request, httplib::Response &response, Db 
     if (page.next)
         body["cursor"] = client::EncodeCursor(*page.next);
     // The items are the export's JSON lines as they are (not parsed again), spliced in last.
-    std::string text = body.dump();
+    std::string text = JsonText(body);
     text.pop_back();
     text += ",\"items\":[";
     for (std::size_t i = 0; i < page.items.size(); ++i)
@@ -95,19 +96,10 @@ Task<> History(const httplib::Request &request, httplib::Response &response, Db 
     response.set_content(text, "application/json");
 }
 
-// A legacy address: 81 trytes, or 90 with its checksum (checked by the database's type).
-std::string LegacyAddressParam(const std::string &text, const std::string &name)
-{
-    std::size_t size = text.size() == 90 ? 90 : 81;
-    if (std::string why = iri::NotTrytes(text, size); !why.empty())
-        throw BadParameter(name, "not a legacy address: " + why);
-    return text;
-}
-
 Task<> Migrations(const httplib::Request &, httplib::Response &response, Db &db,
                   const PathParams &path)
 {
-    auto address = LegacyAddressParam(path[0], "address");
+    auto address = iri::LegacyAddressParam(path[0], "address");
     nlohmann::json items = nlohmann::json::array();
     for (const auto &m : co_await db.Run(client::queries::MigrationsOf(address)))
     {

@@ -4,7 +4,6 @@
 // partition of legacy.transactions is read, and writes the JSON the route answers.
 #include <httplib.h>
 
-#include "codec/legacy/trinary.hpp"
 #include "server/json_errors.hpp"
 #include "routes/legacy_request.hpp"
 #include "server/router.hpp"
@@ -32,22 +31,12 @@ WHERE t.month_id = (SELECT l.month_id FROM legacy.transaction_locator l
   AND t.hash = $1::permanode.trytes81
 )sql";
 
-// A transaction hash: 81 trytes (a hash carries no checksum).
-std::string TransactionHashParam(const std::string &text, const std::string &name)
-{
-    if (std::string why = iri::NotTrytes(text, codec::legacy::kHashTrytes); !why.empty())
-    {
-        throw BadParameter(name, "not a transaction hash: " + why);
-    }
-    return text;
-}
-
 Task<> Transaction(const httplib::Request &, httplib::Response &response, Db &db,
                    const PathParams &path)
 {
     static const auto statement = std::make_shared<const client::Statement>(
         client::Statement{"legacy_explorer_transaction", kTransactionSql, client::Plan::kGeneric});
-    auto hash = TransactionHashParam(path[0], "hash");
+    auto hash = iri::TransactionHashParam(path[0], "hash");
     client::Query<std::optional<std::string>> query;
     query.statement = statement;
     query.params.Add(hash);

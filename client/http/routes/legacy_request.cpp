@@ -5,6 +5,7 @@
 #include "codec/legacy/address.hpp"
 #include "codec/legacy/trinary.hpp"
 #include "server/json_errors.hpp"
+#include "server/json_text.hpp"
 
 namespace permanode::http::iri
 {
@@ -20,16 +21,31 @@ HttpError Invalid(const std::string &what)
     return HttpError(400, what);
 }
 
-// A value as error messages quote it: JSON-quoted, long ones cut.
+// A value as error messages quote it: JSON-quoted, long ones cut (within a UTF-8 sequence too).
 std::string Quoted(const std::string &value)
 {
     constexpr std::size_t kShown = 100;
     if (value.size() <= kShown)
     {
-        return nlohmann::json(value).dump();
+        return JsonText(value);
     }
-    return nlohmann::json(value.substr(0, kShown)).dump() + "... (" + std::to_string(value.size()) +
+    return JsonText(value.substr(0, kShown)) + "... (" + std::to_string(value.size()) +
            " characters)";
+}
+
+// A field's value as a message names it: a scalar as it is, an array or object by its kind (its
+// text may be as long as the body, and nested deeper than writing it out could recurse).
+std::string Described(const nlohmann::json &value)
+{
+    if (value.is_string())
+    {
+        return Quoted(value.get<std::string>());
+    }
+    if (value.is_array() || value.is_object())
+    {
+        return value.is_array() ? "an array" : "an object";
+    }
+    return JsonText(value);
 }
 
 // "Invalid hashes input: element 3, "ABC": why".
@@ -187,6 +203,25 @@ std::vector<std::string> Tags(const nlohmann::json &list, const char *name)
     return tags;
 }
 
+std::string LegacyAddressParam(const std::string &text, const std::string &name)
+{
+    std::size_t size = text.size() == 90 ? 90 : 81;
+    if (std::string why = NotTrytes(text, size); !why.empty())
+    {
+        throw BadParameter(name, "not a legacy address: " + why);
+    }
+    return text;
+}
+
+std::string TransactionHashParam(const std::string &text, const std::string &name)
+{
+    if (std::string why = NotTrytes(text, legacy::kHashTrytes); !why.empty())
+    {
+        throw BadParameter(name, "not a transaction hash: " + why);
+    }
+    return text;
+}
+
 std::optional<std::int64_t> OptionalInteger(const nlohmann::json &request, const char *name,
                                             std::int64_t min, std::int64_t max)
 {
@@ -198,7 +233,7 @@ std::optional<std::int64_t> OptionalInteger(const nlohmann::json &request, const
     if (!field->is_number_integer() || field->get<std::int64_t>() < min ||
         field->get<std::int64_t>() > max)
     {
-        throw Invalid(std::string("Invalid ") + name + " input: " + field->dump() +
+        throw Invalid(std::string("Invalid ") + name + " input: " + Described(*field) +
                       " is not an integer from " + std::to_string(min) + " to " +
                       std::to_string(max));
     }

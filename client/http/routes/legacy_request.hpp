@@ -39,6 +39,12 @@ std::vector<std::string> Hashes(const nlohmann::json &list, const char *name);
 std::vector<std::string> Addresses(const nlohmann::json &list, const char *name);
 std::vector<std::string> Tags(const nlohmann::json &list, const char *name);
 
+// Path parameters of the legacy reads (a BadParameter 400 naming `name` otherwise): a legacy
+// address of 81 trytes, or 90 with its checksum (checked by the database's type), and a
+// transaction hash of 81 trytes (a hash carries no checksum).
+std::string LegacyAddressParam(const std::string &text, const std::string &name);
+std::string TransactionHashParam(const std::string &text, const std::string &name);
+
 // An integer field in [min, max], nullopt when absent.
 std::optional<std::int64_t> OptionalInteger(const nlohmann::json &request, const char *name,
                                             std::int64_t min, std::int64_t max);

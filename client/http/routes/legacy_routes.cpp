@@ -282,10 +282,13 @@ Task<> Serve(const httplib::Request &request, httplib::Response &response, Db &d
 
 void RegisterLegacyRoutes(Router &router)
 {
+    std::vector<std::string> commands;
+    for (const auto &[name, handler] : Commands())
+    {
+        commands.push_back(name);
+    }
     std::vector<QueryParam> body = {
-        {"command", "string",
-         "getTrytes, findTransactions, getInclusionStates, getBalances, "
-         "wereAddressesSpentFrom or getNodeInfo"},
+        {"command", "string", "the command", commands},
         {"hashes", "array", "getTrytes: transaction hashes (81 trytes)"},
         {"bundles", "array", "findTransactions: bundle hashes"},
         {"addresses", "array",

@@ -41,7 +41,12 @@ nlohmann::json SchemaOf(const QueryParam &param)
     {
         return {{"type", "array"}, {"items", {{"type", "string"}}}};
     }
-    return {{"type", param.type}};
+    nlohmann::json schema = {{"type", param.type}};
+    if (!param.values.empty())
+    {
+        schema["enum"] = param.values;
+    }
+    return schema;
 }
 
 // A POST route's JSON body: an object with the route's fields.

@@ -11,6 +11,7 @@
 #include "codec/output.hpp"
 #include "codec/payload.hpp"
 #include "server/json_errors.hpp"
+#include "server/json_text.hpp"
 
 namespace permanode::http
 {
@@ -153,7 +154,7 @@ nlohmann::json OutputIdPageJson(const client::OutputIdPage &page, int page_size)
 void SendJson(httplib::Response &response, const nlohmann::json &body)
 {
     response.status = 200;
-    response.set_content(body.dump(), "application/json");
+    response.set_content(JsonText(body), "application/json");
 }
 
 void SendRaw(httplib::Response &response, const std::string &bytes)

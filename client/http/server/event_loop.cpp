@@ -61,7 +61,9 @@ struct EventLoop::Connection
     bool send_failed = false; // the client cannot take more output (reset, or stopped reading)
     bool registered = false;  // in the epoll set
     unsigned watched = 0;     // the epoll events registered
-    Clock::time_point last_activity;
+    Clock::time_point last_activity; // the last read or write (draining: when it began)
+    Clock::time_point request_began; // the first byte of the request being read came
+    bool awaiting_body = false;      // that request's head is whole, its body still coming
     // The request being served, and what its task refers to.
     httplib::Request request;
     httplib::Response response;
@@ -510,8 +512,17 @@ bool EventLoop::ReadInput(Connection &connection)
         ssize_t n = recv(connection.fd, buffer, sizeof(buffer), 0);
         if (n > 0)
         {
+            auto now = Clock::now();
+            if (connection.input.empty())
+            {
+                connection.request_began = now;
+            }
             connection.input.append(buffer, static_cast<std::size_t>(n));
-            connection.last_activity = Clock::now();
+            // A refused client's drain is bounded from its start, whatever it still sends.
+            if (!connection.draining)
+            {
+                connection.last_activity = now;
+            }
             if (static_cast<std::size_t>(n) < sizeof(buffer))
             {
                 return true; // drained (epoll reports more input when it comes)
@@ -542,14 +553,16 @@ void EventLoop::ProcessInput(Connection &connection)
         auto parsed = ParseRequest(connection.input, options_.limits, connection.request);
         if (parsed.state == ParsedRequest::State::kIncomplete)
         {
+            connection.awaiting_body = parsed.awaiting_body;
             return;
         }
         if (parsed.state == ParsedRequest::State::kRefused)
         {
-            Refuse(connection, parsed.status);
+            Refuse(connection, parsed.status, parsed.message);
             return;
         }
         connection.input.erase(0, parsed.consumed);
+        connection.awaiting_body = false;
         connection.keep_alive = parsed.keep_alive;
         Dispatch(connection);
         if (!IsOpen(fd))
@@ -594,6 +607,8 @@ void EventLoop::Dispatch(Connection &connection)
 void EventLoop::Finish(Connection &connection)
 {
     connection.handling = false;
+    // A next request already (partly) read counts its time from now, when it can be served.
+    connection.request_began = Clock::now();
     if (options_.log_requests)
     {
         std::fprintf(stderr, "%s %s %d\n", connection.request.method.c_str(),
@@ -619,11 +634,6 @@ void EventLoop::Finish(Connection &connection)
     }
     // The response came from the database's answer: serve what else the client sent.
     Continue(connection);
-}
-
-void EventLoop::Refuse(Connection &connection, int status)
-{
-    Refuse(connection, status, RefusalMessage(status, options_.limits));
 }
 
 void EventLoop::Refuse(Connection &connection, int status, const std::string &message)
@@ -778,6 +788,7 @@ void EventLoop::Sweep()
     last_sweep_ = now;
     std::vector<int> expired;
     std::vector<int> stalled;
+    std::vector<int> slow_heads;
     for (auto &[fd, connection] : connections_)
     {
         auto idle = now - connection->last_activity;
@@ -794,6 +805,16 @@ void EventLoop::Sweep()
             continue;
         }
         bool waiting_to_send = connection->output_sent < connection->output.size();
+        if (!waiting_to_send && !connection->draining && !connection->input.empty() &&
+            !connection->awaiting_body)
+        {
+            if (now - connection->request_began >=
+                std::chrono::seconds(options_.read_timeout_seconds))
+            {
+                slow_heads.push_back(fd);
+            }
+            continue;
+        }
         int limit = waiting_to_send             ? options_.write_timeout_seconds
                     : connection->draining      ? 2
                     : connection->input.empty() ? options_.keep_alive_seconds
@@ -816,6 +837,16 @@ void EventLoop::Sweep()
         {
             Close(*connections_.at(fd));
         }
+    }
+    for (int fd : slow_heads)
+    {
+        if (!IsOpen(fd))
+        {
+            continue;
+        }
+        Refuse(*connections_.at(fd), 408,
+               "request head not received within " + std::to_string(options_.read_timeout_seconds) +
+                   " seconds of its first byte");
     }
 }
 

@@ -5,8 +5,10 @@
 //
 // The first loop accepts the connections and deals them out to all loops in turn. Per
 // connection: requests are answered in order (pipelined ones too), an idle keep-alive
-// connection is closed after the keep-alive timeout, one that stalls mid-request after the read
-// timeout, and a refused request (over a limit, malformed) is answered and the connection closed.
+// connection is closed after the keep-alive timeout, a request whose head has not come whole
+// within the read timeout of its first byte (however it trickles in: a slow loris) is answered
+// 408, one whose body stalls for the read timeout is closed, and a refused request (over a limit,
+// malformed) is answered and the connection closed.
 #pragma once
 
 #include <atomic>
@@ -35,7 +37,7 @@ struct LoopOptions
 {
     RequestLimits limits;
     int keep_alive_seconds = 5;
-    int read_timeout_seconds = 5;
+    int read_timeout_seconds = 5; // for a request's head from its first byte; between body reads
     int write_timeout_seconds = 10;
     bool log_requests = false;
     int database_connections = 2;          // pipelined connections of this loop, per node
@@ -103,7 +105,6 @@ class EventLoop
     void Continue(Connection &connection);
     void Dispatch(Connection &connection);
     void Finish(Connection &connection);
-    void Refuse(Connection &connection, int status);
     void Refuse(Connection &connection, int status, const std::string &message);
     void WriteOutput(Connection &connection);
     // Resumes a handler waiting to stream more once its output is sent, or its client is gone.

@@ -12,13 +12,52 @@ namespace permanode::http
 namespace
 {
 
-ParsedRequest Refuse(int status)
+ParsedRequest Refuse(int status, std::string message)
 {
     ParsedRequest parsed;
     parsed.state = ParsedRequest::State::kRefused;
     parsed.status = status;
+    parsed.message = std::move(message);
     parsed.keep_alive = false;
     return parsed;
+}
+
+ParsedRequest Malformed(const std::string &what)
+{
+    return Refuse(400, "malformed HTTP request: " + what);
+}
+
+// A line of the request's head, as far as it has come.
+struct Line
+{
+    std::string_view text; // without its CRLF
+    bool complete = false; // its CRLF has come
+    bool control = false;  // it holds a control character (a bare CR or LF among them)
+};
+
+// A byte no line of the head may hold (RFC 9112): a control character but HTAB. A bare CR or LF
+// would end a line for one reader and not for another.
+bool IsControl(unsigned char c)
+{
+    return (c < 32 && c != '\t') || c == 127;
+}
+
+// The line that starts at `at`.
+Line LineAt(std::string_view input, std::size_t at)
+{
+    Line line;
+    auto crlf = input.find("\r\n", at);
+    line.complete = crlf != std::string_view::npos;
+    line.text = input.substr(at, line.complete ? crlf - at : std::string_view::npos);
+    // A CR that ends the input may be followed by its LF.
+    std::string_view checked = line.text;
+    if (!line.complete && !checked.empty() && checked.back() == '\r')
+    {
+        checked.remove_suffix(1);
+    }
+    line.control =
+        std::any_of(checked.begin(), checked.end(), [](unsigned char c) { return IsControl(c); });
+    return line;
 }
 
 std::string_view Trim(std::string_view text)
@@ -44,6 +83,28 @@ bool IsToken(std::string_view text)
 bool EqualsIgnoreCase(std::string_view a, const char *b)
 {
     return a.size() == std::char_traits<char>::length(b) && strncasecmp(a.data(), b, a.size()) == 0;
+}
+
+// The query's NAME=VALUE pairs, split at '&' and each at its first '=' (the URL standard's
+// application/x-www-form-urlencoded parsing: httplib's own keeps only what follows a value's
+// last '=', so "q=a=b" would be read as "b").
+void ParseQuery(std::string_view query, httplib::Params &params)
+{
+    while (!query.empty())
+    {
+        auto amp = query.find('&');
+        std::string_view pair = query.substr(0, amp);
+        query.remove_prefix(amp == std::string_view::npos ? query.size() : amp + 1);
+        if (pair.empty())
+        {
+            continue;
+        }
+        auto equals = pair.find('=');
+        std::string_view value =
+            equals == std::string_view::npos ? std::string_view() : pair.substr(equals + 1);
+        params.emplace(httplib::detail::decode_url(std::string(pair.substr(0, equals)), true),
+                       httplib::detail::decode_url(std::string(value), true));
+    }
 }
 
 bool HasToken(std::string_view list, const char *token)
@@ -102,60 +163,80 @@ const char *Reason(int status)
 ParsedRequest ParseRequest(std::string_view input, const RequestLimits &limits,
                            httplib::Request &request)
 {
-    // The request line: METHOD SP target SP HTTP/1.x
-    auto line_end = input.find("\r\n");
-    if (line_end == std::string_view::npos)
+    auto uri_too_long = [&limits]
     {
-        return input.size() > limits.max_uri_bytes + 32 ? Refuse(414) : ParsedRequest{};
+        return Refuse(414,
+                      "request URI longer than " + std::to_string(limits.max_uri_bytes) + " bytes");
+    };
+    // The request line: METHOD SP target SP HTTP/1.x
+    Line line = LineAt(input, 0);
+    if (line.control)
+    {
+        return Malformed("a control character (or a bare CR or LF) in the request line");
     }
-    std::string_view line = input.substr(0, line_end);
-    auto first_space = line.find(' ');
-    auto last_space = line.rfind(' ');
+    if (!line.complete)
+    {
+        return input.size() > limits.max_uri_bytes + 32 ? uri_too_long() : ParsedRequest{};
+    }
+    auto first_space = line.text.find(' ');
+    auto last_space = line.text.rfind(' ');
     if (first_space == std::string_view::npos || last_space == first_space)
     {
-        return Refuse(400);
+        return Malformed("the request line is not METHOD TARGET HTTP/1.x");
     }
-    std::string_view method = line.substr(0, first_space);
-    std::string_view target = line.substr(first_space + 1, last_space - first_space - 1);
-    std::string_view version = line.substr(last_space + 1);
+    std::string_view method = line.text.substr(0, first_space);
+    std::string_view target = line.text.substr(first_space + 1, last_space - first_space - 1);
+    std::string_view version = line.text.substr(last_space + 1);
     if (target.size() > limits.max_uri_bytes)
     {
-        return Refuse(414);
+        return uri_too_long();
     }
     if (!IsToken(method) || target.empty() || target.front() != '/' ||
-        (version != "HTTP/1.1" && version != "HTTP/1.0"))
+        target.find(' ') != std::string_view::npos)
     {
-        return Refuse(400);
+        return Malformed("the request line is not METHOD TARGET HTTP/1.x (TARGET a path: /...)");
+    }
+    if (version != "HTTP/1.1" && version != "HTTP/1.0")
+    {
+        return Malformed("the HTTP version is neither HTTP/1.1 nor HTTP/1.0");
     }
 
     // Header lines, up to the empty line.
     request = httplib::Request();
-    std::size_t at = line_end + 2;
+    std::size_t at = line.text.size() + 2;
     for (;;)
     {
-        auto end = input.find("\r\n", at);
-        if (end == std::string_view::npos)
+        Line header = LineAt(input, at);
+        if (header.text.size() > limits.max_header_line)
         {
-            return input.size() - at > limits.max_header_line ? Refuse(400) : ParsedRequest{};
+            return Refuse(400, "header line longer than " + std::to_string(limits.max_header_line) +
+                                   " bytes");
         }
-        if (end - at > limits.max_header_line || request.headers.size() >= limits.max_header_count)
+        if (header.control)
         {
-            return Refuse(400);
+            return Malformed("a control character (or a bare CR or LF) in a header line");
         }
-        if (end == at)
+        if (!header.complete)
         {
-            at = end + 2;
+            return ParsedRequest{};
+        }
+        at += header.text.size() + 2;
+        if (header.text.empty())
+        {
             break;
         }
-        std::string_view header = input.substr(at, end - at);
-        auto colon = header.find(':');
-        if (colon == std::string_view::npos || !IsToken(header.substr(0, colon)))
+        if (request.headers.size() >= limits.max_header_count)
         {
-            return Refuse(400);
+            return Refuse(400,
+                          "more than " + std::to_string(limits.max_header_count) + " header lines");
         }
-        request.headers.emplace(std::string(header.substr(0, colon)),
-                                std::string(Trim(header.substr(colon + 1))));
-        at = end + 2;
+        auto colon = header.text.find(':');
+        if (colon == std::string_view::npos || !IsToken(header.text.substr(0, colon)))
+        {
+            return Malformed("a header line is not NAME: VALUE");
+        }
+        request.headers.emplace(std::string(header.text.substr(0, colon)),
+                                std::string(Trim(header.text.substr(colon + 1))));
     }
 
     ParsedRequest parsed;
@@ -164,26 +245,33 @@ ParsedRequest ParseRequest(std::string_view input, const RequestLimits &limits,
         version == "HTTP/1.1" ? !HasToken(connection, "close") : HasToken(connection, "keep-alive");
     if (request.has_header("Transfer-Encoding"))
     {
-        return Refuse(400); // no route takes a body; a chunked one is not worth reading
+        // no route takes a body long enough to need chunks
+        return Malformed("Transfer-Encoding is not supported (send Content-Length)");
     }
     std::size_t body_length = 0;
     if (request.has_header("Content-Length"))
     {
         std::string text = request.get_header_value("Content-Length");
         auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), body_length);
-        if (error != std::errc() || end != text.data() + text.size() ||
-            request.get_header_value_count("Content-Length") != 1)
+        if (error != std::errc() || end != text.data() + text.size())
         {
-            return Refuse(400);
+            return Malformed("Content-Length is not a length in bytes");
+        }
+        if (request.get_header_value_count("Content-Length") != 1)
+        {
+            return Malformed("more than one Content-Length");
         }
         if (body_length > limits.max_body_bytes)
         {
-            return Refuse(413);
+            return Refuse(413, "request body larger than " + std::to_string(limits.max_body_bytes) +
+                                   " bytes");
         }
     }
     if (input.size() - at < body_length)
     {
-        return ParsedRequest{}; // the body is still on its way
+        ParsedRequest incomplete;
+        incomplete.awaiting_body = true;
+        return incomplete;
     }
     request.body.assign(input.substr(at, body_length));
     parsed.consumed = at + body_length;
@@ -196,23 +284,9 @@ ParsedRequest ParseRequest(std::string_view input, const RequestLimits &limits,
     request.path = httplib::detail::decode_url(std::string(target.substr(0, query)), false);
     if (query != std::string_view::npos)
     {
-        httplib::detail::parse_query_text(std::string(target.substr(query + 1)), request.params);
+        ParseQuery(target.substr(query + 1), request.params);
     }
     return parsed;
-}
-
-std::string RefusalMessage(int status, const RequestLimits &limits)
-{
-    switch (status)
-    {
-        case 413:
-            return "request body larger than " + std::to_string(limits.max_body_bytes) + " bytes";
-        case 414:
-            return "request URI longer than " + std::to_string(limits.max_uri_bytes) + " bytes";
-        default:
-            return "malformed HTTP request (or a header line longer than " +
-                   std::to_string(limits.max_header_line) + " bytes)";
-    }
 }
 
 namespace

@@ -26,20 +26,21 @@ struct ParsedRequest
     {
         kIncomplete, // wait for more input
         kComplete,   // `request` is filled; `consumed` bytes of input belong to it
-        kRefused,    // answer `status` and close the connection
+        kRefused,    // answer `status` with `message` and close the connection
     };
     State state = State::kIncomplete;
     std::size_t consumed = 0;
     int status = 0;
-    bool keep_alive = true; // the client lets the connection stay open after the response
+    std::string message;        // why it was refused: what was malformed, or the limit it broke
+    bool keep_alive = true;     // the client lets the connection stay open after the response
+    bool awaiting_body = false; // incomplete: the head is whole, its body is still on its way
 };
 
-// Parses the request at the front of `input`.
+// Parses the request at the front of `input`. The head is refused as soon as what has come of it
+// is malformed (a control character, a bare CR or LF, a line past its limit), not only once it
+// is whole: a client that will never finish it is answered at once.
 ParsedRequest ParseRequest(std::string_view input, const RequestLimits &limits,
                            httplib::Request &request);
-
-// The error message of a refused request (400, 413, 414), naming the limit it broke.
-std::string RefusalMessage(int status, const RequestLimits &limits);
 
 // Appends the response (status line, headers, and the body unless `head`) to `out`.
 void WriteResponse(const httplib::Response &response, bool keep_alive, bool head,

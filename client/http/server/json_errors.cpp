@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "permanode/client.hpp"
+#include "server/json_text.hpp"
 
 namespace permanode::http
 {
@@ -23,7 +24,7 @@ void WriteError(httplib::Response &response, int status, const std::string &mess
 {
     nlohmann::json body = {{"error", {{"code", std::to_string(status)}, {"message", message}}}};
     response.status = status;
-    response.set_content(body.dump(), "application/json");
+    response.set_content(JsonText(body), "application/json");
 }
 
 HttpError ErrorOf(std::exception_ptr error)

@@ -108,4 +108,23 @@ Task<> Router::Serve(const httplib::Request &request, httplib::Response &respons
     metrics_.Record(routes_[index].path, response.status, elapsed.count());
 }
 
+void RegisterAllRoutes(Router &router, Metrics &metrics, const HealthLimits &health,
+                       std::function<ConnectionStats()> stats)
+{
+    RegisterCoreRoutes(router, health);
+    RegisterIndexerRoutes(router);
+    RegisterSeedRoutes(router);
+    RegisterExplorerRoutes(router);
+    RegisterExplorerMilestoneRoutes(router);
+    RegisterExplorerLedgerRoutes(router);
+    RegisterAnalyticsRoutes(router);
+    RegisterMeasurementRoutes(router);
+    RegisterChrysalisRoutes(router, health);
+    RegisterLegacyRoutes(router);
+    RegisterLegacyExplorerRoutes(router);
+    RegisterHistoryRoutes(router);
+    RegisterWebRoutes(router);
+    RegisterOperationRoutes(router, metrics, health, std::move(stats));
+}
+
 } // namespace permanode::http

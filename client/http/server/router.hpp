@@ -35,6 +35,7 @@ struct QueryParam
     std::string name;
     std::string type; // OpenAPI schema type: string, integer, boolean; array (of strings)
     std::string description;
+    std::vector<std::string> values = {}; // all it may be, when they are few (OpenAPI enum)
 };
 
 // The two query parameters of every keyset-paged route.
@@ -138,5 +139,9 @@ constexpr const char *kNodeHeader = "X-Permanode-Node";
 constexpr const char *kLedgerIndexHeader = "X-Permanode-Ledger-Index";
 void RegisterOperationRoutes(Router &router, Metrics &metrics, const HealthLimits &health,
                              std::function<ConnectionStats()> stats);
+// Every route family above, in the order they are served (the server's routes; the HTTP
+// parameters' fuzz target is compiled with their list).
+void RegisterAllRoutes(Router &router, Metrics &metrics, const HealthLimits &health,
+                       std::function<ConnectionStats()> stats);
 
 } // namespace permanode::http

@@ -54,20 +54,7 @@ class ServerImpl
             options_.threads =
                 std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / 2);
         }
-        RegisterCoreRoutes(router_, options_.health);
-        RegisterIndexerRoutes(router_);
-        RegisterSeedRoutes(router_);
-        RegisterExplorerRoutes(router_);
-        RegisterExplorerMilestoneRoutes(router_);
-        RegisterExplorerLedgerRoutes(router_);
-        RegisterAnalyticsRoutes(router_);
-        RegisterMeasurementRoutes(router_);
-        RegisterChrysalisRoutes(router_, options_.health);
-        RegisterLegacyRoutes(router_);
-        RegisterLegacyExplorerRoutes(router_);
-        RegisterHistoryRoutes(router_);
-        RegisterWebRoutes(router_);
-        RegisterOperationRoutes(router_, metrics_, options_.health, [this] { return Stats(); });
+        RegisterAllRoutes(router_, metrics_, options_.health, [this] { return Stats(); });
         if (options_.auth == "ucan" && !options_.service_did.empty())
         {
             authorizer_ =

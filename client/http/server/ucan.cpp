@@ -30,6 +30,10 @@ constexpr std::uint64_t kEd25519Public = 0xed;
 constexpr std::uint64_t kDidCore = 0x0d1d;
 constexpr std::uint64_t kEdDsa = 0xd0ed;
 constexpr int kMostProofsDeep = 16;
+// Proofs checked for one token at most (a signature each). A UCAN may list a link many times and
+// each proof its own: k links on each of d levels ask for k^d checks, so a token of a few
+// kilobytes would hold the event loop's thread for minutes (4 links, 9 deep: 39 s).
+constexpr int kMostProofsChecked = 64;
 
 std::uint64_t ReadVarint(const Bytes &bytes, std::size_t &at)
 {
@@ -444,9 +448,16 @@ bool Grants(const Ucan &ucan, const Capability &wanted)
     return false;
 }
 
+Refusal TooManyProofs()
+{
+    return Refusal{401, "the proof chain asks for more than " + std::to_string(kMostProofsChecked) +
+                            " proofs to be checked"};
+}
+
 // Walks from `ucan` (valid, granting `wanted`) down its proofs to a root; the chain or why not.
+// `checked` counts the proofs checked so far, for kMostProofsChecked.
 Verdict Walk(const std::map<std::string, Block> &blocks, const Ucan &ucan, const Capability &wanted,
-             std::int64_t now, int depth, Chain chain)
+             std::int64_t now, int depth, Chain chain, int &checked)
 {
     if (ucan.exp && (!chain.expires || *ucan.exp < *chain.expires))
         chain.expires = ucan.exp;
@@ -461,6 +472,8 @@ Verdict Walk(const std::map<std::string, Block> &blocks, const Ucan &ucan, const
     std::optional<Refusal> first;
     for (const std::string &link : ucan.proofs)
     {
+        if (++checked > kMostProofsChecked)
+            return Verdict{std::nullopt, TooManyProofs()};
         Ucan proof = Load(blocks, link);
         std::optional<Refusal> refusal = CheckValid(proof, now);
         if (!refusal && proof.audience != ucan.issuer)
@@ -473,8 +486,8 @@ Verdict Walk(const std::map<std::string, Block> &blocks, const Ucan &ucan, const
         {
             Chain next = chain;
             next.delegations.push_back(link);
-            Verdict verdict = Walk(blocks, proof, wanted, now, depth + 1, std::move(next));
-            if (verdict.chain)
+            Verdict verdict = Walk(blocks, proof, wanted, now, depth + 1, std::move(next), checked);
+            if (verdict.chain || checked > kMostProofsChecked)
                 return verdict;
             refusal = verdict.refusal;
         }
@@ -523,7 +536,8 @@ Verdict Verify(std::string_view token, const std::string &service_did, const Cap
         Chain chain;
         chain.invocation = invocation.cid;
         chain.agent = invocation.issuer;
-        return Walk(blocks, invocation, wanted, now, 0, std::move(chain));
+        int checked = 0;
+        return Walk(blocks, invocation, wanted, now, 0, std::move(chain), checked);
     }
     catch (const std::exception &e)
     {

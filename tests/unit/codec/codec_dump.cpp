@@ -1,11 +1,8 @@
-// codec_dump: a small driver for cross-checks and fuzz seeding.
+// codec_dump: a small driver for cross-checks (the fuzz seeds are tests/fuzz/fuzz_seeds.cpp's).
 //   codec_dump json            hex blocks on stdin, one TIP-25 JSON block per line on stdout
 //   codec_dump reencode        hex blocks on stdin, decode -> encode, hex on stdout
 //   codec_dump params          hex protocol parameters blobs on stdin, one /info `protocol` JSON
 //                              object per line (plus "reencoded": the blob encoded again)
-//   codec_dump write-corpus D  writes every fixture block, Chrysalis fixture message and legacy
-//                              fixture transaction (as t5b1 bytes and as trytes) as a file into
-//                              directory D
 //   codec_dump legacy-bundle   legacy bundles on stdin, one a line (its transactions' trytes in
 //                              bundle order, space-separated): the verdict as JSON
 //   codec_dump legacy-checksum 81-tryte addresses on stdin: {"checksum"} of each
@@ -15,13 +12,9 @@
 #include "codec/block.hpp"
 #include "codec/hex.hpp"
 #include "codec/json.hpp"
-#include "chrysalis_fixtures.hpp"
 #include "codec/legacy/address.hpp"
-#include "fixtures.hpp"
-#include "legacy_fixtures.hpp"
 #include "legacy_samples.hpp"
 
-#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -35,43 +28,9 @@ int Usage()
 {
     std::cerr << "usage: codec_dump json|reencode  (hex blocks on stdin)\n"
                  "       codec_dump params  (hex protocol parameters on stdin)\n"
-                 "       codec_dump write-corpus DIR\n"
                  "       codec_dump legacy-bundle|legacy-checksum  (trytes on stdin)\n"
                  "       codec_dump legacy-generate N SEED\n";
     return 2;
-}
-
-bool WriteFile(const std::string &path, const Bytes &bytes)
-{
-    std::ofstream out(path, std::ios::binary);
-    out.write(reinterpret_cast<const char *>(bytes.data()),
-              static_cast<std::streamsize>(bytes.size()));
-    if (!out)
-        std::cerr << "cannot write " << path << "\n";
-    return static_cast<bool>(out);
-}
-
-int WriteCorpus(const std::string &directory)
-{
-    auto blocks = fixtures::AllBlocks();
-    for (std::size_t i = 0; i < blocks.size(); ++i)
-        if (!WriteFile(directory + "/fixture-" + std::to_string(i), blocks[i].raw))
-            return 1;
-    auto messages = chrysalis::fixtures::Messages();
-    for (std::size_t i = 0; i < messages.size(); ++i)
-        if (!WriteFile(directory + "/chrysalis-" + std::to_string(i), messages[i].bytes))
-            return 1;
-    auto transactions = legacy::fixtures::AllTransactions();
-    for (std::size_t i = 0; i < transactions.size(); ++i)
-    {
-        const std::string &trytes = transactions[i].trytes;
-        if (!WriteFile(directory + "/legacy-t5b1-" + std::to_string(i),
-                       legacy::TransactionToBytes(trytes)) ||
-            !WriteFile(directory + "/legacy-trytes-" + std::to_string(i),
-                       Bytes(trytes.begin(), trytes.end())))
-            return 1;
-    }
-    return 0;
 }
 
 // The verdict on each bundle of standard input (trytes separated by spaces, bundle order).
@@ -135,8 +94,6 @@ int main(int argc, char **argv)
     if (argc < 2)
         return Usage();
     std::string mode = argv[1];
-    if (mode == "write-corpus")
-        return argc == 3 ? WriteCorpus(argv[2]) : Usage();
     if (mode == "legacy-bundle")
         return LegacyBundles();
     if (mode == "legacy-checksum")
