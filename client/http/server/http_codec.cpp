@@ -279,6 +279,12 @@ ParsedRequest ParseRequest(std::string_view input, const RequestLimits &limits,
 
     request.method.assign(method);
     request.version.assign(version);
+    DecodeTarget(target, request);
+    return parsed;
+}
+
+void DecodeTarget(std::string_view target, httplib::Request &request)
+{
     request.target.assign(target);
     auto query = target.find('?');
     request.path = httplib::detail::decode_url(std::string(target.substr(0, query)), false);
@@ -286,7 +292,6 @@ ParsedRequest ParseRequest(std::string_view input, const RequestLimits &limits,
     {
         ParseQuery(target.substr(query + 1), request.params);
     }
-    return parsed;
 }
 
 namespace

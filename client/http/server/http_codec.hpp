@@ -42,6 +42,10 @@ struct ParsedRequest
 ParsedRequest ParseRequest(std::string_view input, const RequestLimits &limits,
                            httplib::Request &request);
 
+// The request's target, its URL-decoded path and its query parameters, from the target of a
+// request line (what ParseRequest does with it; the parameter fuzzer starts there).
+void DecodeTarget(std::string_view target, httplib::Request &request);
+
 // Appends the response (status line, headers, and the body unless `head`) to `out`.
 void WriteResponse(const httplib::Response &response, bool keep_alive, bool head,
                    int keep_alive_seconds, std::string &out);
