@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
 #include <strings.h>
 
 namespace permanode::http
@@ -49,14 +50,13 @@ Line LineAt(std::string_view input, std::size_t at)
     auto crlf = input.find("\r\n", at);
     line.complete = crlf != std::string_view::npos;
     line.text = input.substr(at, line.complete ? crlf - at : std::string_view::npos);
-    // A CR that ends the input may be followed by its LF.
-    std::string_view checked = line.text;
-    if (!line.complete && !checked.empty() && checked.back() == '\r')
+    // A CR that ends the input may be followed by its LF: not part of the line's text.
+    if (!line.complete && !line.text.empty() && line.text.back() == '\r')
     {
-        checked.remove_suffix(1);
+        line.text.remove_suffix(1);
     }
-    line.control =
-        std::any_of(checked.begin(), checked.end(), [](unsigned char c) { return IsControl(c); });
+    line.control = std::any_of(line.text.begin(), line.text.end(),
+                               [](unsigned char c) { return IsControl(c); });
     return line;
 }
 
@@ -78,6 +78,92 @@ bool IsToken(std::string_view text)
     return !text.empty() &&
            std::all_of(text.begin(), text.end(),
                        [](unsigned char c) { return c > 32 && c < 127 && c != ':' && c != '"'; });
+}
+
+// The longest request method taken (the longest registered one has 17 bytes).
+constexpr std::size_t kMaxMethodBytes = 32;
+
+// The parts of the request line.
+struct RequestLine
+{
+    std::string_view method;
+    std::string_view target;
+    std::string_view version;
+};
+
+// Whether `text` is a version "HTTP/1.1" or "HTTP/1.0", or, while the line has not ended, the
+// start of one.
+bool IsVersion(std::string_view text, bool complete)
+{
+    for (std::string_view version : {"HTTP/1.1", "HTTP/1.0"})
+    {
+        if (complete ? text == version : version.substr(0, text.size()) == text)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Checks the request line (METHOD SP TARGET SP HTTP/1.x) as far as it has come, so that a line
+// is refused alike whether it came whole or in part, and as soon as it cannot become valid: a
+// refusal, or nullopt (the parts filled once the line is complete).
+std::optional<ParsedRequest> CheckRequestLine(const Line &line, const RequestLimits &limits,
+                                              RequestLine &parts)
+{
+    auto control = std::find_if(line.text.begin(), line.text.end(),
+                                [](unsigned char c) { return IsControl(c); });
+    if (control != line.text.end())
+    {
+        // What came before it is refused as it would have been had the line come up to there.
+        Line before{line.text.substr(0, control - line.text.begin()), false, false};
+        if (auto refused = CheckRequestLine(before, limits, parts))
+        {
+            return refused;
+        }
+        return Malformed("a control character (or a bare CR or LF) in the request line");
+    }
+    const std::string_view not_a_line = "the request line is not METHOD TARGET HTTP/1.x";
+    std::string_view rest = line.text;
+    auto space = rest.find(' ');
+    parts.method = rest.substr(0, space);
+    if (parts.method.size() > kMaxMethodBytes ||
+        (!parts.method.empty() && !IsToken(parts.method)) ||
+        (parts.method.empty() && space != std::string_view::npos))
+    {
+        return Malformed("the request method is not a token of at most " +
+                         std::to_string(kMaxMethodBytes) + " bytes");
+    }
+    if (space == std::string_view::npos)
+    {
+        return line.complete ? std::optional(Malformed(std::string(not_a_line))) : std::nullopt;
+    }
+    rest.remove_prefix(space + 1);
+    space = rest.find(' ');
+    parts.target = rest.substr(0, space);
+    // (Each fault in the order its byte comes: a tab within the limit, then the limit.)
+    auto tab = parts.target.find('\t');
+    if ((!parts.target.empty() && parts.target.front() != '/') ||
+        (tab != std::string_view::npos && tab < limits.max_uri_bytes) ||
+        (parts.target.empty() && space != std::string_view::npos))
+    {
+        return Malformed(std::string(not_a_line) + " (TARGET a path: /...)");
+    }
+    if (parts.target.size() > limits.max_uri_bytes)
+    {
+        return Refuse(414,
+                      "request URI longer than " + std::to_string(limits.max_uri_bytes) + " bytes");
+    }
+    if (space == std::string_view::npos)
+    {
+        return line.complete ? std::optional(Malformed(std::string(not_a_line))) : std::nullopt;
+    }
+    parts.version = rest.substr(space + 1);
+    if (!IsVersion(parts.version, line.complete))
+    {
+        return Malformed("the HTTP version is neither HTTP/1.1 nor HTTP/1.0");
+    }
+    return std::nullopt;
 }
 
 bool EqualsIgnoreCase(std::string_view a, const char *b)
@@ -163,43 +249,20 @@ const char *Reason(int status)
 ParsedRequest ParseRequest(std::string_view input, const RequestLimits &limits,
                            httplib::Request &request)
 {
-    auto uri_too_long = [&limits]
-    {
-        return Refuse(414,
-                      "request URI longer than " + std::to_string(limits.max_uri_bytes) + " bytes");
-    };
     // The request line: METHOD SP target SP HTTP/1.x
     Line line = LineAt(input, 0);
-    if (line.control)
+    RequestLine parts;
+    if (auto refused = CheckRequestLine(line, limits, parts))
     {
-        return Malformed("a control character (or a bare CR or LF) in the request line");
+        return *refused;
     }
     if (!line.complete)
     {
-        return input.size() > limits.max_uri_bytes + 32 ? uri_too_long() : ParsedRequest{};
+        return ParsedRequest{};
     }
-    auto first_space = line.text.find(' ');
-    auto last_space = line.text.rfind(' ');
-    if (first_space == std::string_view::npos || last_space == first_space)
-    {
-        return Malformed("the request line is not METHOD TARGET HTTP/1.x");
-    }
-    std::string_view method = line.text.substr(0, first_space);
-    std::string_view target = line.text.substr(first_space + 1, last_space - first_space - 1);
-    std::string_view version = line.text.substr(last_space + 1);
-    if (target.size() > limits.max_uri_bytes)
-    {
-        return uri_too_long();
-    }
-    if (!IsToken(method) || target.empty() || target.front() != '/' ||
-        target.find(' ') != std::string_view::npos)
-    {
-        return Malformed("the request line is not METHOD TARGET HTTP/1.x (TARGET a path: /...)");
-    }
-    if (version != "HTTP/1.1" && version != "HTTP/1.0")
-    {
-        return Malformed("the HTTP version is neither HTTP/1.1 nor HTTP/1.0");
-    }
+    std::string_view method = parts.method;
+    std::string_view target = parts.target;
+    std::string_view version = parts.version;
 
     // Header lines, up to the empty line.
     request = httplib::Request();
