@@ -83,6 +83,7 @@ ArchiveCursor::~ArchiveCursor()
 void ArchiveCursor::Bind(TupleDesc reldesc, List *needed)
 {
     retyped_arrays_.clear();
+    CheckColumnPositions(*manifest_, reldesc);
     AdoptColumnTypes(manifest_.get(), reldesc, &retyped_arrays_);
     const Manifest &m = *manifest_;
     codec_ = std::make_unique<RowCodec>(m);
@@ -220,11 +221,11 @@ bool ArchiveCursor::Next()
             rowkey_view_ = key_view;
         else
         {
-            codec_->RowKeyFromIndexKey(family_ - 1, key_view, rowkey_);
+            codec_->layout().RowKeyFromIndexKey(family_ - 1, key_view, rowkey_);
             rowkey_view_ = rowkey_;
         }
         int64 partition_value;
-        if (prune_active_ && codec_->PartitionValue(rowkey_view_, &partition_value) &&
+        if (prune_active_ && codec_->layout().PartitionValue(rowkey_view_, &partition_value) &&
             (partition_value < prune_lo_ || partition_value > prune_hi_))
             continue;
         if (family_ == 0 || index_only_)
@@ -272,7 +273,7 @@ bool ArchiveCursor::NextPrefetched()
         if ((++entries_read_ & 1023) == 0)
             CheckInterrupts();
         int64 partition_value;
-        if (prune_active_ && codec_->PartitionValue(key, &partition_value) &&
+        if (prune_active_ && codec_->layout().PartitionValue(key, &partition_value) &&
             (partition_value < prune_lo_ || partition_value > prune_hi_))
             continue;
         rowkey_view_ = key;
@@ -333,6 +334,18 @@ void ArchiveCursor::Close()
     iter_.reset();
     row_value_.Reset();
     handle_.reset(); /* the archive stays cached, and may be closed for another's files */
+}
+
+void CheckColumnPositions(const Manifest &m, TupleDesc reldesc)
+{
+    for (size_t j = 0; j < m.columns.size() && j < static_cast<size_t>(reldesc->natts); j++)
+    {
+        Form_pg_attribute att = TupleDescAttr(reldesc, static_cast<int>(j));
+        if (!att->attisdropped && m.columns[j].name != NameStr(att->attname))
+            throw ManifestError("the manifest names column " + std::to_string(j + 1) + " \"" +
+                                m.columns[j].name + "\", the table \"" + NameStr(att->attname) +
+                                "\"");
+    }
 }
 
 void LoadDictionary(const ArchiveHandle &handle, ValueDictionary *dictionary)

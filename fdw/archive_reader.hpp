@@ -106,6 +106,14 @@ class ArchiveCursor
     uint64 rows_returned_ = 0; /* rows produced */
 };
 
+/*
+ * Throws ManifestError unless the manifest's columns are the table's, position by position (a
+ * column the table dropped aside, or added since): the table's options name the archived
+ * families' columns by position, and a manifest whose columns moved would have its keys read
+ * into other columns.
+ */
+void CheckColumnPositions(const Manifest &m, TupleDesc reldesc);
+
 /* Loads a sealed archive's dictionary (checked against the manifest) into dictionary. */
 void LoadDictionary(const ArchiveHandle &handle, ValueDictionary *dictionary);
 

@@ -6,6 +6,7 @@ extern "C"
 {
 #include "postgres.h"
 
+#include "access/relation.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
@@ -36,20 +37,28 @@ void CheckArchivedPartition(Oid relid); /* in restore.cpp */
 namespace
 {
 
-/* Checks RocksDB's block checksums and our row checksum; returns the rows verified. */
+/* Checks RocksDB's block checksums, our row checksum, and that the manifest describes the table
+ * and what its options record; returns the rows verified. */
 int64 VerifyArchive(Oid ftoid)
 {
-    std::string archive;
+    ArchiveOptions *opts = nullptr;
+    TupleDesc desc = nullptr;
     pg::CallPg(
         [&]
         {
             CheckArchivedPartition(ftoid);
-            archive = GetArchiveOptions(ftoid)->archive;
+            opts = GetArchiveOptions(ftoid);
+            Relation rel = relation_open(ftoid, AccessShareLock);
+            desc = CreateTupleDescCopy(RelationGetDescr(rel));
+            relation_close(rel, AccessShareLock);
         });
-    std::string dir = ArchiveDir(archive.c_str());
+    std::string dir = ArchiveDir(opts->archive);
     ForgetArchive(dir); /* reopen: check the files as they are now */
     HeapDigest digest = DigestArchive(dir, true);
     const Manifest &m = OpenArchive(dir)->manifest;
+    CheckManifestDescribes(m, opts->indexes_text, opts->range_from, opts->range_to,
+                           opts->partition_attnum);
+    CheckColumnPositions(m, desc);
     if (digest.rows != m.row_count || digest.checksum != m.checksum)
         throw StatusError(rocksdb::Status::Corruption(fmt::format(
                               "the manifest records {} rows (checksum {:x}), the archive holds "

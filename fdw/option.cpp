@@ -230,7 +230,10 @@ ArchiveOptions *GetArchiveOptions(Oid foreigntableid)
         else if (strcmp(def->defname, "partition_attnum") == 0)
             opts->partition_attnum = static_cast<AttrNumber>(ParseIntOption(def));
         else if (strcmp(def->defname, "indexes") == 0)
-            ParseIndexes(defGetString(def), opts);
+        {
+            opts->indexes_text = defGetString(def);
+            ParseIndexes(opts->indexes_text, opts);
+        }
     }
     if (opts->archive == nullptr || opts->indexes == nullptr)
         ereport(ERROR,
@@ -250,45 +253,6 @@ std::string ArchiveRootOfDatabase()
 std::string ArchiveDir(const char *archive)
 {
     return ArchiveRootOfDatabase() + "/" + archive;
-}
-
-std::string IndexesOption(const Manifest &manifest)
-{
-    std::string out;
-    auto clean = [](const std::string &name)
-    {
-        std::string s = name;
-        for (char &c : s)
-            if (c == ';' || c == ':' || c == ',')
-                c = '_';
-        return s;
-    };
-    auto family = [&](const ManifestFamily &f)
-    {
-        if (!out.empty())
-            out += ';';
-        out += f.cf + ":" + clean(f.name) + ":";
-        bool first = true;
-        for (const auto *part : {&f.key, &f.suffix})
-            for (const auto &k : *part)
-            {
-                if (!first)
-                    out += ',';
-                first = false;
-                out += std::to_string(k.column + 1) + (k.desc ? "d" : "a") +
-                       (k.nulls_first ? "f" : "l") + (k.not_null ? "n" : "");
-            }
-        if (!f.include.empty())
-        {
-            out += ':';
-            for (size_t i = 0; i < f.include.size(); i++)
-                out += (i ? "," : "") + std::to_string(f.include[i].column + 1);
-        }
-    };
-    family(manifest.rows);
-    for (const auto &f : manifest.indexes)
-        family(f);
-    return out;
 }
 
 } // namespace permanode::fdw

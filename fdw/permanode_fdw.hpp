@@ -26,6 +26,7 @@ extern "C"
 
 #include "engine/archive_store.hpp"
 #include "engine/manifest.hpp"
+#include "engine/row_layout.hpp"
 #include "engine/value_dictionary.hpp"
 #include "pgcpp/guard.hpp"
 
@@ -77,6 +78,12 @@ template <typename Body> Datum GuardedArchive(const char *table, Body &&body)
                     StatusError(rocksdb::Status::Corruption(e.what()), "invalid archive key"),
                     table ? table : "?");
             }
+            catch (const ManifestError &e)
+            {
+                throw ArchiveError(
+                    StatusError(rocksdb::Status::Corruption(e.what()), "invalid archive manifest"),
+                    table ? table : "?");
+            }
         },
         ERRCODE_FDW_ERROR);
 }
@@ -106,14 +113,13 @@ struct ArchiveOptions
     AttrNumber partition_attnum; /* attnum of the partition key column */
     int nindexes;                /* rows family + archived indexes */
     ArchivedIndex *indexes;      /* [0] is the rows family, keyed by the row key */
+    char *indexes_text;          /* the "indexes" option as written (IndexesOption) */
 };
 ArchiveOptions *GetArchiveOptions(Oid foreigntableid);
 /* The archive root of this database: <archive_root>/<database oid>. */
 std::string ArchiveRootOfDatabase();
 /* The directory of a named archive. */
 std::string ArchiveDir(const char *archive);
-/* The "indexes" option describing a manifest's families with attnums (1 + column index). */
-std::string IndexesOption(const Manifest &manifest);
 
 /* in row_codec.cpp */
 /* The key encoding of a type, or kNone; fixed_len is set for kFixed. */
@@ -123,15 +129,19 @@ uint64 RowHash(std::string_view key, std::string_view value);
 
 /*
  * Encodes rows into archive keys and values and decodes them back, for one manifest. Values are
- * arrays in the manifest's column order. Functions marked (pg) call PostgreSQL and must run
- * inside pg::CallPg.
+ * arrays in the manifest's column order. The bytes are parsed by the PostgreSQL-free RowLayout;
+ * this side builds the Datums. Functions marked (pg) call PostgreSQL and must run inside
+ * pg::CallPg.
  */
 class RowCodec
 {
   public:
-    explicit RowCodec(const Manifest &manifest); /* builds in the caller's frame; throws PgError */
+    /* Builds in the caller's frame; throws PgError, or KeyFormatError for a manifest whose
+     * keys its column types cannot have. */
+    explicit RowCodec(const Manifest &manifest);
     TupleDesc desc() const { return desc_; }
     const Manifest &manifest() const { return manifest_; }
+    const RowLayout &layout() const { return *layout_; }
 
     /* Key of the rows family (index < 0) or of index family `index`. */
     void EncodeKey(int index, const Datum *values, const bool *isnull, std::string &out) const;
@@ -144,20 +154,16 @@ class RowCodec
     void EncodeValue(const Datum *values, const bool *isnull, std::string &out);
     /*
      * Decodes a row; varlenas are palloc'd in CurrentMemoryContext. With needed (per column),
-     * only those columns are decoded, and the value is deformed up to deform_natts columns.
+     * only those columns are decoded, and the value is parsed up to deform_natts columns.
      * (pg)
      */
     void DecodeRow(std::string_view rowkey, std::string_view value, Datum *values, bool *isnull,
                    const std::vector<bool> *needed = nullptr, int deform_natts = -1);
-    /* Rebuilds the row key from the key of index family `index`. */
-    void RowKeyFromIndexKey(int index, std::string_view key, std::string &rowkey) const;
     /* The dictionary that EncodeValue encodes dictionary columns with (archive, restore). */
     void SetDictionary(ValueDictionary *dictionary) { dictionary_ = dictionary; }
     /* How DecodeRow reads dictionary entries: fetch(key, &value), false when absent. */
     using DictionaryFetch = std::function<bool(const std::string &key, std::string *value)>;
     void SetDictionaryFetch(DictionaryFetch fetch) { dictionary_fetch_ = std::move(fetch); }
-    /* The partition key value held in a row key; false if the row key does not hold it. */
-    bool PartitionValue(std::string_view rowkey, int64 *value) const;
 
   private:
     /* Turns a dictionary column's stored value into the column's value, in place. (pg) */
@@ -167,30 +173,18 @@ class RowCodec
     /* Decodes the column at pos of an encoded key into values/isnull[column]. (pg) */
     void DecodeColumn(std::string_view key, size_t pos, const KeyColumn &kc, int column,
                       Datum *values, bool *isnull);
-    /* desc_ cut after natts columns (palloc'd once per natts). (pg) */
-    TupleDesc DeformDesc(int natts);
+    /* The stored value's first natts columns, parsed, as Datums pointing into value. */
+    void DeformValue(std::string_view value, int natts, Datum *values, bool *isnull);
     void EncodeColumns(const std::vector<ManifestKeyColumn> &columns,
                        const std::vector<KeyColumn> &kinds, size_t first, const Datum *values,
                        const bool *isnull, std::string &out) const;
 
-    /* Where a row key column comes from in an index key: segment number, direction flip. */
-    struct RowKeySource
-    {
-        int segment;
-        bool flip;
-    };
     const Manifest &manifest_;
     TupleDesc desc_;
-    TupleDesc deform_desc_ = nullptr; /* DeformDesc's last result */
-    std::vector<KeyColumn> rowkey_columns_;
-    std::vector<std::vector<KeyColumn>> index_columns_;   /* key + suffix of each index */
-    std::vector<std::vector<KeyColumn>> include_columns_; /* INCLUDE columns of each index */
-    std::vector<std::vector<RowKeySource>> rowkey_sources_;
-    std::vector<bool> in_rowkey_; /* per column */
-    int partition_segment_;       /* position of the partition key in the row key, or -1 */
+    std::unique_ptr<RowLayout> layout_; /* keys and stored columns, checked against desc_ */
+    std::vector<StoredField> fields_;   /* DeformValue's scratch: the parsed columns */
     std::string scratch_;
     std::vector<uint64> tuple_buffer_;        /* aligned copy of an unaligned value */
-    std::vector<int> dictionary_columns_;     /* dictionary-encoded stored columns */
     ValueDictionary *dictionary_ = nullptr;   /* encodes them (writers) */
     DictionaryFetch dictionary_fetch_;        /* reads entries (readers) */
     std::vector<Datum> encode_values_;        /* values with dictionary columns replaced */

@@ -24,10 +24,24 @@ extern "C"
 #include "utils/uuid.h"
 }
 
+#include <algorithm>
+
 #include "permanode_fdw.hpp"
 
 namespace permanode::fdw
 {
+
+/* engine/stored_row.cpp parses tuples without PostgreSQL's headers: its constants are these */
+static_assert(kTupleLenOffset == offsetof(MinimalTupleData, t_len));
+static_assert(kTupleInfomask2Offset == offsetof(MinimalTupleData, t_infomask2));
+static_assert(kTupleInfomaskOffset == offsetof(MinimalTupleData, t_infomask));
+static_assert(kTupleHoffOffset == offsetof(MinimalTupleData, t_hoff));
+static_assert(kTupleHeaderBytes == SizeofMinimalTupleHeader);
+static_assert(kMinimalTupleOffset == MINIMAL_TUPLE_OFFSET);
+static_assert(kTupleHasNull == HEAP_HASNULL && kTupleNattsMask == HEAP_NATTS_MASK);
+static_assert(kMaxAlign == MAXIMUM_ALIGNOF);
+static_assert(TYPALIGN_CHAR == 'c' && TYPALIGN_SHORT == 's' && TYPALIGN_INT == 'i' &&
+              TYPALIGN_DOUBLE == 'd');
 
 KeyKind KeyKindOfType(Oid typid, int *fixed_len)
 {
@@ -81,7 +95,7 @@ uint64 RowHash(std::string_view key, std::string_view value)
                                static_cast<int>(value.size()), h);
 }
 
-RowCodec::RowCodec(const Manifest &manifest) : manifest_(manifest), partition_segment_(-1)
+RowCodec::RowCodec(const Manifest &manifest) : manifest_(manifest)
 {
     int n = static_cast<int>(manifest.columns.size());
     // PostgreSQL's part, through CallPg: an ereport becomes a PgError, which destroys the members
@@ -96,46 +110,16 @@ RowCodec::RowCodec(const Manifest &manifest) : manifest_(manifest), partition_se
                                    manifest.columns[i].typmod, 0);
             return desc;
         });
-    in_rowkey_.assign(n, false);
+    std::vector<StoredColumn> columns;
+    for (int i = 0; i < n; i++)
+    {
+        Form_pg_attribute att = TupleDescAttr(desc_, i);
+        columns.push_back(StoredColumn{att->attlen, att->attalign, att->attbyval});
+    }
+    layout_ = std::make_unique<RowLayout>(manifest, std::move(columns));
+    fields_.resize(n);
     encoded_.resize(n);
     stored_.resize(n);
-    rowkey_columns_ = FamilyKeyColumns(manifest, manifest.rows);
-    for (size_t r = 0; r < manifest.rows.key.size(); r++)
-    {
-        in_rowkey_[manifest.rows.key[r].column] = true;
-        if (manifest.rows.key[r].column == manifest.partition_column_index)
-            partition_segment_ = static_cast<int>(r);
-    }
-    for (const auto &index : manifest.indexes)
-    {
-        index_columns_.push_back(FamilyKeyColumns(manifest, index));
-        include_columns_.push_back(FamilyIncludeColumns(manifest, index));
-        std::vector<RowKeySource> sources;
-        for (const auto &rk : manifest.rows.key)
-        {
-            RowKeySource source{-1, false};
-            int segment = 0;
-            for (const auto *part : {&index.key, &index.suffix})
-                for (const auto &c : *part)
-                {
-                    if (source.segment < 0 && c.column == rk.column)
-                        source = RowKeySource{segment, c.desc != rk.desc};
-                    segment++;
-                }
-            if (source.segment < 0)
-                throw KeyFormatError("index family " + index.cf + " lacks a row key column");
-            sources.push_back(source);
-        }
-        rowkey_sources_.push_back(std::move(sources));
-    }
-    for (int i = 0; i < n; i++)
-        if (manifest.columns[i].dictionary && !in_rowkey_[i])
-        {
-            if (TupleDescAttr(desc_, i)->attlen != -1)
-                throw KeyFormatError("dictionary column " + manifest.columns[i].name +
-                                     " is not of variable length");
-            dictionary_columns_.push_back(i);
-        }
 }
 
 void RowCodec::EncodeColumns(const std::vector<ManifestKeyColumn> &columns,
@@ -183,7 +167,7 @@ void RowCodec::EncodeColumns(const std::vector<ManifestKeyColumn> &columns,
 void RowCodec::EncodeKey(int index, const Datum *values, const bool *isnull, std::string &out) const
 {
     const ManifestFamily &family = index < 0 ? manifest_.rows : manifest_.indexes[index];
-    const std::vector<KeyColumn> &cols = index < 0 ? rowkey_columns_ : index_columns_[index];
+    const std::vector<KeyColumn> &cols = index < 0 ? layout_->RowKey() : layout_->IndexKey(index);
     out.clear();
     EncodeColumns(family.key, cols, 0, values, isnull, out);
     EncodeColumns(family.suffix, cols, family.key.size(), values, isnull, out);
@@ -193,7 +177,7 @@ void RowCodec::EncodeInclude(int index, const Datum *values, const bool *isnull,
                              std::string &out) const
 {
     out.clear();
-    EncodeColumns(manifest_.indexes[index].include, include_columns_[index], 0, values, isnull,
+    EncodeColumns(manifest_.indexes[index].include, layout_->Include(index), 0, values, isnull,
                   out);
 }
 
@@ -260,7 +244,7 @@ void RowCodec::DecodeIndexEntry(int index, std::string_view key, std::string_vie
     for (const auto *part : {&family.key, &family.suffix})
         for (const auto &c : *part)
         {
-            const KeyColumn &kc = index_columns_[index][i++];
+            const KeyColumn &kc = layout_->IndexKey(index)[i++];
             DecodeColumn(key, pos, kc, c.column, values, isnull);
             pos = SkipColumn(key, pos, kc);
         }
@@ -268,7 +252,7 @@ void RowCodec::DecodeIndexEntry(int index, std::string_view key, std::string_vie
     i = 0;
     for (const auto &c : family.include)
     {
-        const KeyColumn &kc = include_columns_[index][i++];
+        const KeyColumn &kc = layout_->Include(index)[i++];
         DecodeColumn(value, pos, kc, c.column, values, isnull);
         pos = SkipColumn(value, pos, kc);
     }
@@ -279,13 +263,13 @@ void RowCodec::EncodeValue(const Datum *values, const bool *isnull, std::string 
     int n = desc_->natts;
     bool *nulls = static_cast<bool *>(palloc(n * sizeof(bool)));
     for (int i = 0; i < n; i++)
-        nulls[i] = isnull[i] || in_rowkey_[i];
-    if (!dictionary_columns_.empty())
+        nulls[i] = isnull[i] || layout_->InRowKey(i);
+    if (!layout_->DictionaryColumns().empty())
     {
         if (dictionary_ == nullptr)
             throw KeyFormatError("no dictionary to encode the dictionary columns with");
         encode_values_.assign(values, values + n);
-        for (int c : dictionary_columns_)
+        for (int c : layout_->DictionaryColumns())
         {
             if (nulls[c])
                 continue;
@@ -326,29 +310,26 @@ void RowCodec::EncodeValue(const Datum *values, const bool *isnull, std::string 
     pfree(nulls);
 }
 
-TupleDesc RowCodec::DeformDesc(int natts)
+void RowCodec::DeformValue(std::string_view value, int natts, Datum *values, bool *isnull)
 {
-    if (natts >= desc_->natts)
-        return desc_;
-    /* heap_deform_tuple stops at the descriptor's last column: no work for the columns after */
-    if (deform_desc_ == nullptr || deform_desc_->natts != natts)
+    layout_->ParseValue(value, natts, fields_.data());
+    for (int i = 0; i < natts; i++)
     {
-        MemoryContext old = MemoryContextSwitchTo(GetMemoryChunkContext(desc_)); /* desc_'s life */
-        TupleDesc desc = CreateTemplateTupleDesc(natts);
-        for (int i = 0; i < natts; i++)
-            TupleDescCopyEntry(desc, static_cast<AttrNumber>(i + 1), desc_,
-                               static_cast<AttrNumber>(i + 1));
-        MemoryContextSwitchTo(old);
-        deform_desc_ = desc;
+        const StoredField &f = fields_[i];
+        isnull[i] = f.null;
+        if (f.null)
+        {
+            values[i] = (Datum)0;
+            continue;
+        }
+        Form_pg_attribute att = TupleDescAttr(desc_, i);
+        values[i] = fetch_att(value.data() + f.offset, att->attbyval, att->attlen);
     }
-    return deform_desc_;
 }
 
 void RowCodec::DecodeRow(std::string_view rowkey, std::string_view value, Datum *values,
                          bool *isnull, const std::vector<bool> *needed, int deform_natts)
 {
-    if (value.size() < SizeofMinimalTupleHeader)
-        throw KeyFormatError("archived row is too short");
     if (resolved_bytes_ > kMaxResolvedBytes)
     {
         resolved_.clear(); /* the previous row's datums are no longer read */
@@ -356,7 +337,8 @@ void RowCodec::DecodeRow(std::string_view rowkey, std::string_view value, Datum 
     }
     if (deform_natts == 0)
     {
-        /* nothing stored is read (count(*), or only row key columns) */
+        /* nothing stored is read (count(*), or only row key columns): the header is checked */
+        layout_->ParseValue(value, 0, nullptr);
         for (int i = 0; i < desc_->natts; i++)
         {
             values[i] = (Datum)0;
@@ -376,22 +358,15 @@ void RowCodec::DecodeRow(std::string_view rowkey, std::string_view value, Datum 
             memcpy(tuple_buffer_.data(), data, value.size());
             data = reinterpret_cast<const char *>(tuple_buffer_.data());
         }
-        MinimalTuple tuple = reinterpret_cast<MinimalTuple>(const_cast<char *>(data));
-        if (tuple->t_len != value.size() || HeapTupleHeaderGetNatts(tuple) > desc_->natts)
-            throw KeyFormatError("archived row has an invalid header");
-        /* deform only the columns up to the last one needed: the rest read as NULL */
-        int natts = deform_natts > 0 ? deform_natts : desc_->natts;
-        HeapTupleData heap;
-        heap.t_len = tuple->t_len + MINIMAL_TUPLE_OFFSET;
-        heap.t_data = reinterpret_cast<HeapTupleHeader>(reinterpret_cast<char *>(tuple) -
-                                                        MINIMAL_TUPLE_OFFSET);
-        heap_deform_tuple(&heap, DeformDesc(natts), values, isnull);
+        /* parse only the columns up to the last one needed: the rest read as NULL */
+        int natts = deform_natts > 0 ? std::min(deform_natts, desc_->natts) : desc_->natts;
+        DeformValue(std::string_view(data, value.size()), natts, values, isnull);
         for (int i = natts; i < desc_->natts; i++)
         {
             values[i] = (Datum)0;
             isnull[i] = true;
         }
-        for (int c : dictionary_columns_)
+        for (int c : layout_->DictionaryColumns())
             if (!isnull[c] && (needed == nullptr || (*needed)[c]))
                 values[c] = DecodeDictionaryColumn(c, values[c]);
     }
@@ -399,7 +374,7 @@ void RowCodec::DecodeRow(std::string_view rowkey, std::string_view value, Datum 
     size_t pos = 0;
     for (size_t r = 0; r < manifest_.rows.key.size(); r++)
     {
-        const KeyColumn &kc = rowkey_columns_[r];
+        const KeyColumn &kc = layout_->RowKey()[r];
         int column = manifest_.rows.key[r].column;
         if (needed == nullptr || (*needed)[column])
             DecodeColumn(rowkey, pos, kc, column, values, isnull);
@@ -453,48 +428,6 @@ const char *RowCodec::ResolveDictionaryEntry(int column, uint32 id)
     SET_VARSIZE(entry.data(), entry.size());
     resolved_bytes_ += entry.size() + 64;
     return resolved_.emplace(slot, std::move(entry)).first->second.data();
-}
-
-void RowCodec::RowKeyFromIndexKey(int index, std::string_view key, std::string &rowkey) const
-{
-    const std::vector<KeyColumn> &cols = index_columns_[index];
-    size_t offsets[64];
-    size_t nsegments = cols.size();
-    if (nsegments + 1 > sizeof(offsets) / sizeof(offsets[0]))
-        throw KeyFormatError("too many key columns");
-    size_t pos = 0;
-    for (size_t i = 0; i < nsegments; i++)
-    {
-        offsets[i] = pos;
-        pos = SkipColumn(key, pos, cols[i]);
-    }
-    offsets[nsegments] = pos;
-    if (pos != key.size())
-        throw KeyFormatError("archived index key has trailing bytes");
-    rowkey.clear();
-    for (const auto &source : rowkey_sources_[index])
-    {
-        size_t start = offsets[source.segment];
-        size_t len = offsets[source.segment + 1] - start;
-        size_t at = rowkey.size();
-        rowkey.append(key.data() + start, len);
-        if (source.flip)
-            for (size_t i = at + 1; i < rowkey.size(); i++)
-                rowkey[i] = static_cast<char>(~static_cast<uint8>(rowkey[i]));
-    }
-}
-
-bool RowCodec::PartitionValue(std::string_view rowkey, int64 *value) const
-{
-    if (partition_segment_ < 0)
-        return false;
-    size_t pos = 0;
-    for (int i = 0; i < partition_segment_; i++)
-        pos = SkipColumn(rowkey, pos, rowkey_columns_[i]);
-    if (IsNullAt(rowkey, pos))
-        return false;
-    *value = DecodeInt(rowkey, pos, rowkey_columns_[partition_segment_]);
-    return true;
 }
 
 } // namespace permanode::fdw

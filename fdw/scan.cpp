@@ -521,6 +521,8 @@ void BeginForeignScan(ForeignScanState *node, int eflags)
                                          ALLOCSET_DEFAULT_SIZES);
         });
     s->cursor = std::make_unique<ArchiveCursor>(ArchiveDir(opts->archive));
+    CheckManifestDescribes(s->cursor->manifest(), opts->indexes_text, opts->range_from,
+                           opts->range_to, opts->partition_attnum);
     pg::CallPg(
         [&]
         {

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdarg>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +19,7 @@
 
 #include <rocksdb/cache.h>
 #include <rocksdb/env.h>
+#include <rocksdb/metadata.h>
 #include <rocksdb/table.h>
 
 #include "engine/split_keys.hpp"
@@ -88,6 +90,48 @@ void SyncPath(const std::string &path, bool directory)
     close(fd);
     if (rc != 0)
         throw StatusError(rocksdb::Status::IOError(path, strerror(errno)), "could not fsync");
+}
+
+/* The status of a failed open, as corruption when the database lacks a family the manifest
+ * records (RocksDB calls that an invalid argument). */
+rocksdb::Status ExplainFailedOpen(const rocksdb::Status &status, const rocksdb::DBOptions &options,
+                                  const std::string &path,
+                                  const std::vector<rocksdb::ColumnFamilyDescriptor> &families)
+{
+    std::vector<std::string> names;
+    if (!status.IsInvalidArgument() || !rocksdb::DB::ListColumnFamilies(options, path, &names).ok())
+        return status;
+    for (const auto &family : families)
+        if (std::find(names.begin(), names.end(), family.name) == names.end())
+            return rocksdb::Status::Corruption("its database has no family " + family.name);
+    return status;
+}
+
+/*
+ * Throws StatusError (corruption) unless every family of the open archive holds files exactly
+ * when its manifest records entries: a database whose MANIFEST lost its last records (a
+ * truncated file) opens as it was before some families' files were ingested, and would read
+ * as empty families.
+ */
+void CheckFamiliesHoldFiles(const ArchiveHandle &handle)
+{
+    auto check = [&](rocksdb::ColumnFamilyHandle *cf, uint64_t entries)
+    {
+        rocksdb::ColumnFamilyMetaData meta;
+        handle.db->GetColumnFamilyMetaData(cf, &meta);
+        if ((meta.file_count > 0) != (entries > 0))
+            throw StatusError(rocksdb::Status::Corruption("family " + meta.name + " holds " +
+                                                          std::to_string(meta.file_count) +
+                                                          " files, its manifest records " +
+                                                          std::to_string(entries) + " entries"),
+                              "archive " + handle.dir + " does not match its manifest");
+    };
+    const Manifest &m = handle.manifest;
+    check(handle.rows, m.rows.entries);
+    for (size_t i = 0; i < m.indexes.size(); i++)
+        check(handle.indexes[i], m.indexes[i].entries);
+    if (handle.dictionary != nullptr)
+        check(handle.dictionary, m.dictionary_entries);
 }
 
 } // namespace
@@ -215,22 +259,24 @@ std::shared_ptr<ArchiveHandle> OpenArchive(const std::string &dir)
     if (has_dictionary)
         families.emplace_back(kDictionaryFamily, options);
     rocksdb::DB *db = nullptr;
+    std::string db_dir = (fs::path(dir) / kDbSubdir).string();
     rocksdb::Status status = RetryOutOfFiles(
         [&]
         {
             SignalBlocker blocker;
-            return rocksdb::DB::OpenForReadOnly(rocksdb::DBOptions(options),
-                                                (fs::path(dir) / kDbSubdir).string(), families,
+            return rocksdb::DB::OpenForReadOnly(rocksdb::DBOptions(options), db_dir, families,
                                                 &handle->all, &db);
         },
         [] {});
-    CheckStatus(status, "could not open archive " + dir);
+    CheckStatus(ExplainFailedOpen(status, rocksdb::DBOptions(options), db_dir, families),
+                "could not open archive " + dir);
     handle->db.reset(db);
     handle->rows = handle->all[1];
     handle->indexes.assign(handle->all.begin() + 2,
                            handle->all.begin() + 2 + handle->manifest.indexes.size());
     if (has_dictionary)
         handle->dictionary = handle->all.back();
+    CheckFamiliesHoldFiles(*handle);
 
     handle_cache.push_front(handle);
     while (handle_cache.size() > kHandleCacheSize)

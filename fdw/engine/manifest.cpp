@@ -4,6 +4,7 @@
  */
 #include "engine/manifest.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -15,6 +16,44 @@ namespace
 {
 
 using nlohmann::json;
+
+/* Columns a PostgreSQL table has at most (MaxHeapAttributeNumber). */
+constexpr size_t kMaxColumns = 1600;
+
+/* A column as recorded; throws ManifestError for a key encoding no reader knows. */
+ManifestColumn ColumnFromJson(const json &c)
+{
+    ManifestColumn col;
+    col.name = c.at("name").get<std::string>();
+    col.type_oid = c.at("type_oid").get<uint32_t>();
+    col.archived_type_oid = col.type_oid;
+    col.type_name = c.at("type_name").get<std::string>();
+    col.typmod = c.at("typmod").get<int32_t>();
+    int kind = c.at("kind").get<int>();
+    col.fixed_len = c.at("fixed_len").get<int>();
+    col.dictionary = c.value("dictionary", false); /* absent in older archives */
+    if (kind < static_cast<int>(KeyKind::kNone) || kind > static_cast<int>(KeyKind::kBytes))
+        throw ManifestError("manifest gives column " + col.name + " an unknown key encoding");
+    col.kind = static_cast<KeyKind>(kind);
+    if (col.fixed_len < 0 || (col.kind == KeyKind::kFixed) != (col.fixed_len > 0))
+        throw ManifestError("manifest gives column " + col.name + " an invalid length");
+    return col;
+}
+
+/* Throws ManifestError unless the families' names are those a reader opens: "rows", then
+ * distinct names of none of the other families. */
+void CheckFamilyNames(const Manifest &m)
+{
+    if (m.rows.cf != kRowsFamily)
+        throw ManifestError("manifest names the rows family \"" + m.rows.cf + "\"");
+    std::vector<std::string> seen{kRowsFamily, kDictionaryFamily, "default"};
+    for (const auto &f : m.indexes)
+    {
+        if (std::find(seen.begin(), seen.end(), f.cf) != seen.end())
+            throw ManifestError("manifest names family \"" + f.cf + "\" twice");
+        seen.push_back(f.cf);
+    }
+}
 
 json KeyColumnsToJson(const std::vector<ManifestKeyColumn> &cols)
 {
@@ -40,7 +79,7 @@ std::vector<ManifestKeyColumn> KeyColumnsFromJson(const json &in, size_t ncolumn
         k.nulls_first = c.at("nulls_first").get<bool>();
         k.not_null = c.value("not_null", false);
         if (k.column < 0 || static_cast<size_t>(k.column) >= ncolumns)
-            throw std::runtime_error("manifest names a column that does not exist");
+            throw ManifestError("manifest names a column that does not exist");
         out.push_back(k);
     }
     return out;
@@ -65,6 +104,11 @@ ManifestFamily FamilyFromJson(const json &in, size_t ncolumns)
     f.suffix = KeyColumnsFromJson(in.at("suffix"), ncolumns);
     f.include = KeyColumnsFromJson(in.at("include"), ncolumns);
     f.entries = in.at("entries").get<uint64_t>();
+    /* INCLUDE columns are written ascending, NULLs last: the foreign table's options record
+     * only their numbers, so this is where another order is caught */
+    for (const auto &k : f.include)
+        if (k.desc || k.nulls_first || k.not_null)
+            throw ManifestError("manifest gives an INCLUDE column of family " + f.cf + " an order");
     return f;
 }
 
@@ -120,8 +164,8 @@ Manifest ManifestFromJson(const std::string &text)
         Manifest m;
         m.format_version = in.at("format_version").get<int>();
         if (m.format_version != kManifestFormatVersion)
-            throw std::runtime_error("unsupported archive format version " +
-                                     std::to_string(m.format_version));
+            throw ManifestError("unsupported archive format version " +
+                                std::to_string(m.format_version));
         m.table_schema = in.at("table_schema").get<std::string>();
         m.table_name = in.at("table_name").get<std::string>();
         m.partition_column = in.at("partition_column").get<std::string>();
@@ -133,21 +177,12 @@ Manifest ManifestFromJson(const std::string &text)
         m.compression = in.at("compression").get<std::string>();
         m.created_at = in.at("created_at").get<std::string>();
         for (const auto &c : in.at("columns"))
-        {
-            ManifestColumn col;
-            col.name = c.at("name").get<std::string>();
-            col.type_oid = c.at("type_oid").get<uint32_t>();
-            col.archived_type_oid = col.type_oid;
-            col.type_name = c.at("type_name").get<std::string>();
-            col.typmod = c.at("typmod").get<int32_t>();
-            col.kind = static_cast<KeyKind>(c.at("kind").get<int>());
-            col.fixed_len = c.at("fixed_len").get<int>();
-            col.dictionary = c.value("dictionary", false); /* absent in older archives */
-            m.columns.push_back(col);
-        }
+            m.columns.push_back(ColumnFromJson(c));
         size_t n = m.columns.size();
+        if (n > kMaxColumns)
+            throw ManifestError("manifest records " + std::to_string(n) + " columns");
         if (m.partition_column_index < 0 || static_cast<size_t>(m.partition_column_index) >= n)
-            throw std::runtime_error("manifest names no partition column");
+            throw ManifestError("manifest names no partition column");
         m.rows = FamilyFromJson(in.at("rows"), n);
         m.dictionary_entries = in.value("dictionary_entries", uint64_t{0});
         m.dictionary_checksum = in.value("dictionary_checksum", uint64_t{0});
@@ -164,12 +199,71 @@ Manifest ManifestFromJson(const std::string &text)
             part.own_indexes = p.at("own_indexes").get<std::vector<std::string>>();
             m.partitions.push_back(part);
         }
+        CheckFamilyNames(m);
+        if (m.dictionary_entries > 0 && !HasDictionary(m))
+            throw ManifestError("manifest records dictionary entries but no dictionary column");
         return m;
     }
     catch (const nlohmann::json::exception &e)
     {
-        throw std::runtime_error(std::string("malformed archive manifest: ") + e.what());
+        throw ManifestError(std::string("malformed archive manifest: ") + e.what());
     }
+}
+
+std::string IndexesOption(const Manifest &manifest)
+{
+    std::string out;
+    auto clean = [](const std::string &name)
+    {
+        std::string s = name;
+        for (char &c : s)
+            if (c == ';' || c == ':' || c == ',')
+                c = '_';
+        return s;
+    };
+    auto family = [&](const ManifestFamily &f)
+    {
+        if (!out.empty())
+            out += ';';
+        out += f.cf + ":" + clean(f.name) + ":";
+        bool first = true;
+        for (const auto *part : {&f.key, &f.suffix})
+            for (const auto &k : *part)
+            {
+                if (!first)
+                    out += ',';
+                first = false;
+                out += std::to_string(k.column + 1) + (k.desc ? "d" : "a") +
+                       (k.nulls_first ? "f" : "l") + (k.not_null ? "n" : "");
+            }
+        if (!f.include.empty())
+        {
+            out += ':';
+            for (size_t i = 0; i < f.include.size(); i++)
+                out += (i ? "," : "") + std::to_string(f.include[i].column + 1);
+        }
+    };
+    family(manifest.rows);
+    for (const auto &f : manifest.indexes)
+        family(f);
+    return out;
+}
+
+void CheckManifestDescribes(const Manifest &manifest, const std::string &indexes,
+                            int64_t range_from, int64_t range_to, int partition_attnum)
+{
+    std::string families = IndexesOption(manifest);
+    if (families != indexes)
+        throw ManifestError("the manifest describes the families \"" + families +
+                            "\", the foreign table \"" + indexes + "\"");
+    if (manifest.range_from != range_from || manifest.range_to != range_to ||
+        manifest.partition_column_index + 1 != partition_attnum)
+        throw ManifestError("the manifest holds [" + std::to_string(manifest.range_from) + ", " +
+                            std::to_string(manifest.range_to) + ") of column " +
+                            std::to_string(manifest.partition_column_index + 1) +
+                            ", the foreign table [" + std::to_string(range_from) + ", " +
+                            std::to_string(range_to) + ") of column " +
+                            std::to_string(partition_attnum));
 }
 
 bool HasDictionary(const Manifest &manifest)

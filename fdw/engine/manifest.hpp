@@ -8,6 +8,7 @@
 #define PERMANODE_FDW_ENGINE_MANIFEST_HPP
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -100,8 +101,28 @@ struct Manifest
 /* Serializes a manifest as JSON. */
 std::string ManifestToJson(const Manifest &manifest);
 
-/* Parses a manifest; throws std::runtime_error when it is malformed or of another version. */
+/* A manifest that does not parse, or describes no archive this reader can read. */
+class ManifestError : public std::runtime_error
+{
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+/* Parses a manifest; throws ManifestError when it is malformed or of another version. */
 Manifest ManifestFromJson(const std::string &text);
+
+/* The "indexes" option of the archive's foreign table: its families, with attnums (1 + column
+ * index). */
+std::string IndexesOption(const Manifest &manifest);
+
+/*
+ * Throws ManifestError unless the manifest describes the families (as an "indexes" option), the
+ * range and the partition column (attnum) that its foreign table's options record. The options
+ * are written from the manifest when the archive is made; plans are made from them and run
+ * over the manifest's families.
+ */
+void CheckManifestDescribes(const Manifest &manifest, const std::string &indexes,
+                            int64_t range_from, int64_t range_to, int partition_attnum);
 
 /* True when some column is dictionary-encoded (the archive then has the "dict" family). */
 bool HasDictionary(const Manifest &manifest);
