@@ -217,3 +217,15 @@ curl -sS -f "$v1/addresses/$owner/outputs" | jq -e --arg id "${carried#0x}" \
   '.data.outputIds | index($id) != null' >/dev/null ||
   { echo "v1 outputs of $owner lack $carried"; exit 1; }
 echo "ok: the carried output $carried in both eras"
+
+# A Chrysalis output spent in another range than its own (carried on by the genesis, then spent in
+# Stardust, range 2): a lookup by output_id finds both its rows, its creation (range 0, archived)
+# and its spend, as a scan of every partition does.
+spent_later=$(sql "SELECT output_id FROM permanode.legacy_outputs WHERE is_used
+  AND milestone_index >= 20000 ORDER BY 1 LIMIT 1")
+[ -n "$spent_later" ] || { echo "no Chrysalis output spent in Stardust"; exit 1; }
+[ "$(sql "SELECT string_agg(ms_range_id || ':' || is_used, ' ' ORDER BY ms_range_id)
+          FROM permanode.legacy_outputs WHERE output_id = '$spent_later'")" = "0:false 2:true" ] ||
+  { echo "legacy_outputs of $spent_later by output_id: $(sql "SELECT ms_range_id, is_used
+      FROM permanode.legacy_outputs WHERE output_id = '$spent_later'")"; exit 1; }
+echo "ok: $spent_later's rows in both ranges"
