@@ -34,3 +34,7 @@ WHERE d.date = m.date;
 UPDATE @extschema@.partition_hints
 SET hint_query = 'SELECT r FROM @extschema@.output_locator, LATERAL (VALUES (legacy_ms_range_id), (spent_ms_range_id)) AS v(r) WHERE output_id = $1 AND legacy_ms_range_id IS NOT NULL AND r IS NOT NULL'
 WHERE table_name = 'legacy_outputs' AND column_name = 'output_id';
+
+-- archive_runs became prepare_runs: archiving copies every table first and swaps them all at
+-- once (fdw/archive_swap.cpp).
+DROP FUNCTION IF EXISTS @extschema@.archive_runs(regclass, regclass[], int[]);
