@@ -16,17 +16,17 @@
  *	  4. The archive is re-read: row count and checksum must match what the heap gave.
  *	  5. The archive is logged in the WAL (archive_wal.cpp), for standbys and backups, before
  *	     the commit that names it.
- *	  6. Detach the heaps, create and attach the foreign partition, drop the heaps. All of this
- *	     runs in the caller's transaction, so a crash anywhere leaves either the heaps (and an
- *	     orphaned directory for archive_gc) or the foreign partition: every row exactly once.
+ *	  6. Detach the heaps, create and attach the foreign partition, drop the heaps: with the
+ *	     other swaps of the archiving call, under locks taken together (archive_swap.cpp). All
+ *	     of this runs in the caller's transaction, so a crash anywhere leaves either the heaps
+ *	     (and an orphaned directory for archive_gc) or the foreign partition: every row exactly
+ *	     once.
  *
- *	  ArchivePartitions, at the end of the file, runs the steps in this order.
+ *	  PrepareArchive, at the end of the file, runs steps 1 to 5 in this order.
  */
 extern "C"
 {
 #include "postgres.h"
-
-#include <sys/stat.h>
 
 #include "access/genam.h"
 #include "access/htup_details.h"
@@ -57,11 +57,11 @@ extern "C"
 #include "utils/timestamp.h"
 
     PG_FUNCTION_INFO_V1(permanode_archive_partitions);
+    PG_FUNCTION_INFO_V1(permanode_archive_prepare);
 }
 
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -74,8 +74,6 @@ namespace permanode::fdw
 
 namespace
 {
-
-namespace fs = std::filesystem;
 
 /* A child partition and its bounds, as read from the catalog. */
 struct ChildBound
@@ -674,54 +672,6 @@ ArchivePlan PlanArchive(Oid parent, int64 from, int64 to)
     return plan;
 }
 
-/*
- * A fresh, uniquely named archive directory. An archive that fails before its swap (a full
- * disk, a failed verification, a cancel) leaves nothing behind: the directory goes as the error
- * unwinds. A crash leaves it to archive_gc(), which removes directories no foreign table names.
- */
-class NewArchiveDirectory
-{
-  public:
-    NewArchiveDirectory(const std::string &table_name, int64 from, int64 to)
-    {
-        std::string root = ArchiveRootOfDatabase();
-        std::error_code ec;
-        fs::create_directories(root, ec);
-        for (int attempt = 0;; attempt++)
-        {
-            TimestampTz now = pg::CallPg([] { return GetCurrentTimestamp(); });
-            name_ = fmt::format("{}_{}_{}_{:x}_{}_{}", SafeName(table_name), from, to,
-                                static_cast<uint64>(now), MyProcPid, attempt);
-            path_ = root + "/" + name_;
-            if (mkdir(path_.c_str(), 0700) == 0)
-                break;
-            if (errno != EEXIST || attempt > 100)
-                throw pg::PgError(ERRCODE_IO_ERROR, "could not create archive directory \"" +
-                                                        path_ + "\": " + strerror(errno));
-        }
-    }
-    ~NewArchiveDirectory()
-    {
-        if (swapped_)
-            return;
-        ForgetArchive(path_);
-        std::error_code ignored;
-        fs::remove_all(path_, ignored);
-    }
-    NewArchiveDirectory(const NewArchiveDirectory &) = delete;
-    NewArchiveDirectory &operator=(const NewArchiveDirectory &) = delete;
-
-    const std::string &name() const { return name_; }
-    const std::string &path() const { return path_; }
-    /* The catalog names it now, until the transaction ends: it stays. */
-    void Keep() { swapped_ = true; }
-
-  private:
-    std::string name_;
-    std::string path_;
-    bool swapped_ = false;
-};
-
 /* Logs (DEBUG1) how long each phase of an archive took. */
 class PhaseTimer
 {
@@ -817,9 +767,10 @@ std::string CreateForeignTable(const ArchivePlan &plan, const std::string &archi
         m.partition_column_index + 1, literal(IndexesOption(m)));
 }
 
-/* Step 6, in the caller's transaction: detaches the heaps, attaches a foreign partition over
- * the archive in their place, and drops them. */
-void SwapPartitions(const ArchivePlan &plan, const std::string &archive, uint64 rows, uint64 bytes)
+/* Step 6's statements (archive_swap.cpp runs them): detach the heaps, attach a foreign
+ * partition over the archive in their place, drop the heaps. */
+std::vector<std::string> SwapStatements(const ArchivePlan &plan, const std::string &archive,
+                                        uint64 rows, uint64 bytes)
 {
     std::vector<std::string> statements;
     for (const auto &p : plan.partitions_qualified)
@@ -830,51 +781,77 @@ void SwapPartitions(const ArchivePlan &plan, const std::string &archive, uint64 
     for (size_t i = 0; i < plan.partitions_qualified.size(); i++)
         drop += (i ? ", " : "") + plan.partitions_qualified[i];
     statements.push_back(drop);
-    pg::CallPg([&] { ExecuteStatements(statements); });
+    return statements;
 }
 
-/* The steps of the file's header comment, in order; returns the foreign partition. */
-Oid ArchivePartitions(Oid parent, int64 from, int64 to)
+/* Steps 1 to 5 of the file's header comment, in order; step 6 waits with the call's other
+ * swaps (AddPreparedSwap). */
+void PrepareArchive(Oid parent, int64 from, int64 to)
 {
     BeginArchiving(from, to);
     ArchivePlan plan = PlanArchive(parent, from, to);
 
-    NewArchiveDirectory archive(plan.manifest.table_name, from, to);
+    auto archive =
+        std::make_unique<NewArchiveDirectory>(SafeName(plan.manifest.table_name), from, to);
     PrepareToWrite(&plan);
     PhaseTimer timer;
-    HeapDigest heap = WriteArchive(archive.path(), &plan, &timer);
+    HeapDigest heap = WriteArchive(archive->path(), &plan, &timer);
     pg::CallPg([] { CrashPoint("after_write"); });
 
-    uint64 bytes = Seal(archive.path(), heap, &plan.manifest);
+    uint64 bytes = Seal(archive->path(), heap, &plan.manifest);
     timer.Done("sealing");
-    VerifyAgainstHeap(archive.path(), heap);
+    VerifyAgainstHeap(archive->path(), heap);
     timer.Done("verifying");
 
     /* into the WAL, for standbys and backups: before the swap's commit, which names it */
-    LogArchive(archive.name(), archive.path());
+    LogArchive(archive->name(), archive->path());
     timer.Done("logging");
-    pg::CallPg([] { CrashPoint("before_swap"); });
 
-    SwapPartitions(plan, archive.name(), heap.rows, bytes);
-    archive.Keep();
-    pg::CallPg([] { CrashPoint("after_swap"); });
-    std::string ftname = ForeignTableName(plan);
-    return pg::CallPg([&] { return get_relname_relid(ftname.c_str(), plan.parent_namespace); });
+    PreparedSwap swap;
+    swap.parent = parent;
+    for (const auto &c : plan.partitions)
+        swap.partitions.push_back(c.relid);
+    swap.statements = SwapStatements(plan, archive->name(), heap.rows, bytes);
+    swap.foreign_table = ForeignTableName(plan);
+    swap.namespace_oid = plan.parent_namespace;
+    swap.directory = std::move(archive);
+    AddPreparedSwap(std::move(swap));
 }
 
 } // namespace
 
 } // namespace permanode::fdw
 
-/* permanode.archive_partitions(parent regclass, from_range int, to_range int) returns regclass */
+/* permanode.archive_partitions(parent regclass, from_range int, to_range int) returns regclass:
+ * prepares the archive and swaps it in (with any other this transaction prepared). */
 extern "C" Datum permanode_archive_partitions(PG_FUNCTION_ARGS)
 {
     Oid parent = PG_GETARG_OID(0);
     int64 from = PG_GETARG_INT32(1);
     int64 to = PG_GETARG_INT32(2);
     const char *table = get_rel_name(parent);
-    return permanode::fdw::GuardedArchive(
-        table,
-        [&]() -> Datum
-        { return ObjectIdGetDatum(permanode::fdw::ArchivePartitions(parent, from, to)); });
+    return permanode::fdw::GuardedArchive(table,
+                                          [&]() -> Datum
+                                          {
+                                              permanode::fdw::PrepareArchive(parent, from, to);
+                                              return ObjectIdGetDatum(
+                                                  permanode::fdw::SwapPrepared().back());
+                                          });
+}
+
+/* permanode.archive_prepare(parent regclass, from_range int, to_range int) returns void: writes,
+ * verifies and logs the archive of the heap partitions tiling the range; its swap waits for
+ * permanode.archive_swap_prepared() in the same transaction (archive_swap.cpp). */
+extern "C" Datum permanode_archive_prepare(PG_FUNCTION_ARGS)
+{
+    Oid parent = PG_GETARG_OID(0);
+    int64 from = PG_GETARG_INT32(1);
+    int64 to = PG_GETARG_INT32(2);
+    const char *table = get_rel_name(parent);
+    return permanode::fdw::GuardedArchive(table,
+                                          [&]() -> Datum
+                                          {
+                                              permanode::fdw::PrepareArchive(parent, from, to);
+                                              return (Datum)0;
+                                          });
 }

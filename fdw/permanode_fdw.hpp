@@ -255,6 +255,51 @@ HeapDigest DigestHeapRelations(const std::vector<Oid> &relids, RowCodec &codec);
 /* Re-reads a sealed archive: row count and checksum of the rows family; checks index counts. */
 HeapDigest DigestArchive(const std::string &dir, bool verify_blocks);
 
+/* in archive_directory.cpp */
+/*
+ * A fresh, uniquely named archive directory under the database's archive root. An archive that
+ * fails before its swap (a full disk, a failed verification, a cancel, a rollback) leaves
+ * nothing behind: the directory goes with this object. A crash leaves it to archive_gc(), which
+ * removes directories no foreign table names.
+ */
+class NewArchiveDirectory
+{
+  public:
+    NewArchiveDirectory(const std::string &prefix, int64 from, int64 to);
+    ~NewArchiveDirectory();
+    NewArchiveDirectory(const NewArchiveDirectory &) = delete;
+    NewArchiveDirectory &operator=(const NewArchiveDirectory &) = delete;
+
+    const std::string &name() const { return name_; }
+    const std::string &path() const { return path_; }
+    /* The catalog names it now, until the transaction ends: it stays. */
+    void Keep() { kept_ = true; }
+
+  private:
+    std::string name_;
+    std::string path_;
+    bool kept_ = false;
+};
+
+/* in archive_swap.cpp */
+/* An archive written, sealed, verified and logged, waiting for its swap (step 6 of archive.cpp):
+ * the statements that put it in place of its heap partitions. */
+struct PreparedSwap
+{
+    Oid parent = InvalidOid;
+    std::vector<Oid> partitions;
+    std::vector<std::string> statements; /* DETACH each heap, CREATE the foreign one, DROP them */
+    std::string foreign_table;           /* its name, in the parent's schema */
+    Oid namespace_oid = InvalidOid;
+    std::unique_ptr<NewArchiveDirectory> directory;
+};
+/* Holds a swap until SwapPrepared; one the transaction (or the subtransaction that prepared it)
+ * does not swap goes with its end, its directory removed. */
+void AddPreparedSwap(PreparedSwap swap);
+/* Swaps every prepared archive, in the order prepared, under locks taken on all their tables at
+ * once, all or none; returns the foreign partitions. */
+std::vector<Oid> SwapPrepared();
+
 } // namespace permanode::fdw
 
 #endif /* PERMANODE_FDW_HPP */

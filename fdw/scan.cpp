@@ -202,7 +202,7 @@ struct KeyBounds
 };
 
 /* True for the types whose values IntegerValue reads. */
-bool IsIntegerType(Oid typid)
+bool ReadsAsInteger(Oid typid)
 {
     return typid == INT2OID || typid == INT4OID || typid == INT8OID || typid == DATEOID ||
            typid == TIMESTAMPOID || typid == TIMESTAMPTZOID || typid == TIMEOID || typid == BOOLOID;
@@ -349,7 +349,7 @@ void GatherConditions(ArchiveScanState *s, const std::vector<KeyColumn> &columns
             s->empty = true; /* comparisons with NULL are never true */
             return;
         }
-        if (c.attnum == s->opts->partition_attnum && IsIntegerType(c.value_type) && !c.array)
+        if (c.attnum == s->opts->partition_attnum && ReadsAsInteger(c.value_type) && !c.array)
             PrunePartitionKey(s, c.strategy, IntegerValue(value, c.value_type));
         if (c.column < 0)
             continue;

@@ -52,6 +52,20 @@ std::pair<long, int> RollUpDays(pqxx::connection &conn, int from, int to, bool w
     return {rows, with_last_day ? to + 1 : days[2].as<int>()};
 }
 
+// Where a run whose own milestones start at `first` begins to measure: after the newest milestone
+// measured before `first`, so that milestones an earlier run committed but did not live to measure
+// (a kill -9 between its commits and its measuring) are measured first, in order, rather than
+// holding up every later one; `first` when nothing before it is measured.
+int FirstToMeasure(pqxx::connection &conn, int first)
+{
+    pqxx::work tx(conn);
+    pqxx::field newest =
+        tx.exec_params1("SELECT max(milestone_index) FROM "
+                        "permanode.milestone_measurements WHERE milestone_index < $1",
+                        first)[0];
+    return newest.is_null() ? first : newest.as<int>() + 1;
+}
+
 FillSummary Fill(pqxx::connection &conn, const FillOptions &options, std::ostream *out)
 {
     FillSummary summary;
@@ -113,11 +127,11 @@ void MeasureIngested(const std::string &dsn, int from, int to)
         return;
     }
     FillOptions options;
-    options.from = from;
+    options.from = FirstToMeasure(conn, from);
     options.to = to;
     FillSummary summary = Fill(conn, options, nullptr);
     if (summary.measured > 0)
-        RollUpDays(conn, from, to, true);
+        RollUpDays(conn, options.from, to, true);
     if (summary.measured > 0)
         fmt::print("analytics: measured {} milestone{}\n", summary.measured,
                    summary.measured == 1 ? "" : "s");
@@ -159,7 +173,9 @@ MeasureFollower::MeasureFollower(const std::string &dsn, std::uint32_t first)
         fmt::print(stderr, "permanode sync: analytics not measured: {} may not measure\n",
                    conn_->username());
         conn_.reset();
+        return;
     }
+    next_ = rolled_from_ = FirstToMeasure(*conn_, next_);
 }
 
 void MeasureFollower::CatchUp(std::uint32_t committed, std::chrono::milliseconds budget)

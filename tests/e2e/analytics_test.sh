@@ -95,6 +95,14 @@ grep -q "milestone 60: milestone 59 before it" "$work/blocked.out" || fail "bloc
 [ "$(q "SELECT count(*) FROM (SELECT * FROM kept EXCEPT SELECT * FROM permanode.milestone_measurements) d")" = 0 ] ||
   fail "resumed measurements differ"
 
+# A run killed between its commits and its measuring (--no-measure stands in for it: 91-100) leaves
+# them unmeasured; the next run (101-110) measures them first, then its own, without a hand.
+"$cli" generate --milestones 80 --start-index 31 --seed 4 --node-fields -o "$work/s80.ndjson"
+sed -n 61,70p "$work/s80.ndjson" | "$cli" ingest - --dsn "$dsn" --no-progress --no-measure >/dev/null
+sed -n 71,80p "$work/s80.ndjson" | "$cli" ingest - --dsn "$dsn" --no-progress >"$work/after_kill.out"
+[ "$(q "SELECT count(*) FROM permanode.milestone_measurements")" = 110 ] ||
+  fail "after a run that did not measure: $(cat "$work/after_kill.out")"
+
 # Active addresses per day, week and month: each the distinct owners of that period's outputs.
 [ "$(q "SELECT count(*) FROM permanode.active_addresses WHERE period = 'day'")" -ge 1 ] || fail "no daily rows"
 [ "$(q "SELECT count(*) FROM permanode.active_addresses a WHERE a.addresses <> (

@@ -96,20 +96,22 @@ $primary->safe_psql('ledger', 'SELECT count(*) FROM permanode.archive_gc()');
 $primary->wait_for_catchup($standby);
 is(archive_dirs($standby, 'ledger'), '', 'archive_gc removed the orphan on the standby too');
 
-# The primary dies after logging the whole archive, seal included, before the swap commits: the
-# standby holds a sealed archive no foreign table names, and archive_gc removes it on both sides.
+# The primary dies after logging the whole archives, seals included, before the swaps commit (all
+# at once, after every table's archive): the standby holds sealed archives no foreign table
+# names, and archive_gc removes them on both sides.
 ($rc, $out, $err) = $primary->psql('ledger',
     "SET permanode_fdw.debug_crash_at = 'before_swap'; SELECT permanode.archive(0, 2418)");
 isnt($rc, 0, 'the archiving backend died before the swap');
 $primary->poll_query_until('ledger', 'SELECT true') or die 'the primary did not come back';
 same_on_standby('primary crashed before the swap');
-$orphan = archive_dirs($standby, 'ledger');
-ok(-e $standby->data_dir . "/permanode_archive/$ledger_oid/$orphan/permanode_manifest.json",
-    'the standby holds the sealed orphan');
+my @orphans = split /\n/, archive_dirs($standby, 'ledger');
+ok(@orphans > 1 && !grep({ !-e $standby->data_dir
+            . "/permanode_archive/$ledger_oid/$_/permanode_manifest.json" } @orphans),
+    'the standby holds the sealed orphans, one per table');
 unlike(tiers($standby, 'ledger'), qr/\|cold\|/, 'and reads the range from the heap');
 $primary->safe_psql('ledger', 'SELECT count(*) FROM permanode.archive_gc()');
 $primary->wait_for_catchup($standby);
-is(archive_dirs($standby, 'ledger'), '', 'archive_gc removed the sealed orphan on the standby');
+is(archive_dirs($standby, 'ledger'), '', 'archive_gc removed the sealed orphans on the standby');
 
 # The standby stops replaying before the seal: its queries read the heap, never the half-written
 # archive; killed there and restarted, it finishes the archive.

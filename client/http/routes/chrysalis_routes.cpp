@@ -168,8 +168,8 @@ Task<> MessagesByIndex(const httplib::Request &request, httplib::Response &respo
 Task<> Output(const httplib::Request &, httplib::Response &response, Db &db, const PathParams &path)
 {
     auto id = PlainHexIdParam(path[0], "outputId", 34);
-    auto output = co_await db.Run(client::queries::Output(id));
-    if (!output || output->protocol_version != client::kChrysalis)
+    auto output = co_await db.Run(client::queries::Output(id, client::kChrysalis));
+    if (!output)
     {
         throw NotFound("output " + PlainHex(id));
     }

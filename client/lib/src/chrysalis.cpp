@@ -58,6 +58,27 @@ ChrysalisBalance ChrysalisBalanceRow(const Result &result)
     return balance;
 }
 
+// The balance of address $1 at the end of Chrysalis milestone `at` (SQL): total, dust allowance,
+// dust outputs (TIP-15: a SigLockedSingleOutput below 1 Mi), and `at` as the ledger index. From
+// the outputs held then (outputs_at), not the unspent set: once a Stardust genesis carries the
+// era's last unspent outputs on under their IDs, the unspent set holds them as Stardust outputs.
+std::string BalanceSql(const std::string &at)
+{
+    return "SELECT coalesce(sum(amount), 0)::bigint, coalesce(sum(amount) FILTER (WHERE "
+           "output_type = 1), 0)::bigint, (count(*) FILTER (WHERE output_type = 0 AND amount < "
+           "1000000))::int, " +
+           at + " FROM permanode.outputs_at($1, " + at + ") WHERE output_kind = 'legacy'";
+}
+
+// The Chrysalis outputs address $1 held at the end of milestone `at` (SQL), of output type $2
+// when not NULL, newest first, at most $4 (as BalanceSql, from outputs_at).
+std::string HeldOutputsSql(const std::string &at)
+{
+    return "SELECT output_id, ms_timestamp FROM permanode.outputs_at($1, " + at +
+           ") WHERE output_kind = 'legacy' AND ($2::smallint IS NULL OR output_type = $2) "
+           "ORDER BY ms_timestamp DESC, output_id LIMIT $4";
+}
+
 } // namespace
 
 namespace queries
@@ -97,13 +118,7 @@ Query<std::optional<EraMilestones>> EraOf(std::int16_t protocol_version)
 
 Query<ChrysalisBalance> ChrysalisBalanceAt(const std::string &address, std::int32_t milestone_index)
 {
-    // As ChrysalisBalanceOf, over the outputs held at the end of a Chrysalis milestone.
-    static const auto statement = MakeStatement(
-        "chrysalis_balance_at",
-        "SELECT coalesce(sum(amount), 0)::bigint, coalesce(sum(amount) FILTER (WHERE "
-        "output_type = 1), 0)::bigint, (count(*) FILTER (WHERE output_type = 0 AND amount < "
-        "1000000))::int, $2::int FROM permanode.outputs_at($1, $2::int) "
-        "WHERE output_kind = 'legacy'");
+    static const auto statement = MakeStatement("chrysalis_balance_at", BalanceSql("$2::int"));
     Query<ChrysalisBalance> query;
     query.statement = statement;
     query.params.Add(address);
@@ -116,11 +131,10 @@ Query<ChrysalisOutputIds> ChrysalisAddressOutputsAt(const std::string &address,
                                                     std::optional<std::int16_t> output_type,
                                                     std::int32_t milestone_index, int max_results)
 {
-    static const auto statement = MakeStatement(
-        "chrysalis_address_outputs_at",
-        "SELECT output_id::text FROM permanode.outputs_at($1, $3::int) WHERE output_kind = "
-        "'legacy' AND ($2::smallint IS NULL OR output_type = $2) ORDER BY ms_timestamp DESC, "
-        "output_id LIMIT $4");
+    static const auto statement =
+        MakeStatement("chrysalis_address_outputs_at",
+                      "SELECT output_id::text FROM (" + HeldOutputsSql("$3::int") +
+                          ") o ORDER BY ms_timestamp DESC, output_id");
     Query<ChrysalisOutputIds> query;
     query.statement = statement;
     query.params.Add(address);
@@ -142,14 +156,8 @@ Query<ChrysalisOutputIds> ChrysalisAddressOutputsAt(const std::string &address,
 
 Query<ChrysalisBalance> ChrysalisBalanceOf(const std::string &address)
 {
-    // TIP-15: a SigLockedSingleOutput below 1 Mi is dust; the output type is its first byte.
-    static const auto statement = MakeStatement(
-        "chrysalis_balance",
-        std::string("SELECT coalesce(sum(amount), 0)::bigint, coalesce(sum(amount) FILTER "
-                    "(WHERE get_byte(data, 0) = 1), 0)::bigint, (count(*) FILTER (WHERE "
-                    "get_byte(data, 0) = 0 AND amount < 1000000))::int, ") +
-            kChrysalisLedgerIndex +
-            " FROM permanode.unspent_outputs WHERE address = $1 AND output_kind = 'legacy'");
+    static const auto statement =
+        MakeStatement("chrysalis_balance", BalanceSql(kChrysalisLedgerIndex));
     Query<ChrysalisBalance> query;
     query.statement = statement;
     query.params.Add(address);
@@ -167,10 +175,9 @@ Query<ChrysalisOutputIds> ChrysalisAddressOutputs(const std::string &address,
         "chrysalis_address_outputs",
         std::string("SELECT 'l', ") + kChrysalisLedgerIndex +
             "::text, 0 UNION ALL SELECT 'u', output_id::text, row_number() OVER (ORDER BY "
-            "ms_timestamp DESC, output_id) FROM (SELECT output_id, ms_timestamp FROM "
-            "permanode.unspent_outputs WHERE address = $1 AND output_kind = 'legacy' AND "
-            "($2::smallint IS NULL OR get_byte(data, 0) = $2) ORDER BY ms_timestamp DESC, "
-            "output_id LIMIT $4) u UNION ALL SELECT 's', output_id::text, row_number() OVER "
+            "ms_timestamp DESC, output_id) FROM (" +
+            HeldOutputsSql(kChrysalisLedgerIndex) +
+            ") u UNION ALL SELECT 's', output_id::text, row_number() OVER "
             "(ORDER BY ms_range_id DESC, ms_timestamp DESC, milestone_index DESC, output_id "
             "DESC) FROM (SELECT * FROM (" +
             SpentOfType(0) + " UNION ALL " + SpentOfType(1) +

@@ -12,7 +12,9 @@ namespace
 std::string OutputSql()
 {
     // Each branch names output_id = $1 itself, so the partition hints prune every table. A
-    // Chrysalis output's creation is its legacy_outputs row with is_used = false.
+    // Chrysalis output's creation is its legacy_outputs row with is_used = false. An output the
+    // Stardust genesis carried on from Chrysalis has a row of each era: $2 (a protocol version,
+    // or NULL for the newest) chooses, and its spend is the one of the chosen era.
     std::string created;
     for (const char *table : {"basic_outputs", "alias_outputs", "foundry_outputs", "nft_outputs"})
     {
@@ -32,10 +34,13 @@ std::string OutputSql()
            "FROM permanode.milestone_protocols WHERE protocol_version = 1) "
            "ELSE (SELECT coalesce(max(milestone_index), 0) FROM permanode.milestone_protocols) "
            "END, o.version "
-           "FROM (" +
+           "FROM (SELECT * FROM (" +
            created +
-           " LIMIT 1) o LEFT JOIN LATERAL (SELECT milestone_index, ms_timestamp, "
-           "transaction_id FROM permanode.spent_outputs WHERE output_id = $1 LIMIT 1) s ON true";
+           ") c WHERE $2::smallint IS NULL OR c.version = $2 ORDER BY c.version DESC LIMIT 1) o "
+           "LEFT JOIN LATERAL (SELECT x.milestone_index, x.ms_timestamp, x.transaction_id FROM "
+           "permanode.spent_outputs x JOIN permanode.milestone_protocols p ON p.milestone_index "
+           "= x.milestone_index AND p.protocol_version = o.version WHERE x.output_id = $1 LIMIT 1) "
+           "s ON true";
 }
 
 // The Chrysalis outputs of one type an address received, one UNION ALL branch: the lookup's
@@ -72,12 +77,14 @@ OutputRow OutputOf(const Row &row)
 namespace queries
 {
 
-Query<std::optional<OutputRow>> Output(const std::string &output_id)
+Query<std::optional<OutputRow>> Output(const std::string &output_id,
+                                       std::optional<std::int16_t> era)
 {
     static const auto statement = MakeStatement("output", OutputSql());
     Query<std::optional<OutputRow>> query;
     query.statement = statement;
     query.params.Add(output_id);
+    query.params.AddInt(era);
     query.read = [](const Result &result) { return FirstRow(result, OutputOf); };
     return query;
 }

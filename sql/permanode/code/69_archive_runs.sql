@@ -5,11 +5,12 @@
 -- family's archives back. Each family's archive() and restore() say which ranges it may move.
 -------------------------------------------------------------------------------------------------
 
--- Archives the given hot partitions of one table, in range order: one archive per run of
--- adjacent ranges (archive_partitions needs partitions that tile its range, so a gap or an
--- already archived range between two runs splits them). Partitions without rows are left hot.
-CREATE OR REPLACE FUNCTION @extschema@.archive_runs(parent regclass, partitions regclass[], ranges int[])
-RETURNS TABLE (archive regclass, rows bigint)
+-- Prepares the archives of the given hot partitions of one table, in range order: one archive
+-- per run of adjacent ranges (archive_prepare needs partitions that tile its range, so a gap or
+-- an already archived range between two runs splits them). Partitions without rows are left hot.
+-- The archives are swapped in by archive_swap_prepared, with the call's others.
+CREATE OR REPLACE FUNCTION @extschema@.prepare_runs(parent regclass, partitions regclass[], ranges int[])
+RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
     i int;
@@ -28,16 +29,46 @@ BEGIN
         END IF;
         -- a run ends: before a range that does not follow it, or after the last
         IF run_from IS NOT NULL THEN
-            archive := @extschema@.archive_partitions(parent, run_from, run_to);
-            SELECT s.rows INTO rows FROM @extschema@.archive_status s
-            WHERE s.foreign_table = archive_runs.archive;
-            RETURN NEXT;
+            PERFORM @extschema@.archive_prepare(parent, run_from, run_to);
         END IF;
         IF i <= cardinality(ranges) THEN
             run_from := ranges[i];
             run_to := ranges[i] + 1;
         END IF;
     END LOOP;
+END
+$$;
+
+-- Prepares the archives of the hot partitions of one table of a family in [from_range,
+-- to_range) that hold rows (never the ledger's pending one), a run of adjacent ranges at a time.
+CREATE OR REPLACE FUNCTION @extschema@.prepare_table(family text, table_name name, from_range int, to_range int)
+RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM @extschema@.prepare_runs(h.parent, h.parts, h.ranges)
+    FROM (SELECT p.parent, array_agg(p.partition ORDER BY p.range_from) AS parts,
+                 array_agg(p.range_from ORDER BY p.range_from) AS ranges
+          FROM @extschema@.family_partitions p
+          WHERE p.family = $1 AND p.table_name = $2 AND p.tier = 'hot' AND p.range_to IS NOT NULL
+            AND p.range_from >= from_range AND p.range_from < to_range
+          GROUP BY p.parent) h;
+END
+$$;
+
+-- Swaps in every archive the transaction prepared, all tables at once (fdw/archive_swap.cpp
+-- says why): a row per archive, with its table and rows, in the order prepared.
+CREATE OR REPLACE FUNCTION @extschema@.swap_prepared()
+RETURNS TABLE (parent regclass, archive regclass, rows bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+    swapped regclass[] := @extschema@.archive_swap_prepared();
+BEGIN
+    -- a statement of its own, whose snapshot sees the foreign partitions just made
+    RETURN QUERY
+    SELECT s.parent_table, a.archive, s.rows
+    FROM unnest(swapped) WITH ORDINALITY AS a(archive, n)
+    JOIN @extschema@.archive_status s ON s.foreign_table = a.archive
+    ORDER BY a.n;
 END
 $$;
 
@@ -48,18 +79,12 @@ CREATE OR REPLACE FUNCTION @extschema@.archive_table(family text, table_name nam
 RETURNS TABLE (archive regclass, rows bigint)
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, @extschema@ AS $$
 BEGIN
-    RETURN QUERY
-    SELECT r.archive, r.rows
-    FROM (SELECT p.parent, array_agg(p.partition ORDER BY p.range_from) AS parts,
-                 array_agg(p.range_from ORDER BY p.range_from) AS ranges
-          FROM @extschema@.family_partitions p
-          WHERE p.family = $1 AND p.table_name = $2 AND p.tier = 'hot' AND p.range_to IS NOT NULL
-            AND p.range_from >= from_range AND p.range_from < to_range
-          GROUP BY p.parent) h
-    CROSS JOIN LATERAL @extschema@.archive_runs(h.parent, h.parts, h.ranges) r;
+    PERFORM @extschema@.prepare_table($1, $2, from_range, to_range);
+    RETURN QUERY SELECT s.archive, s.rows FROM @extschema@.swap_prepared() s;
 END
 $$;
-REVOKE ALL ON FUNCTION @extschema@.archive_runs(regclass, regclass[], int[]) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.prepare_runs(regclass, regclass[], int[]),
+    @extschema@.prepare_table(text, name, int, int), @extschema@.swap_prepared() FROM PUBLIC;
 
 -- The ledger's archive_table, by its table name alone.
 CREATE OR REPLACE FUNCTION @extschema@.archive_table(table_name name, from_range int, to_range int)

@@ -45,13 +45,13 @@ BEGIN
                       HINT = 'Archive only ranges below the range of the newest synced milestone.';
         END IF;
     END LOOP;
+    -- Every table copied first, then all swapped at once (fdw/archive_swap.cpp says why).
     FOR t IN SELECT l.table_name FROM @extschema@.ledger_tables l
              WHERE l.table_name <> 'sync' ORDER BY l.table_name LOOP
-        table_name := t.table_name;
-        FOR archive, rows IN SELECT * FROM @extschema@.archive_table('ledger', t.table_name, from_range, to_range) LOOP
-            RETURN NEXT;
-        END LOOP;
+        PERFORM @extschema@.prepare_table('ledger', t.table_name, from_range, to_range);
     END LOOP;
+    RETURN QUERY SELECT c.relname, s.archive, s.rows
+                 FROM @extschema@.swap_prepared() s JOIN pg_class c ON c.oid = s.parent;
 END
 $$;
 COMMENT ON FUNCTION @extschema@.archive(int, int) IS
@@ -70,16 +70,15 @@ BEGIN
         RAISE EXCEPTION 'invalid age % (milestones)', older_than USING ERRCODE = 'invalid_parameter_value';
     END IF;
     cutoff := (SELECT max(s.milestone_index) FROM @extschema@.sync s) - older_than;
+    -- Every table copied first, then all swapped at once (fdw/archive_swap.cpp says why).
     FOR t IN SELECT l.table_name, l.chunk_size FROM @extschema@.ledger_tables l
              WHERE l.table_name <> 'sync' AND cutoff > 0 ORDER BY l.table_name LOOP
         -- ranges r < cutoff / chunk_size end before the cutoff milestone
-        table_name := t.table_name;
-        FOR archive, rows IN
-            SELECT * FROM @extschema@.archive_table('ledger', t.table_name, 0,
-                least(cutoff / t.chunk_size, @extschema@.newest_archivable_range(t.table_name) + 1)) LOOP
-            RETURN NEXT;
-        END LOOP;
+        PERFORM @extschema@.prepare_table('ledger', t.table_name, 0,
+            least(cutoff / t.chunk_size, @extschema@.newest_archivable_range(t.table_name) + 1));
     END LOOP;
+    RETURN QUERY SELECT c.relname, s.archive, s.rows
+                 FROM @extschema@.swap_prepared() s JOIN pg_class c ON c.oid = s.parent;
 END
 $$;
 COMMENT ON FUNCTION @extschema@.archive(int) IS

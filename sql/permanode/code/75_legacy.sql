@@ -166,10 +166,10 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Months are legacy.month_id values, from_month included, to_month excluded.';
     END IF;
-    RETURN QUERY
-    SELECT format('legacy.%I', t.table_name)::regclass, a.archive, a.rows
-    FROM (SELECT l.table_name FROM legacy.tables l ORDER BY format('legacy.%I', l.table_name)) t
-    CROSS JOIN LATERAL @extschema@.archive_table('legacy', t.table_name, from_month, to_month) a;
+    -- Every table copied first, then all swapped at once (fdw/archive_swap.cpp says why).
+    PERFORM @extschema@.prepare_table('legacy', t.table_name, from_month, to_month)
+    FROM (SELECT l.table_name FROM legacy.tables l ORDER BY format('legacy.%I', l.table_name)) t;
+    RETURN QUERY SELECT s.parent, s.archive, s.rows FROM @extschema@.swap_prepared() s;
 END
 $$;
 COMMENT ON FUNCTION legacy.archive(int, int) IS

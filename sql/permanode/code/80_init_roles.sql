@@ -69,7 +69,8 @@ BEGIN
           AND p.proname IN ('ingest_milestone', 'premake', 'create_partition', 'ensure_partition',
                             'set_chunk_size',
                             'expire_pending', 'rollup_daily_analytics', 'init', 'archive',
-                            'archive_table', 'restore', 'restore_ranges', 'maintain', 'partition_rows',
+                            'archive_table', 'prepare_table', 'swap_prepared', 'restore',
+                            'restore_ranges', 'maintain', 'partition_rows',
                             'book_late_spends')
     LOOP
         EXECUTE format('ALTER FUNCTION %s SECURITY DEFINER SET search_path = pg_catalog, @extschema@', f);

@@ -434,12 +434,12 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Segments are streams.segment_at(time), from_segment included, to_segment excluded.';
     END IF;
-    RETURN QUERY
-    SELECT format('streams.%I', t.table_name)::regclass, a.archive, a.rows
+    -- Every table copied first, then all swapped at once (fdw/archive_swap.cpp says why).
+    PERFORM @extschema@.prepare_table('streams', t.table_name, from_segment,
+                                      least(to_segment, open_from))
     FROM (SELECT p.table_name FROM @extschema@.partitioned_tables p WHERE p.family = 'streams'
-          ORDER BY format('streams.%I', p.table_name)) t
-    CROSS JOIN LATERAL @extschema@.archive_table('streams', t.table_name, from_segment,
-                                                 least(to_segment, open_from)) a;
+          ORDER BY format('streams.%I', p.table_name)) t;
+    RETURN QUERY SELECT s.parent, s.archive, s.rows FROM @extschema@.swap_prepared() s;
 END
 $$;
 

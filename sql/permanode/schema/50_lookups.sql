@@ -100,7 +100,9 @@ INSERT INTO @extschema@.partition_hints (table_name, column_name, hint_query) VA
     ('alias_outputs', 'output_id', 'SELECT ms_range_id FROM @extschema@.output_locator WHERE output_id = $1 AND ms_range_id IS NOT NULL'),
     ('foundry_outputs', 'output_id', 'SELECT ms_range_id FROM @extschema@.output_locator WHERE output_id = $1 AND ms_range_id IS NOT NULL'),
     ('nft_outputs', 'output_id', 'SELECT ms_range_id FROM @extschema@.output_locator WHERE output_id = $1 AND ms_range_id IS NOT NULL'),
-    ('legacy_outputs', 'output_id', 'SELECT legacy_ms_range_id FROM @extschema@.output_locator WHERE output_id = $1 AND legacy_ms_range_id IS NOT NULL'),
+    -- A Chrysalis output's rows: created in its range, used in its spend's (Chrysalis or, carried
+    -- on by the Stardust genesis, Stardust).
+    ('legacy_outputs', 'output_id', 'SELECT r FROM @extschema@.output_locator, LATERAL (VALUES (legacy_ms_range_id), (spent_ms_range_id)) AS v(r) WHERE output_id = $1 AND legacy_ms_range_id IS NOT NULL AND r IS NOT NULL'),
     ('spent_outputs', 'output_id', 'SELECT spent_ms_range_id FROM @extschema@.output_locator WHERE output_id = $1 AND spent_ms_range_id IS NOT NULL'),
     ('alias_outputs', 'alias_id', 'SELECT ms_range_id FROM @extschema@.chain_locator WHERE chain_id = $1'),
     ('nft_outputs', 'nft_id', 'SELECT ms_range_id FROM @extschema@.chain_locator WHERE chain_id = $1'),

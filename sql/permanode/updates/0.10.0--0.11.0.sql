@@ -28,3 +28,13 @@ FROM legacy.transactions t WHERE t.milestone_index IS NOT NULL GROUP BY 1;
 UPDATE legacy.daily_analytics d SET milestones = m.n
 FROM (SELECT (issued_at AT TIME ZONE 'UTC')::date AS date, count(*) AS n FROM legacy.milestones GROUP BY 1) m
 WHERE d.date = m.date;
+
+-- A Chrysalis output's used row lies in its spend's range: a lookup by output_id reads it there
+-- too (it read only the creating range, and missed the spend when it fell in another range).
+UPDATE @extschema@.partition_hints
+SET hint_query = 'SELECT r FROM @extschema@.output_locator, LATERAL (VALUES (legacy_ms_range_id), (spent_ms_range_id)) AS v(r) WHERE output_id = $1 AND legacy_ms_range_id IS NOT NULL AND r IS NOT NULL'
+WHERE table_name = 'legacy_outputs' AND column_name = 'output_id';
+
+-- archive_runs became prepare_runs: archiving copies every table first and swaps them all at
+-- once (fdw/archive_swap.cpp).
+DROP FUNCTION IF EXISTS @extschema@.archive_runs(regclass, regclass[], int[]);

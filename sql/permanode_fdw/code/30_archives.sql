@@ -6,6 +6,21 @@ CREATE OR REPLACE FUNCTION @extschema@.archive_partitions(parent regclass, from_
     LANGUAGE C STRICT VOLATILE;
 COMMENT ON FUNCTION @extschema@.archive_partitions(regclass, int, int) IS
     'move the heap partitions tiling [from_range, to_range) into one RocksDB archive served by a foreign partition';
+-- The same in two steps, so that a call archiving several tables swaps them all at once, at its
+-- end (fdw/archive_swap.cpp says why): archive_prepare writes, verifies and logs an archive;
+-- archive_swap_prepared puts every archive the transaction prepared in place of its heaps.
+CREATE OR REPLACE FUNCTION @extschema@.archive_prepare(parent regclass, from_range int, to_range int)
+    RETURNS void
+    AS 'MODULE_PATHNAME', 'permanode_archive_prepare'
+    LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION @extschema@.archive_prepare(regclass, int, int) IS
+    'write the archive of the heap partitions tiling [from_range, to_range); archive_swap_prepared() swaps it in';
+CREATE OR REPLACE FUNCTION @extschema@.archive_swap_prepared() RETURNS regclass[]
+    AS 'MODULE_PATHNAME', 'permanode_archive_swap_prepared'
+    LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION @extschema@.archive_swap_prepared() IS
+    'swap every archive this transaction prepared in place of its heap partitions; returns the foreign partitions';
+
 CREATE OR REPLACE FUNCTION @extschema@.restore_partitions(foreign_part regclass) RETURNS bigint
     AS 'MODULE_PATHNAME', 'permanode_restore_partitions'
     LANGUAGE C STRICT VOLATILE;
@@ -27,6 +42,7 @@ CREATE OR REPLACE FUNCTION @extschema@.archive_gc() RETURNS SETOF text
 COMMENT ON FUNCTION @extschema@.archive_gc() IS
     'remove archive directories that no foreign table references, returns their names';
 REVOKE ALL ON FUNCTION @extschema@.archive_partitions(regclass, int, int),
+    @extschema@.archive_prepare(regclass, int, int), @extschema@.archive_swap_prepared(),
     @extschema@.restore_partitions(regclass), @extschema@.verify_archive(regclass),
     @extschema@.archive_manifest(regclass),
     @extschema@.archive_gc() FROM PUBLIC;

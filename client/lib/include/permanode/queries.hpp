@@ -41,7 +41,11 @@ Query<Page<MilestoneBlock>> MilestoneBlocksWithKind(std::int32_t milestone_index
                                                     const std::optional<Cursor> &after);
 
 // --- outputs ---
-Query<std::optional<OutputRow>> Output(const std::string &output_id);
+// The output, created in era `era` (a protocol version) when given, else its newest row (an
+// output the Stardust genesis carried on from Chrysalis has a row of each era), with its spend
+// in that era.
+Query<std::optional<OutputRow>> Output(const std::string &output_id,
+                                       std::optional<std::int16_t> era = std::nullopt);
 Query<Page<std::string>> AddressOutputs(const std::string &address, int page_size,
                                         const std::optional<Cursor> &after);
 // Throws Error (22023) when a filter does not apply to the kind. An empty page reads with
