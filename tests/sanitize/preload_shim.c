@@ -20,11 +20,11 @@ char *swift_demangle(const char *mangled, size_t length, char *out, size_t *out_
 char *swift_demangle(const char *mangled, size_t length, char *out, size_t *out_length,
                      unsigned flags)
 {
-    (void) mangled;
-    (void) length;
-    (void) out;
-    (void) out_length;
-    (void) flags;
+    (void)mangled;
+    (void)length;
+    (void)out;
+    (void)out_length;
+    (void)flags;
     return NULL;
 }
 
