@@ -822,21 +822,33 @@ void PrepareArchive(Oid parent, int64 from, int64 to)
 
 } // namespace permanode::fdw
 
-/* permanode.archive_partitions(parent regclass, from_range int, to_range int) returns regclass:
- * prepares the archive and swaps it in (with any other this transaction prepared). */
-extern "C" Datum permanode_archive_partitions(PG_FUNCTION_ARGS)
+namespace
+{
+
+/* Prepares the archive of (parent regclass, from_range int, to_range int), the call's arguments,
+ * under the archive's guard; with `swap`, swaps it in (with any other this transaction prepared)
+ * and returns its foreign table. */
+Datum GuardedPrepareArchive(FunctionCallInfo fcinfo, bool swap)
 {
     Oid parent = PG_GETARG_OID(0);
     int64 from = PG_GETARG_INT32(1);
     int64 to = PG_GETARG_INT32(2);
-    const char *table = get_rel_name(parent);
-    return permanode::fdw::GuardedArchive(table,
-                                          [&]() -> Datum
-                                          {
-                                              permanode::fdw::PrepareArchive(parent, from, to);
-                                              return ObjectIdGetDatum(
-                                                  permanode::fdw::SwapPrepared().back());
-                                          });
+    return permanode::fdw::GuardedArchive(
+        get_rel_name(parent),
+        [&]() -> Datum
+        {
+            permanode::fdw::PrepareArchive(parent, from, to);
+            return swap ? ObjectIdGetDatum(permanode::fdw::SwapPrepared().back()) : (Datum)0;
+        });
+}
+
+} // namespace
+
+/* permanode.archive_partitions(parent regclass, from_range int, to_range int) returns regclass:
+ * prepares the archive and swaps it in (with any other this transaction prepared). */
+extern "C" Datum permanode_archive_partitions(PG_FUNCTION_ARGS)
+{
+    return GuardedPrepareArchive(fcinfo, true);
 }
 
 /* permanode.archive_prepare(parent regclass, from_range int, to_range int) returns void: writes,
@@ -844,14 +856,5 @@ extern "C" Datum permanode_archive_partitions(PG_FUNCTION_ARGS)
  * permanode.archive_swap_prepared() in the same transaction (archive_swap.cpp). */
 extern "C" Datum permanode_archive_prepare(PG_FUNCTION_ARGS)
 {
-    Oid parent = PG_GETARG_OID(0);
-    int64 from = PG_GETARG_INT32(1);
-    int64 to = PG_GETARG_INT32(2);
-    const char *table = get_rel_name(parent);
-    return permanode::fdw::GuardedArchive(table,
-                                          [&]() -> Datum
-                                          {
-                                              permanode::fdw::PrepareArchive(parent, from, to);
-                                              return (Datum)0;
-                                          });
+    return GuardedPrepareArchive(fcinfo, false);
 }
