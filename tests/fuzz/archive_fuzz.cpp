@@ -2,7 +2,11 @@
 // RocksDB files of a sealed archive, and the decoding of its keys, stored rows and dictionary.
 // An input describes corruptions of the seed archive (tests/fuzz/archive_seed, made by
 // make_archive_seed.sh): bytes flipped, files truncated or removed, the manifest edited (a value
-// set, removed or copied over another) or replaced by the input's text. The corrupted copy is
+// set, removed or copied over another) or replaced by the input's text. Or it is bytes the
+// families hold, decoded directly with the seed's layout (as a stored row, as each family's keys
+// and INCLUDE values, as dictionary values): RocksDB's block checksums keep corrupt bytes from
+// ever reaching the decoders through the files, but their checks must hold anyway. The corrupted
+// copy is
 // read as a scan reads it: the manifest checked against the seed's foreign table, its columns
 // bound to the seed's table, every family iterated and every key, row and dictionary value
 // decoded. Each read must end in data or in one of the engine's errors (StatusError,
@@ -19,6 +23,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -278,7 +283,7 @@ class Reader
         if (layout_.PartitionValue(rowkey, &partition))
             d.AddInt(partition);
         /* the datums point into the value: it is aligned first, as the backend aligns it */
-        aligned_.assign((value.size() + 7) / 8, 0);
+        aligned_.assign((value.size() + 7) / 8 + 1, 0);
         memcpy(aligned_.data(), value.data(), value.size());
         std::string_view tuple(reinterpret_cast<const char *>(aligned_.data()), value.size());
         size_t n = layout_.Columns().size();
@@ -486,22 +491,103 @@ std::string EditManifest(Input &in, int op, json &doc)
     return "copy " + source.to_string() + " over " + target.to_string();
 }
 
+/*
+ * Decodes bytes as the seed's families might hold them, without RocksDB: as a stored row, a row
+ * key, each index's key (and the row key rebuilt from it), INCLUDE values and dictionary values.
+ * Each may be refused; what parses must lie within the bytes, each field aligned as its column
+ * needs (the backend reads fixed-length values in place).
+ */
+void DecodeRaw(std::string_view bytes)
+{
+    const Manifest &m = TheSeed().manifest;
+    static const RowLayout layout(m, BindColumns(m));
+    std::vector<uint64_t> aligned((bytes.size() + 7) / 8 + 1);
+    memcpy(aligned.data(), bytes.data(), bytes.size());
+    std::string_view tuple(reinterpret_cast<const char *>(aligned.data()), bytes.size());
+    std::vector<StoredField> fields(layout.Columns().size());
+    Digest d;
+    auto refused = [](auto &&decode)
+    {
+        try
+        {
+            decode();
+        }
+        catch (const KeyFormatError &)
+        {
+        }
+    };
+    refused(
+        [&]
+        {
+            layout.ParseValue(tuple, fields.size(), fields.data());
+            for (size_t i = 0; i < fields.size(); i++)
+            {
+                const StoredColumn &c = layout.Columns()[i];
+                const StoredField &f = fields[i];
+                size_t align = c.align == 'd' ? 8 : c.align == 'i' ? 4 : c.align == 's' ? 2 : 1;
+                if (!f.null &&
+                    (f.offset + f.size > tuple.size() || (c.len > 0 && f.offset % align != 0)))
+                    Fail("a stored row's field lies outside the row or unaligned");
+            }
+        });
+    refused([&] { DecodeKey(bytes, 0, layout.RowKey(), d); });
+    refused(
+        [&]
+        {
+            int64_t partition;
+            layout.PartitionValue(bytes, &partition);
+        });
+    for (size_t i = 0; i < m.indexes.size(); i++)
+    {
+        std::string rowkey;
+        refused(
+            [&]
+            {
+                DecodeKey(bytes, 0, layout.IndexKey(static_cast<int>(i)), d);
+                layout.RowKeyFromIndexKey(static_cast<int>(i), bytes, rowkey);
+                DecodeKey(rowkey, 0, layout.RowKey(), d);
+            });
+        refused([&] { DecodeKey(bytes, 0, layout.Include(static_cast<int>(i)), d); });
+    }
+    bool reference = false;
+    uint32_t id = 0;
+    std::string_view inline_bytes;
+    if (ParseDictionaryValue(bytes, &reference, &id, &inline_bytes) && !reference &&
+        inline_bytes.data() + inline_bytes.size() != bytes.data() + bytes.size())
+        Fail("an inline dictionary value does not end with the stored value");
+    int column = 0;
+    ParseDictionaryKey(bytes, &column, &id);
+}
+
 constexpr size_t kMaxOps = 8;
 
+/* An op byte from this value on: the rest of the input is decoded directly (DecodeRaw). */
+constexpr uint8_t kRawOp = 0xF0;
+
 /*
- * The seed's files with the input's corruptions applied. Each op is a byte, then its arguments:
+ * The seed's files with the input's corruptions applied. Each op is a byte (below kRawOp,
+ * modulo 7), then its arguments:
  *   0 flip (file, offset, xor mask)   1 truncate (file, bytes cut)   2 remove (file)
  *   3 set a manifest node (node, value)   4 remove a manifest node (node)
  *   5 copy a manifest node over another (target, source)   6 the rest of the input replaces
  *   the manifest's text
+ * An op byte of kRawOp or more puts the rest of the input in *raw, for DecodeRaw.
  */
-std::map<std::string, std::string> Corrupt(Input &in, std::vector<std::string> *done)
+std::map<std::string, std::string> Corrupt(Input &in, std::vector<std::string> *done,
+                                           std::optional<std::string> *raw)
 {
     std::map<std::string, std::string> files = TheSeed().files;
     json doc = json::parse(TheSeed().manifest_text);
     for (size_t ops = 0; ops < kMaxOps && !in.Done(); ops++)
     {
-        int op = in.Byte() % 7;
+        uint8_t op_byte = in.Byte();
+        if (op_byte >= kRawOp)
+        {
+            *raw = in.Rest();
+            done->push_back("decode " + std::to_string(raw->value().size()) + " bytes");
+            break;
+        }
+        int op = op_byte % 7;
         if (op >= 3 && op <= 5)
         {
             done->push_back(EditManifest(in, op - 3, doc));
@@ -642,7 +728,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     Input in(data, size);
     std::vector<std::string> done;
-    WriteFiles(Corrupt(in, &done));
+    std::optional<std::string> raw;
+    std::map<std::string, std::string> files = Corrupt(in, &done, &raw);
+    if (raw)
+    {
+        DecodeRaw(*raw);
+        Outcomes()["decoded"]++;
+        return 0;
+    }
+    WriteFiles(files);
     std::string outcome = "data";
     std::string message;
     try
