@@ -699,12 +699,7 @@ std::string StatusOutcome(const rocksdb::Status &status)
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***)
 {
-    /* the seed archive's directory: PERMANODE_ARCHIVE_SEED, else the one the build names */
     const char *seed = getenv("PERMANODE_ARCHIVE_SEED");
-#ifdef PERMANODE_ARCHIVE_SEED_DEFAULT
-    if (seed == nullptr)
-        seed = PERMANODE_ARCHIVE_SEED_DEFAULT;
-#endif
     if (seed == nullptr)
         Fail("set PERMANODE_ARCHIVE_SEED to tests/fuzz/archive_seed");
     const char *tmp = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
