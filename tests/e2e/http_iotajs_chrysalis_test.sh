@@ -37,7 +37,8 @@ psql "$dsn" -X -q -v ON_ERROR_STOP=1 \
 
 # A generated ledger of 30 milestones (1000-1029, with receipts) below the fixtures' 16241-16242.
 bundles=()
-"$cli" generate --protocol chrysalis --milestones 30 --start-index 1000 --seed 11 \
+"$cli" generate --protocol chrysalis --milestones 30 --start-index 1000 \
+  --start-timestamp 1617000000 --seed 11 \
   -o "$work/generated.ndjson" >/dev/null
 bundles+=("$work/generated.ndjson")
 "$node" "$root/tests/js/http_chrysalis_client_test.js" --fixture-bundle "$chrysalis" \
