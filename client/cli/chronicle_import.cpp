@@ -29,8 +29,8 @@ std::uint8_t ConflictReasonCode(const json &value, const std::string &where)
 {
     if (value.is_null())
         return 0;
-    if (value.is_number_unsigned() && value.get<unsigned>() <= 255)
-        return static_cast<std::uint8_t>(value.get<unsigned>());
+    if (value.is_number())
+        return codec::JsonUnsigned<std::uint8_t>(value, where + ": conflict_reason");
     static const std::map<std::string, std::uint8_t> kCodes = {
         {"none", 0},
         {"input_utxo_already_spent", 1},
@@ -105,8 +105,10 @@ MilestoneBundle InMemoryMilestone(const std::string &key, const json &data)
     std::string where = "milestone " + key;
     MilestoneBundle bundle;
     const json &at = data.at("milestone_data").at("at");
-    bundle.milestone_index = at.at("milestone_index").get<std::uint32_t>();
-    bundle.milestone_timestamp = at.at("milestone_timestamp").get<std::uint32_t>();
+    bundle.milestone_index =
+        codec::JsonUnsignedField<std::uint32_t>(at, "milestone_data.at", "milestone_index");
+    bundle.milestone_timestamp =
+        codec::JsonUnsignedField<std::uint32_t>(at, "milestone_data.at", "milestone_timestamp");
     if (std::to_string(bundle.milestone_index) != key)
         throw ImportError(where + ": milestone_data.at.milestone_index is " +
                           std::to_string(bundle.milestone_index));
@@ -227,13 +229,16 @@ ConsumedOutput Consumed(const json &record, std::uint32_t index,
     const json &output = record.at("output");
     const json &spent = record.at("spent_metadata");
     ConsumedOutput consumed{BookedOutput(output),
-                            output.at("booked").at("milestone_index").get<std::uint32_t>(),
-                            output.at("booked").at("milestone_timestamp").get<std::uint32_t>(),
+                            codec::JsonUnsignedField<std::uint32_t>(
+                                output.at("booked"), "output.booked", "milestone_index"),
+                            codec::JsonUnsignedField<std::uint32_t>(
+                                output.at("booked"), "output.booked", "milestone_timestamp"),
                             chronicle::Binary32(spent.at("transaction_id"))};
     auto spender = included.find(consumed.transaction_id_spent);
     const auto *inputs =
         spender == included.end() ? nullptr : &spender->second.payload.essence.inputs;
-    if (spent.at("spent").at("milestone_index").get<std::uint32_t>() != index ||
+    if (codec::JsonUnsignedField<std::uint32_t>(spent.at("spent"), "output.spent",
+                                                "milestone_index") != index ||
         (inputs &&
          std::find(inputs->begin(), inputs->end(), consumed.output.output_id) == inputs->end()))
         throw ImportError(where + ": consumed output " +
@@ -309,8 +314,10 @@ std::vector<MilestoneBundle> BlocksForm(const json &blocks, const ImportOptions 
         std::string where = "block " + std::to_string(i);
         const json &entry = blocks[i];
         const json &metadata = entry.at("metadata");
-        auto referenced = metadata.at("referenced_by_milestone_index").get<std::uint32_t>();
-        auto white_flag = metadata.at("white_flag_index").get<std::uint32_t>();
+        auto referenced = codec::JsonUnsignedField<std::uint32_t>(metadata, "metadata",
+                                                                  "referenced_by_milestone_index");
+        auto white_flag =
+            codec::JsonUnsignedField<std::uint32_t>(metadata, "metadata", "white_flag_index");
         auto &cone = cones[referenced];
         if (cone.count(white_flag))
             throw ImportError(where + ": white_flag_index " + std::to_string(white_flag) +

@@ -3,6 +3,7 @@
 // compare whole outputs with the fixtures.
 #pragma once
 
+#include "codec/json_fields.hpp"
 #include "codec/milestone.hpp"
 #include "codec/output.hpp"
 #include "codec/protocol_parameters.hpp"
@@ -106,18 +107,19 @@ inline std::vector<UnlockCondition> ChronicleUnlockConditions(const nlohmann::js
     if (output.contains("storage_deposit_return_unlock_condition"))
     {
         const auto &c = output.at("storage_deposit_return_unlock_condition");
-        conditions.emplace_back(
-            StorageDepositReturnUnlockCondition{ChronicleAddress(c.at("return_address")),
-                                                std::stoull(c.at("amount").get<std::string>())});
+        conditions.emplace_back(StorageDepositReturnUnlockCondition{
+            ChronicleAddress(c.at("return_address")),
+            JsonDecimalField(c, "storage_deposit_return_unlock_condition", "amount")});
     }
     if (output.contains("timelock_unlock_condition"))
-        conditions.emplace_back(TimelockUnlockCondition{
-            output.at("timelock_unlock_condition").at("timestamp").get<std::uint32_t>()});
+        conditions.emplace_back(TimelockUnlockCondition{JsonUnsignedField<std::uint32_t>(
+            output.at("timelock_unlock_condition"), "timelock_unlock_condition", "timestamp")});
     if (output.contains("expiration_unlock_condition"))
     {
         const auto &c = output.at("expiration_unlock_condition");
-        conditions.emplace_back(ExpirationUnlockCondition{ChronicleAddress(c.at("return_address")),
-                                                          c.at("timestamp").get<std::uint32_t>()});
+        conditions.emplace_back(ExpirationUnlockCondition{
+            ChronicleAddress(c.at("return_address")),
+            JsonUnsignedField<std::uint32_t>(c, "expiration_unlock_condition", "timestamp")});
     }
     if (output.contains("state_controller_address_unlock_condition"))
         conditions.emplace_back(StateControllerAddressUnlockCondition{ChronicleAddress(
@@ -135,7 +137,7 @@ inline std::vector<UnlockCondition> ChronicleUnlockConditions(const nlohmann::js
 template <typename T> T ChronicleCommonFields(const nlohmann::json &output)
 {
     T out;
-    out.amount = std::stoull(output.at("amount").get<std::string>());
+    out.amount = JsonDecimalField(output, "output", "amount");
     out.native_tokens = ChronicleNativeTokens(output.at("native_tokens"));
     out.unlock_conditions = ChronicleUnlockConditions(output);
     out.features = ChronicleFeatures(output.at("features"));
@@ -151,9 +153,9 @@ inline Output ChronicleOutput(const nlohmann::json &output)
     {
         auto out = ChronicleCommonFields<AliasOutput>(output);
         out.alias_id = Binary32(output.at("alias_id"));
-        out.state_index = output.at("state_index").get<std::uint32_t>();
+        out.state_index = JsonUnsignedField<std::uint32_t>(output, "output", "state_index");
         out.state_metadata = Binary(output.at("state_metadata"));
-        out.foundry_counter = output.at("foundry_counter").get<std::uint32_t>();
+        out.foundry_counter = JsonUnsignedField<std::uint32_t>(output, "output", "foundry_counter");
         out.immutable_features = ChronicleFeatures(output.at("immutable_features"));
         return out;
     }
@@ -169,7 +171,8 @@ inline Output ChronicleOutput(const nlohmann::json &output)
 
 inline OutputId ChronicleOutputId(const nlohmann::json &value)
 {
-    return OutputId{Binary32(value.at("transaction_id")), value.at("index").get<std::uint16_t>()};
+    return OutputId{Binary32(value.at("transaction_id")),
+                    JsonUnsignedField<std::uint16_t>(value, "output_id", "index")};
 }
 
 // Fixed-size bytes: public keys and signatures.
@@ -187,16 +190,17 @@ template <std::size_t N> std::array<std::uint8_t, N> BinaryArray(const nlohmann:
 inline ProtocolParameters ChronicleProtocolParameters(const nlohmann::json &params)
 {
     ProtocolParameters out;
-    out.version = params.at("version").get<std::uint8_t>();
+    out.version = JsonUnsignedField<std::uint8_t>(params, "parameters", "version");
     out.network_name = params.at("network_name").get<std::string>();
     out.bech32_hrp = params.at("bech32_hrp").get<std::string>();
-    out.min_pow_score = params.at("min_pow_score").get<std::uint32_t>();
-    out.below_max_depth = params.at("below_max_depth").get<std::uint8_t>();
+    out.min_pow_score = JsonUnsignedField<std::uint32_t>(params, "parameters", "min_pow_score");
+    out.below_max_depth = JsonUnsignedField<std::uint8_t>(params, "parameters", "below_max_depth");
     const auto &rent = params.at("rent_structure");
-    out.rent_structure = {rent.at("v_byte_cost").get<std::uint32_t>(),
-                          rent.at("v_byte_factor_data").get<std::uint8_t>(),
-                          rent.at("v_byte_factor_key").get<std::uint8_t>()};
-    out.token_supply = std::stoull(params.at("token_supply").get<std::string>());
+    out.rent_structure = {
+        JsonUnsignedField<std::uint32_t>(rent, "parameters.rent_structure", "v_byte_cost"),
+        JsonUnsignedField<std::uint8_t>(rent, "parameters.rent_structure", "v_byte_factor_data"),
+        JsonUnsignedField<std::uint8_t>(rent, "parameters.rent_structure", "v_byte_factor_key")};
+    out.token_supply = JsonDecimalField(params, "parameters", "token_supply");
     return out;
 }
 
@@ -208,9 +212,11 @@ inline MilestonePayload ChronicleMilestonePayload(const nlohmann::json &payload)
     const auto &essence = payload.at("essence");
     if (!essence.at("options").empty())
         throw std::runtime_error("chronicle milestone options are not handled");
-    out.essence.index = essence.at("index").get<std::uint32_t>();
-    out.essence.timestamp = essence.at("timestamp").get<std::uint32_t>();
-    out.essence.protocol_version = essence.at("protocol_version").get<std::uint8_t>();
+    out.essence.index = JsonUnsignedField<std::uint32_t>(essence, "milestone.essence", "index");
+    out.essence.timestamp =
+        JsonUnsignedField<std::uint32_t>(essence, "milestone.essence", "timestamp");
+    out.essence.protocol_version =
+        JsonUnsignedField<std::uint8_t>(essence, "milestone.essence", "protocol_version");
     out.essence.previous_milestone_id = Binary32(essence.at("previous_milestone_id"));
     for (const auto &parent : essence.at("parents"))
         out.essence.parents.push_back(Binary32(parent));

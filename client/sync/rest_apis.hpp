@@ -29,6 +29,8 @@ nlohmann::json GetJson(RestGetter &http, const std::string &path);
 const nlohmann::json &Field(const nlohmann::json &object, const char *key, const std::string &what);
 std::uint32_t U32Field(const nlohmann::json &object, const char *key, const std::string &what);
 std::string StringField(const nlohmann::json &object, const char *key, const std::string &what);
+// A flag the node may leave out: true only when `object` is an object whose `key` is true.
+bool FlagField(const nlohmann::json &object, const char *key);
 // Hex with or without 0x, of `size` bytes (0: any).
 codec::Bytes HexBytes(const nlohmann::json &value, std::size_t size, const std::string &what);
 codec::OutputId OutputIdOf(const nlohmann::json &value, const std::string &what);

@@ -66,7 +66,7 @@ NodeStatus ChrysalisStatus(RestGetter &http)
     const nlohmann::json info = DataOf(GetJson(http, kV1 + "/info"), what);
     NodeStatus out;
     out.protocol_version = 1;
-    out.healthy = info.value("isHealthy", nlohmann::json()) == true;
+    out.healthy = FlagField(info, "isHealthy");
     out.confirmed_index = U32Field(info, "confirmedMilestoneIndex", what);
     if (info.contains("latestMilestoneTimestamp"))
         out.confirmed_timestamp = U32Field(info, "latestMilestoneTimestamp", what);

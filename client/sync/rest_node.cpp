@@ -55,6 +55,11 @@ std::string StringField(const nlohmann::json &object, const char *key, const std
     return value.get<std::string>();
 }
 
+bool FlagField(const nlohmann::json &object, const char *key)
+{
+    return object.is_object() && object.contains(key) && object.at(key) == true;
+}
+
 codec::Bytes HexBytes(const nlohmann::json &value, std::size_t size, const std::string &what)
 {
     std::optional<codec::Bytes> bytes;

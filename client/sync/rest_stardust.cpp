@@ -87,7 +87,7 @@ NodeStatus StardustStatus(RestGetter &http)
     const nlohmann::json &confirmed = Field(status, "confirmedMilestone", what);
     const nlohmann::json &protocol = Field(info, "protocol", what);
     NodeStatus out;
-    out.healthy = status.value("isHealthy", nlohmann::json()) == true;
+    out.healthy = FlagField(status, "isHealthy");
     out.confirmed_index = U32Field(confirmed, "index", what);
     if (confirmed.contains("timestamp"))
         out.confirmed_timestamp = U32Field(confirmed, "timestamp", what);

@@ -2,10 +2,8 @@
 #include "codec/hex.hpp"
 #include "codec/ids.hpp"
 #include "codec/json.hpp"
+#include "codec/json_fields.hpp"
 
-#include <cerrno>
-#include <cstdlib>
-#include <limits>
 #include <string>
 
 namespace permanode::codec
@@ -15,23 +13,9 @@ namespace
 
 using nlohmann::json;
 
-std::string Join(const std::string &path, const std::string &key)
-{
-    return path + "." + key;
-}
 std::string Index(const std::string &path, std::size_t i)
 {
     return path + "[" + std::to_string(i) + "]";
-}
-
-const json &Field(const json &object, const std::string &path, const char *key)
-{
-    if (!object.is_object())
-        throw JsonError(path, "expected an object");
-    auto it = object.find(key);
-    if (it == object.end())
-        throw JsonError(Join(path, key), "missing");
-    return *it;
 }
 
 const json *OptionalField(const json &object, const char *key)
@@ -40,40 +24,11 @@ const json *OptionalField(const json &object, const char *key)
     return it == object.end() ? nullptr : &*it;
 }
 
-template <typename T> T Unsigned(const json &value, const std::string &path)
-{
-    if (!value.is_number_unsigned() && !(value.is_number_integer() && value.get<long long>() >= 0))
-        throw JsonError(path, "expected a non-negative integer");
-    std::uint64_t number = value.get<std::uint64_t>();
-    if (number > std::numeric_limits<T>::max())
-        throw JsonError(path, "out of range");
-    return static_cast<T>(number);
-}
-
-template <typename T> T UnsignedField(const json &object, const std::string &path, const char *key)
-{
-    return Unsigned<T>(Field(object, path, key), Join(path, key));
-}
-
 const std::string &String(const json &value, const std::string &path)
 {
     if (!value.is_string())
         throw JsonError(path, "expected a string");
     return value.get_ref<const std::string &>();
-}
-
-// Amounts and the nonce are decimal strings because they exceed JavaScript's safe integers.
-std::uint64_t DecimalField(const json &object, const std::string &path, const char *key)
-{
-    const std::string &text = String(Field(object, path, key), Join(path, key));
-    if (text.empty() || text.size() > 20 ||
-        text.find_first_not_of("0123456789") != std::string::npos)
-        throw JsonError(Join(path, key), "expected a decimal string");
-    errno = 0;
-    unsigned long long value = std::strtoull(text.c_str(), nullptr, 10);
-    if (errno == ERANGE)
-        throw JsonError(Join(path, key), "exceeds 64 bits");
-    return value;
 }
 
 Bytes HexBytes(const json &value, const std::string &path)
@@ -86,14 +41,14 @@ Bytes HexBytes(const json &value, const std::string &path)
 
 Bytes HexField(const json &object, const std::string &path, const char *key)
 {
-    return HexBytes(Field(object, path, key), Join(path, key));
+    return HexBytes(JsonField(object, path, key), JsonJoin(path, key));
 }
 
 // An omitted or empty ("" / "0x") byte string is the empty byte string.
 Bytes OptionalHexField(const json &object, const std::string &path, const char *key)
 {
     const json *value = OptionalField(object, key);
-    return value ? HexBytes(*value, Join(path, key)) : Bytes{};
+    return value ? HexBytes(*value, JsonJoin(path, key)) : Bytes{};
 }
 
 template <std::size_t N>
@@ -109,22 +64,23 @@ template <std::size_t N>
 std::array<std::uint8_t, N> FixedHexField(const json &object, const std::string &path,
                                           const char *key)
 {
-    return FixedHex<N>(Field(object, path, key), Join(path, key));
+    return FixedHex<N>(JsonField(object, path, key), JsonJoin(path, key));
 }
 
-U256 U256Field(const json &object, const std::string &path, const char *key)
+U256 U256JsonField(const json &object, const std::string &path, const char *key)
 {
-    auto value = U256FromHex(String(Field(object, path, key), Join(path, key)));
+    auto value = U256FromHex(String(JsonField(object, path, key), JsonJoin(path, key)));
     if (!value)
-        throw JsonError(Join(path, key), "expected a 0x-prefixed hex number of at most 256 bits");
+        throw JsonError(JsonJoin(path, key),
+                        "expected a 0x-prefixed hex number of at most 256 bits");
     return *value;
 }
 
 const json &ArrayField(const json &object, const std::string &path, const char *key)
 {
-    const json &value = Field(object, path, key);
+    const json &value = JsonField(object, path, key);
     if (!value.is_array())
-        throw JsonError(Join(path, key), "expected an array");
+        throw JsonError(JsonJoin(path, key), "expected an array");
     return value;
 }
 
@@ -137,7 +93,7 @@ auto OptionalList(const json &object, const std::string &path, const char *key, 
     const json *value = OptionalField(object, key);
     if (!value)
         return items;
-    std::string list_path = Join(path, key);
+    std::string list_path = JsonJoin(path, key);
     if (!value->is_array())
         throw JsonError(list_path, "expected an array");
     for (std::size_t i = 0; i < value->size(); ++i)
@@ -161,7 +117,7 @@ std::vector<Hash32> HashList(const json &object, const std::string &path, const 
 
 Address AddressAt(const json &value, const std::string &path)
 {
-    std::uint8_t type = UnsignedField<std::uint8_t>(value, path, "type");
+    std::uint8_t type = JsonUnsignedField<std::uint8_t>(value, path, "type");
     Address address;
     switch (type)
     {
@@ -178,31 +134,33 @@ Address AddressAt(const json &value, const std::string &path)
             address.id = FixedHexField<32>(value, path, "nftId");
             break;
         default:
-            throw JsonError(Join(path, "type"), "unknown address type " + std::to_string(type));
+            throw JsonError(JsonJoin(path, "type"), "unknown address type " + std::to_string(type));
     }
     return address;
 }
 
 Address AddressField(const json &object, const std::string &path, const char *key)
 {
-    return AddressAt(Field(object, path, key), Join(path, key));
+    return AddressAt(JsonField(object, path, key), JsonJoin(path, key));
 }
 
 UnlockCondition UnlockConditionAt(const json &value, const std::string &path)
 {
-    std::uint8_t type = UnsignedField<std::uint8_t>(value, path, "type");
+    std::uint8_t type = JsonUnsignedField<std::uint8_t>(value, path, "type");
     switch (type)
     {
         case 0:
             return AddressUnlockCondition{AddressField(value, path, "address")};
         case 1:
             return StorageDepositReturnUnlockCondition{AddressField(value, path, "returnAddress"),
-                                                       DecimalField(value, path, "amount")};
+                                                       JsonDecimalField(value, path, "amount")};
         case 2:
-            return TimelockUnlockCondition{UnsignedField<std::uint32_t>(value, path, "unixTime")};
+            return TimelockUnlockCondition{
+                JsonUnsignedField<std::uint32_t>(value, path, "unixTime")};
         case 3:
-            return ExpirationUnlockCondition{AddressField(value, path, "returnAddress"),
-                                             UnsignedField<std::uint32_t>(value, path, "unixTime")};
+            return ExpirationUnlockCondition{
+                AddressField(value, path, "returnAddress"),
+                JsonUnsignedField<std::uint32_t>(value, path, "unixTime")};
         case 4:
             return StateControllerAddressUnlockCondition{AddressField(value, path, "address")};
         case 5:
@@ -210,14 +168,14 @@ UnlockCondition UnlockConditionAt(const json &value, const std::string &path)
         case 6:
             return ImmutableAliasAddressUnlockCondition{AddressField(value, path, "address")};
         default:
-            throw JsonError(Join(path, "type"),
+            throw JsonError(JsonJoin(path, "type"),
                             "unknown unlock condition type " + std::to_string(type));
     }
 }
 
 Feature FeatureAt(const json &value, const std::string &path)
 {
-    std::uint8_t type = UnsignedField<std::uint8_t>(value, path, "type");
+    std::uint8_t type = JsonUnsignedField<std::uint8_t>(value, path, "type");
     switch (type)
     {
         case 0:
@@ -229,18 +187,18 @@ Feature FeatureAt(const json &value, const std::string &path)
         case 3:
             return TagFeature{HexField(value, path, "tag")};
         default:
-            throw JsonError(Join(path, "type"), "unknown feature type " + std::to_string(type));
+            throw JsonError(JsonJoin(path, "type"), "unknown feature type " + std::to_string(type));
     }
 }
 
 NativeToken NativeTokenAt(const json &value, const std::string &path)
 {
-    return NativeToken{FixedHexField<38>(value, path, "id"), U256Field(value, path, "amount")};
+    return NativeToken{FixedHexField<38>(value, path, "id"), U256JsonField(value, path, "amount")};
 }
 
 template <typename T> void CommonOutputFields(const json &value, const std::string &path, T &out)
 {
-    out.amount = DecimalField(value, path, "amount");
+    out.amount = JsonDecimalField(value, path, "amount");
     out.native_tokens = OptionalList(value, path, "nativeTokens", NativeTokenAt);
     out.unlock_conditions = RequiredList(value, path, "unlockConditions", UnlockConditionAt);
     out.features = OptionalList(value, path, "features", FeatureAt);
@@ -248,11 +206,11 @@ template <typename T> void CommonOutputFields(const json &value, const std::stri
 
 Output OutputAt(const json &value, const std::string &path)
 {
-    std::uint8_t type = UnsignedField<std::uint8_t>(value, path, "type");
+    std::uint8_t type = JsonUnsignedField<std::uint8_t>(value, path, "type");
     switch (type)
     {
         case 2:
-            return TreasuryOutput{DecimalField(value, path, "amount")};
+            return TreasuryOutput{JsonDecimalField(value, path, "amount")};
         case 3:
         {
             BasicOutput out;
@@ -264,9 +222,9 @@ Output OutputAt(const json &value, const std::string &path)
             AliasOutput out;
             CommonOutputFields(value, path, out);
             out.alias_id = FixedHexField<32>(value, path, "aliasId");
-            out.state_index = UnsignedField<std::uint32_t>(value, path, "stateIndex");
+            out.state_index = JsonUnsignedField<std::uint32_t>(value, path, "stateIndex");
             out.state_metadata = OptionalHexField(value, path, "stateMetadata");
-            out.foundry_counter = UnsignedField<std::uint32_t>(value, path, "foundryCounter");
+            out.foundry_counter = JsonUnsignedField<std::uint32_t>(value, path, "foundryCounter");
             out.immutable_features = OptionalList(value, path, "immutableFeatures", FeatureAt);
             return out;
         }
@@ -274,14 +232,14 @@ Output OutputAt(const json &value, const std::string &path)
         {
             FoundryOutput out;
             CommonOutputFields(value, path, out);
-            out.serial_number = UnsignedField<std::uint32_t>(value, path, "serialNumber");
-            const json &scheme = Field(value, path, "tokenScheme");
-            std::string scheme_path = Join(path, "tokenScheme");
-            if (UnsignedField<std::uint8_t>(scheme, scheme_path, "type") != 0)
-                throw JsonError(Join(scheme_path, "type"), "unknown token scheme type");
-            out.token_scheme.minted_tokens = U256Field(scheme, scheme_path, "mintedTokens");
-            out.token_scheme.melted_tokens = U256Field(scheme, scheme_path, "meltedTokens");
-            out.token_scheme.maximum_supply = U256Field(scheme, scheme_path, "maximumSupply");
+            out.serial_number = JsonUnsignedField<std::uint32_t>(value, path, "serialNumber");
+            const json &scheme = JsonField(value, path, "tokenScheme");
+            std::string scheme_path = JsonJoin(path, "tokenScheme");
+            if (JsonUnsignedField<std::uint8_t>(scheme, scheme_path, "type") != 0)
+                throw JsonError(JsonJoin(scheme_path, "type"), "unknown token scheme type");
+            out.token_scheme.minted_tokens = U256JsonField(scheme, scheme_path, "mintedTokens");
+            out.token_scheme.melted_tokens = U256JsonField(scheme, scheme_path, "meltedTokens");
+            out.token_scheme.maximum_supply = U256JsonField(scheme, scheme_path, "maximumSupply");
             out.immutable_features = OptionalList(value, path, "immutableFeatures", FeatureAt);
             return out;
         }
@@ -294,41 +252,41 @@ Output OutputAt(const json &value, const std::string &path)
             return out;
         }
         default:
-            throw JsonError(Join(path, "type"), "unknown output type " + std::to_string(type));
+            throw JsonError(JsonJoin(path, "type"), "unknown output type " + std::to_string(type));
     }
 }
 
 Ed25519Signature SignatureAt(const json &value, const std::string &path)
 {
-    if (UnsignedField<std::uint8_t>(value, path, "type") != 0)
-        throw JsonError(Join(path, "type"), "unknown signature type");
+    if (JsonUnsignedField<std::uint8_t>(value, path, "type") != 0)
+        throw JsonError(JsonJoin(path, "type"), "unknown signature type");
     return Ed25519Signature{FixedHexField<32>(value, path, "publicKey"),
                             FixedHexField<64>(value, path, "signature")};
 }
 
 Unlock UnlockAt(const json &value, const std::string &path)
 {
-    std::uint8_t type = UnsignedField<std::uint8_t>(value, path, "type");
+    std::uint8_t type = JsonUnsignedField<std::uint8_t>(value, path, "type");
     switch (type)
     {
         case 0:
             return SignatureUnlock{
-                SignatureAt(Field(value, path, "signature"), Join(path, "signature"))};
+                SignatureAt(JsonField(value, path, "signature"), JsonJoin(path, "signature"))};
         case 1:
-            return ReferenceUnlock{UnsignedField<std::uint16_t>(value, path, "reference")};
+            return ReferenceUnlock{JsonUnsignedField<std::uint16_t>(value, path, "reference")};
         case 2:
-            return AliasUnlock{UnsignedField<std::uint16_t>(value, path, "reference")};
+            return AliasUnlock{JsonUnsignedField<std::uint16_t>(value, path, "reference")};
         case 3:
-            return NftUnlock{UnsignedField<std::uint16_t>(value, path, "reference")};
+            return NftUnlock{JsonUnsignedField<std::uint16_t>(value, path, "reference")};
         default:
-            throw JsonError(Join(path, "type"), "unknown unlock type " + std::to_string(type));
+            throw JsonError(JsonJoin(path, "type"), "unknown unlock type " + std::to_string(type));
     }
 }
 
 void ExpectType(const json &value, const std::string &path, unsigned expected)
 {
-    if (UnsignedField<std::uint32_t>(value, path, "type") != expected)
-        throw JsonError(Join(path, "type"), "expected " + std::to_string(expected));
+    if (JsonUnsignedField<std::uint32_t>(value, path, "type") != expected)
+        throw JsonError(JsonJoin(path, "type"), "expected " + std::to_string(expected));
 }
 
 TaggedDataPayload TaggedDataAt(const json &value, const std::string &path)
@@ -340,13 +298,13 @@ TaggedDataPayload TaggedDataAt(const json &value, const std::string &path)
 TreasuryTransactionPayload TreasuryTransactionAt(const json &value, const std::string &path)
 {
     TreasuryTransactionPayload payload;
-    const json &input = Field(value, path, "input");
-    std::string input_path = Join(path, "input");
+    const json &input = JsonField(value, path, "input");
+    std::string input_path = JsonJoin(path, "input");
     ExpectType(input, input_path, 1);
     payload.input_milestone_id = FixedHexField<32>(input, input_path, "milestoneId");
-    Output output = OutputAt(Field(value, path, "output"), Join(path, "output"));
+    Output output = OutputAt(JsonField(value, path, "output"), JsonJoin(path, "output"));
     if (!std::holds_alternative<TreasuryOutput>(output))
-        throw JsonError(Join(path, "output"), "expected a treasury output");
+        throw JsonError(JsonJoin(path, "output"), "expected a treasury output");
     payload.output = std::get<TreasuryOutput>(output);
     return payload;
 }
@@ -355,19 +313,19 @@ UtxoInput InputAt(const json &value, const std::string &path)
 {
     ExpectType(value, path, 0);
     return UtxoInput{FixedHexField<32>(value, path, "transactionId"),
-                     UnsignedField<std::uint16_t>(value, path, "transactionOutputIndex")};
+                     JsonUnsignedField<std::uint16_t>(value, path, "transactionOutputIndex")};
 }
 
 std::uint64_t NetworkIdField(const json &object, const std::string &path)
 {
-    return DecimalField(object, path, "networkId");
+    return JsonDecimalField(object, path, "networkId");
 }
 
 TransactionPayload TransactionAt(const json &value, const std::string &path)
 {
     TransactionPayload payload;
-    const json &essence = Field(value, path, "essence");
-    std::string essence_path = Join(path, "essence");
+    const json &essence = JsonField(value, path, "essence");
+    std::string essence_path = JsonJoin(path, "essence");
     ExpectType(essence, essence_path, 1);
     payload.essence.network_id = NetworkIdField(essence, essence_path);
     payload.essence.inputs = RequiredList(essence, essence_path, "inputs", InputAt);
@@ -376,7 +334,7 @@ TransactionPayload TransactionAt(const json &value, const std::string &path)
     payload.essence.outputs = RequiredList(essence, essence_path, "outputs", OutputAt);
     if (const json *inner = OptionalField(essence, "payload"))
     {
-        std::string inner_path = Join(essence_path, "payload");
+        std::string inner_path = JsonJoin(essence_path, "payload");
         ExpectType(*inner, inner_path, kTaggedDataPayloadType);
         payload.essence.payload = TaggedDataAt(*inner, inner_path);
     }
@@ -388,45 +346,46 @@ MigratedFundsEntry FundsAt(const json &value, const std::string &path)
 {
     return MigratedFundsEntry{FixedHexField<49>(value, path, "tailTransactionHash"),
                               AddressField(value, path, "address"),
-                              DecimalField(value, path, "deposit")};
+                              JsonDecimalField(value, path, "deposit")};
 }
 
 MilestoneOption MilestoneOptionAt(const json &value, const std::string &path)
 {
-    std::uint8_t type = UnsignedField<std::uint8_t>(value, path, "type");
+    std::uint8_t type = JsonUnsignedField<std::uint8_t>(value, path, "type");
     if (type == 0)
     {
         ReceiptMilestoneOption receipt;
-        receipt.migrated_at = UnsignedField<std::uint32_t>(value, path, "migratedAt");
-        const json &final = Field(value, path, "final");
+        receipt.migrated_at = JsonUnsignedField<std::uint32_t>(value, path, "migratedAt");
+        const json &final = JsonField(value, path, "final");
         if (!final.is_boolean())
-            throw JsonError(Join(path, "final"), "expected a boolean");
+            throw JsonError(JsonJoin(path, "final"), "expected a boolean");
         receipt.final = final.get<bool>();
         receipt.funds = RequiredList(value, path, "funds", FundsAt);
-        receipt.transaction =
-            TreasuryTransactionAt(Field(value, path, "transaction"), Join(path, "transaction"));
+        receipt.transaction = TreasuryTransactionAt(JsonField(value, path, "transaction"),
+                                                    JsonJoin(path, "transaction"));
         return receipt;
     }
     if (type == 1)
     {
         ProtocolParamsMilestoneOption option;
         option.target_milestone_index =
-            UnsignedField<std::uint32_t>(value, path, "targetMilestoneIndex");
-        option.protocol_version = UnsignedField<std::uint8_t>(value, path, "protocolVersion");
+            JsonUnsignedField<std::uint32_t>(value, path, "targetMilestoneIndex");
+        option.protocol_version = JsonUnsignedField<std::uint8_t>(value, path, "protocolVersion");
         option.params = HexField(value, path, "params");
         option.parameters = TryDecodeProtocolParameters(option.params);
         return option;
     }
-    throw JsonError(Join(path, "type"), "unknown milestone option type " + std::to_string(type));
+    throw JsonError(JsonJoin(path, "type"),
+                    "unknown milestone option type " + std::to_string(type));
 }
 
 MilestonePayload MilestoneAt(const json &value, const std::string &path)
 {
     MilestonePayload payload;
     MilestoneEssence &essence = payload.essence;
-    essence.index = UnsignedField<std::uint32_t>(value, path, "index");
-    essence.timestamp = UnsignedField<std::uint32_t>(value, path, "timestamp");
-    essence.protocol_version = UnsignedField<std::uint8_t>(value, path, "protocolVersion");
+    essence.index = JsonUnsignedField<std::uint32_t>(value, path, "index");
+    essence.timestamp = JsonUnsignedField<std::uint32_t>(value, path, "timestamp");
+    essence.protocol_version = JsonUnsignedField<std::uint8_t>(value, path, "protocolVersion");
     essence.previous_milestone_id = FixedHexField<32>(value, path, "previousMilestoneId");
     essence.parents = HashList(value, path, "parents");
     essence.inclusion_merkle_root = FixedHexField<32>(value, path, "inclusionMerkleRoot");
@@ -439,35 +398,35 @@ MilestonePayload MilestoneAt(const json &value, const std::string &path)
 
 std::string ShortStringField(const json &object, const std::string &path, const char *key)
 {
-    const std::string &text = String(Field(object, path, key), Join(path, key));
+    const std::string &text = String(JsonField(object, path, key), JsonJoin(path, key));
     if (text.size() > 255)
-        throw JsonError(Join(path, key), "longer than 255 bytes");
+        throw JsonError(JsonJoin(path, key), "longer than 255 bytes");
     return text;
 }
 
 ProtocolParameters ProtocolParametersAt(const json &value, const std::string &path)
 {
     ProtocolParameters parameters;
-    parameters.version = UnsignedField<std::uint8_t>(value, path, "version");
+    parameters.version = JsonUnsignedField<std::uint8_t>(value, path, "version");
     parameters.network_name = ShortStringField(value, path, "networkName");
     parameters.bech32_hrp = ShortStringField(value, path, "bech32Hrp");
-    parameters.min_pow_score = UnsignedField<std::uint32_t>(value, path, "minPowScore");
-    parameters.below_max_depth = UnsignedField<std::uint8_t>(value, path, "belowMaxDepth");
-    const json &rent = Field(value, path, "rentStructure");
-    std::string rent_path = Join(path, "rentStructure");
+    parameters.min_pow_score = JsonUnsignedField<std::uint32_t>(value, path, "minPowScore");
+    parameters.below_max_depth = JsonUnsignedField<std::uint8_t>(value, path, "belowMaxDepth");
+    const json &rent = JsonField(value, path, "rentStructure");
+    std::string rent_path = JsonJoin(path, "rentStructure");
     parameters.rent_structure.v_byte_cost =
-        UnsignedField<std::uint32_t>(rent, rent_path, "vByteCost");
+        JsonUnsignedField<std::uint32_t>(rent, rent_path, "vByteCost");
     parameters.rent_structure.v_byte_factor_data =
-        UnsignedField<std::uint8_t>(rent, rent_path, "vByteFactorData");
+        JsonUnsignedField<std::uint8_t>(rent, rent_path, "vByteFactorData");
     parameters.rent_structure.v_byte_factor_key =
-        UnsignedField<std::uint8_t>(rent, rent_path, "vByteFactorKey");
-    parameters.token_supply = DecimalField(value, path, "tokenSupply");
+        JsonUnsignedField<std::uint8_t>(rent, rent_path, "vByteFactorKey");
+    parameters.token_supply = JsonDecimalField(value, path, "tokenSupply");
     return parameters;
 }
 
 Payload PayloadAt(const json &value, const std::string &path)
 {
-    std::uint32_t type = UnsignedField<std::uint32_t>(value, path, "type");
+    std::uint32_t type = JsonUnsignedField<std::uint32_t>(value, path, "type");
     switch (type)
     {
         case kTreasuryTransactionPayloadType:
@@ -479,7 +438,7 @@ Payload PayloadAt(const json &value, const std::string &path)
         case kMilestonePayloadType:
             return MilestoneAt(value, path);
         default:
-            throw JsonError(Join(path, "type"), "unknown payload type " + std::to_string(type));
+            throw JsonError(JsonJoin(path, "type"), "unknown payload type " + std::to_string(type));
     }
 }
 
@@ -502,11 +461,11 @@ Block BlockFromJson(const json &value)
 {
     const std::string path = "$";
     Block block;
-    block.protocol_version = UnsignedField<std::uint8_t>(value, path, "protocolVersion");
+    block.protocol_version = JsonUnsignedField<std::uint8_t>(value, path, "protocolVersion");
     block.parents = HashList(value, path, "parents");
     if (const json *payload = OptionalField(value, "payload"))
-        block.payload = PayloadAt(*payload, Join(path, "payload"));
-    block.nonce = DecimalField(value, path, "nonce");
+        block.payload = PayloadAt(*payload, JsonJoin(path, "payload"));
+    block.nonce = JsonDecimalField(value, path, "nonce");
     return block;
 }
 
@@ -516,33 +475,33 @@ BlockMetadata BlockMetadataFromJson(const json &value)
     BlockMetadata metadata;
     metadata.block_id = FixedHexField<32>(value, path, "blockId");
     metadata.parents = HashList(value, path, "parents");
-    const json &solid = Field(value, path, "isSolid");
+    const json &solid = JsonField(value, path, "isSolid");
     if (!solid.is_boolean())
-        throw JsonError(Join(path, "isSolid"), "expected a boolean");
+        throw JsonError(JsonJoin(path, "isSolid"), "expected a boolean");
     metadata.is_solid = solid.get<bool>();
     if (OptionalField(value, "referencedByMilestoneIndex"))
         metadata.referenced_by_milestone_index =
-            UnsignedField<std::uint32_t>(value, path, "referencedByMilestoneIndex");
+            JsonUnsignedField<std::uint32_t>(value, path, "referencedByMilestoneIndex");
     if (OptionalField(value, "milestoneIndex"))
-        metadata.milestone_index = UnsignedField<std::uint32_t>(value, path, "milestoneIndex");
+        metadata.milestone_index = JsonUnsignedField<std::uint32_t>(value, path, "milestoneIndex");
     if (const json *state = OptionalField(value, "ledgerInclusionState"))
     {
         metadata.ledger_inclusion_state =
-            ParseLedgerInclusionState(String(*state, Join(path, "ledgerInclusionState")));
+            ParseLedgerInclusionState(String(*state, JsonJoin(path, "ledgerInclusionState")));
         if (!metadata.ledger_inclusion_state)
-            throw JsonError(Join(path, "ledgerInclusionState"), "unknown inclusion state");
+            throw JsonError(JsonJoin(path, "ledgerInclusionState"), "unknown inclusion state");
     }
     if (OptionalField(value, "conflictReason"))
-        metadata.conflict_reason = UnsignedField<std::uint8_t>(value, path, "conflictReason");
+        metadata.conflict_reason = JsonUnsignedField<std::uint8_t>(value, path, "conflictReason");
     if (OptionalField(value, "whiteFlagIndex"))
-        metadata.white_flag_index = UnsignedField<std::uint32_t>(value, path, "whiteFlagIndex");
+        metadata.white_flag_index = JsonUnsignedField<std::uint32_t>(value, path, "whiteFlagIndex");
     for (auto [key, target] : {std::pair{"shouldPromote", &metadata.should_promote},
                                std::pair{"shouldReattach", &metadata.should_reattach}})
     {
         if (const json *flag = OptionalField(value, key))
         {
             if (!flag->is_boolean())
-                throw JsonError(Join(path, key), "expected a boolean");
+                throw JsonError(JsonJoin(path, key), "expected a boolean");
             *target = flag->get<bool>();
         }
     }
