@@ -1,25 +1,31 @@
-// codec_bench: decode+ID throughput over the real fixture blocks (Stardust) and messages
-// (Chrysalis), each against the floor of hashing the same bytes with BLAKE2b alone (every block
-// or message ID needs that hash, so decode+ID cannot beat it). Prints one tab-separated line per
-// metric: metric, ours, baseline, ratio, target.
+// codec_bench: decode throughput of the Stardust and Chrysalis codecs over real fixture blocks
+// (messages) and over a generated mix (`permanode generate`'s ledgers, the share of transactions
+// and milestones a busy network has), each against a floor of BLAKE2b over the same bytes that
+// the decoding must hash anyway. Prints one tab-separated line per metric: metric, ours,
+// baseline, ratio, target.
 //
-// usage: codec_bench [BUNDLES]: with a file of Chrysalis bundles (permanode generate --protocol
-// chrysalis), its messages are measured too, a larger mix than the 11 real ones.
+// Two Stardust floors, since decoding for ingest hashes more than the block:
+//   - decode + block ID against BLAKE2b of the block (held to >= 0.8, issue #46);
+//   - decode + every ID ingest needs (block, transaction payload, milestone essence: what
+//     DecodeBlockWithIds returns) against BLAKE2b of those same spans, so a transaction block's
+//     payload is hashed twice on both sides (held to >= 0.8).
 //
 // Legacy rows: Curl-P-81 transaction hashes per second, bitsliced (64 at once) against the plain
 // one-at-a-time reference, on one core, over the 153 real legacy transactions.
 #include "chrysalis_fixtures.hpp"
+#include "chrysalis_generator.hpp"
 #include "codec/block.hpp"
 #include "codec/chrysalis/message.hpp"
 #include "codec/ids.hpp"
 #include "codec/legacy/curl.hpp"
 #include "fixtures.hpp"
+#include "generator.hpp"
 #include "legacy_fixtures.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -59,8 +65,8 @@ Rate Measure(const std::vector<Bytes> &items, std::size_t total_bytes, double mi
 // Measures `decode_with_ids` against `hash_only` over `items`, alternating the two a few times
 // and keeping each one's best to damp noise on a shared machine, and prints the two rows.
 template <typename Decode, typename Hash>
-void Compare(const char *metric, const char *unit, const std::vector<Bytes> &items,
-             Decode decode_with_ids, Hash hash_only)
+void Compare(const char *metric, const char *unit, const char *target,
+             const std::vector<Bytes> &items, Decode decode_with_ids, Hash hash_only)
 {
     std::size_t total_bytes = 0;
     for (const auto &item : items)
@@ -76,28 +82,73 @@ void Compare(const char *metric, const char *unit, const std::vector<Bytes> &ite
         if (floor.megabytes_per_second > best_floor.megabytes_per_second)
             best_floor = floor;
     }
-    std::printf("%s (MB/s) vs BLAKE2b floor\t%.1f\t%.1f\t%.2f\t>=0.5\n", metric,
-                best_codec.megabytes_per_second, best_floor.megabytes_per_second,
-                best_codec.megabytes_per_second / best_floor.megabytes_per_second);
-    std::printf("%s (%s/s) vs BLAKE2b floor\t%.0f\t%.0f\t%.2f\t>=0.5\n", metric, unit,
-                best_codec.blocks_per_second, best_floor.blocks_per_second,
-                best_codec.blocks_per_second / best_floor.blocks_per_second);
-    std::fprintf(stderr, "%s: %zu %s, %zu bytes\n", metric, items.size(), unit, total_bytes);
+    std::printf("%s (MB/s)\t%.1f\t%.1f\t%.2f\t%s\n", metric, best_codec.megabytes_per_second,
+                best_floor.megabytes_per_second,
+                best_codec.megabytes_per_second / best_floor.megabytes_per_second, target);
+    std::fprintf(stderr, "%s: %zu %s, %zu bytes, %.0f %s/s against %.0f\n", metric, items.size(),
+                 unit, total_bytes, best_codec.blocks_per_second, unit,
+                 best_floor.blocks_per_second);
 }
 
-// The messages of every line of a Chrysalis bundle file.
-std::vector<Bytes> BundleMessages(const char *path)
+// The blocks (messages) of `milestones` milestones of a generated ledger.
+template <typename Generator>
+std::vector<Bytes> GeneratedBlocks(Generator generator, std::uint32_t milestones)
 {
-    std::vector<Bytes> messages;
-    std::ifstream in(path);
-    std::string line;
-    while (std::getline(in, line))
+    std::vector<Bytes> blocks;
+    for (std::uint32_t i = 0; i < milestones; ++i)
+        for (auto &block : generator.Next().blocks)
+            blocks.push_back(std::move(block.bytes));
+    return blocks;
+}
+
+// The spans of a Stardust block that ingest hashes: the block, and its transaction payload or
+// its milestone's essence. Found from the decoded block's counts, outside the timed loop.
+std::vector<ByteSpan> IdSpans(const Bytes &bytes)
+{
+    Block block = DecodeBlock(bytes);
+    std::vector<ByteSpan> spans{ByteSpan(bytes.data(), bytes.size())};
+    // version, parent count, parents, payload length; the nonce after the payload.
+    std::size_t payload_begin = 1 + 1 + block.parents.size() * 32 + 4;
+    std::size_t payload_end = bytes.size() - 8;
+    if (TransactionOf(block))
+        spans.emplace_back(bytes.data() + payload_begin, payload_end - payload_begin);
+    else if (const MilestonePayload *milestone = MilestoneOf(block))
     {
-        nlohmann::json bundle = nlohmann::json::parse(line);
-        for (const auto &block : bundle.at("blocks"))
-            messages.push_back(chrysalis::fixtures::HexBytes(block.at("block")));
+        std::size_t begin = payload_begin + 4;
+        std::size_t end = payload_end - 1 - milestone->signatures.size() * kEd25519SignatureSize;
+        spans.emplace_back(bytes.data() + begin, end - begin);
     }
-    return messages;
+    return spans;
+}
+
+// The Stardust rows over one set of blocks.
+void CompareStardust(const char *what, const std::vector<Bytes> &blocks, unsigned &checksum)
+{
+    std::string metric = std::string("stardust decode+block ID vs BLAKE2b of the block, ") + what;
+    Compare(
+        metric.c_str(), "blocks", ">=0.8", blocks,
+        [&checksum](const Bytes &bytes)
+        { checksum += ComputeBlockId(bytes)[0] + DecodeBlock(bytes).parents.size(); },
+        [&checksum](const Bytes &bytes) { checksum += ComputeBlockId(bytes)[0]; });
+
+    std::vector<std::vector<ByteSpan>> spans;
+    for (const Bytes &bytes : blocks)
+        spans.push_back(IdSpans(bytes));
+    metric = std::string("stardust decode+all IDs vs BLAKE2b of the same spans, ") + what;
+    // Measure runs over the blocks in order from the first, with its own copy of the floor's
+    // lambda: the lambda's counter walks the spans beside the blocks, no lookup in the timing.
+    Compare(
+        metric.c_str(), "blocks", ">=0.8", blocks,
+        [&checksum](const Bytes &bytes) { checksum += DecodeBlockWithIds(bytes).block_id[0]; },
+        [&checksum, &spans, next = std::size_t{0}](const Bytes &bytes) mutable
+        {
+            const std::vector<ByteSpan> &block_spans = spans[next];
+            next = next + 1 == spans.size() ? 0 : next + 1;
+            if (block_spans.front().data != bytes.data())
+                std::abort(); // out of step with the blocks
+            for (const ByteSpan &span : block_spans)
+                checksum += Blake2b256(span)[0];
+        });
 }
 
 // Runs `work` (which hashes `per_call` transactions) until `min_seconds` have passed; hashes/s.
@@ -154,7 +205,7 @@ void CompareCurl(unsigned &checksum)
 
 } // namespace
 
-int main(int argc, char **argv)
+int main()
 {
     std::vector<Bytes> blocks;
     for (auto &fixture : fixtures::AllBlocks())
@@ -162,13 +213,18 @@ int main(int argc, char **argv)
     std::vector<Bytes> messages;
     for (auto &record : chrysalis::fixtures::Messages())
         messages.push_back(std::move(record.bytes));
+    permanode::cli::GeneratorOptions stardust_options;
+    stardust_options.seed = 2024;
+    permanode::cli::GeneratorOptions chrysalis_options =
+        permanode::cli::ChrysalisGeneratorDefaults();
+    chrysalis_options.seed = 2024;
 
     // The compiler must not drop the work: fold every ID into a checksum that is printed.
     unsigned checksum = 0;
-    Compare(
-        "codec decode+ID", "blocks", blocks,
-        [&checksum](const Bytes &bytes) { checksum += DecodeBlockWithIds(bytes).block_id[0]; },
-        [&checksum](const Bytes &bytes) { checksum += ComputeBlockId(bytes)[0]; });
+    CompareStardust("real blocks", blocks, checksum);
+    CompareStardust("generated mix",
+                    GeneratedBlocks(permanode::cli::LedgerGenerator(stardust_options), 100),
+                    checksum);
     auto decode_message = [&checksum](const Bytes &bytes)
     {
         chrysalis::Message message = chrysalis::DecodeMessage(bytes);
@@ -176,10 +232,12 @@ int main(int argc, char **argv)
     };
     auto hash_message = [&checksum](const Bytes &bytes)
     { checksum += chrysalis::ComputeMessageId(bytes)[0]; };
-    Compare("chrysalis decode+message ID", "messages", messages, decode_message, hash_message);
-    if (argc > 1)
-        Compare("chrysalis decode+message ID, generated", "messages", BundleMessages(argv[1]),
-                decode_message, hash_message);
+    Compare("chrysalis decode+message ID vs BLAKE2b of the message, real messages", "messages",
+            ">=0.5", messages, decode_message, hash_message);
+    Compare("chrysalis decode+message ID vs BLAKE2b of the message, generated mix", "messages",
+            ">=0.5",
+            GeneratedBlocks(permanode::cli::ChrysalisLedgerGenerator(chrysalis_options), 20),
+            decode_message, hash_message);
     CompareCurl(checksum);
     std::fprintf(stderr, "checksum %u\n", checksum);
     return 0;

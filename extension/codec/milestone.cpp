@@ -107,16 +107,7 @@ ProtocolParamsMilestoneOption MakeProtocolParamsOption(std::uint32_t target_mile
 
 std::vector<BlockId> DecodeParents(ByteReader &reader, const char *field)
 {
-    std::size_t count = reader.ReadCountU8(field, limits::kMinParents, limits::kMaxParents);
-    std::vector<BlockId> parents(count);
-    for (std::size_t i = 0; i < count; ++i)
-    {
-        std::size_t start = reader.Offset();
-        parents[i] = reader.ReadArray<32>(field);
-        if (i > 0 && !(parents[i - 1] < parents[i]))
-            reader.Fail(field, start, "parents must be sorted and unique");
-    }
-    return parents;
+    return reader.ReadAscendingIds(field, limits::kMinParents, limits::kMaxParents);
 }
 
 MilestonePayload DecodeMilestoneBody(ByteReader &reader)

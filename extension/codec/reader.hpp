@@ -10,6 +10,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace permanode::codec
 {
@@ -34,9 +35,8 @@ class ByteReader
     {
         std::size_t start = offset_;
         std::uint8_t type = ReadU8(field);
-        if (type != expected)
-            Fail(field, start,
-                 "expected type " + std::to_string(expected) + ", got " + std::to_string(type));
+        if (__builtin_expect(type != expected, 0))
+            FailType(field, start, expected, type);
     }
 
     // A part behind a u32 length, 0 for none: the length must fit the bytes left, and read_part
@@ -49,16 +49,12 @@ class ByteReader
         std::uint32_t length = ReadU32(length_field);
         if (length == 0)
             return std::nullopt;
-        if (length > Remaining())
-            Fail(length_field, length_at,
-                 "declares " + std::to_string(length) + " bytes, " + std::to_string(Remaining()) +
-                     " left");
+        if (__builtin_expect(length > Remaining(), 0))
+            FailDeclared(length_field, length_at, length, Remaining(), true);
         std::size_t start = offset_;
         auto part = read_part();
-        if (offset_ - start != length)
-            Fail(length_field, length_at,
-                 "declares " + std::to_string(length) + " bytes, payload has " +
-                     std::to_string(offset_ - start));
+        if (__builtin_expect(offset_ - start != length, 0))
+            FailDeclared(length_field, length_at, length, offset_ - start, false);
         return part;
     }
 
@@ -125,18 +121,21 @@ class ByteReader
         return count;
     }
 
+    // A u8 count (min..max) of 32-byte IDs in strictly ascending order, as both eras' parents.
+    std::vector<Hash32> ReadAscendingIds(const char *field, std::size_t min_count,
+                                         std::size_t max_count);
+
     [[noreturn]] void Fail(const char *field, std::size_t offset, const std::string &reason) const
     {
         throw DecodeError(field, offset, reason);
     }
 
   private:
+    // The checks stay inline on the decoding path; the messages are built out of line (reader.cpp).
     void Require(const char *field, std::size_t length) const
     {
-        if (length > size_ - offset_)
-            Fail(field, offset_,
-                 "truncated: needs " + std::to_string(length) + " bytes, " +
-                     std::to_string(size_ - offset_) + " left");
+        if (__builtin_expect(length > size_ - offset_, 0))
+            FailTruncated(field, offset_, length, size_ - offset_);
     }
 
     // One unaligned load; the wire is little endian like every host we build for.
@@ -154,20 +153,27 @@ class ByteReader
     void CheckLength(const char *field, std::size_t start, std::size_t length,
                      std::size_t min_length, std::size_t max_length) const
     {
-        if (length < min_length || length > max_length)
-            Fail(field, start,
-                 "length " + std::to_string(length) + " outside " + std::to_string(min_length) +
-                     ".." + std::to_string(max_length));
+        if (__builtin_expect(length < min_length || length > max_length, 0))
+            FailOutside(field, start, "length ", length, min_length, max_length);
     }
 
     void CheckCount(const char *field, std::size_t start, std::size_t count, std::size_t min_count,
                     std::size_t max_count) const
     {
-        if (count < min_count || count > max_count)
-            Fail(field, start,
-                 "count " + std::to_string(count) + " outside " + std::to_string(min_count) + ".." +
-                     std::to_string(max_count));
+        if (__builtin_expect(count < min_count || count > max_count, 0))
+            FailOutside(field, start, "count ", count, min_count, max_count);
     }
+
+    [[noreturn, gnu::cold, gnu::noinline]] static void
+    FailTruncated(const char *field, std::size_t offset, std::size_t needed, std::size_t left);
+    [[noreturn, gnu::cold, gnu::noinline]] static void
+    FailType(const char *field, std::size_t offset, std::uint8_t expected, std::uint8_t type);
+    [[noreturn, gnu::cold, gnu::noinline]] static void
+    FailDeclared(const char *field, std::size_t offset, std::size_t declared, std::size_t found,
+                 bool found_left);
+    [[noreturn, gnu::cold, gnu::noinline]] static void
+    FailOutside(const char *field, std::size_t offset, const char *what, std::size_t value,
+                std::size_t min, std::size_t max);
 
     const std::uint8_t *data_;
     std::size_t size_;

@@ -9,18 +9,7 @@ namespace permanode::codec::chrysalis
 
 std::vector<Hash32> DecodeParents(ByteReader &reader, const char *field)
 {
-    std::size_t count = reader.ReadCountU8(field, limits::kMinParents, limits::kMaxParents);
-    std::vector<Hash32> parents;
-    parents.reserve(count);
-    for (std::size_t i = 0; i < count; ++i)
-    {
-        std::size_t start = reader.Offset();
-        Hash32 parent = reader.ReadArray<32>(field);
-        if (!parents.empty() && !(parents.back() < parent))
-            reader.Fail(field, start, "parents are not sorted and unique");
-        parents.push_back(parent);
-    }
-    return parents;
+    return reader.ReadAscendingIds(field, limits::kMinParents, limits::kMaxParents);
 }
 
 void EncodeParents(ByteWriter &writer, const char *field, const std::vector<Hash32> &parents)
