@@ -97,12 +97,15 @@ for name in block address; do
     "$best_rps" "$best_tps" "$(ratio "$best_rps" "$best_tps")" ">= 0.6"
   for clients in "${levels[@]}"; do
     read -r rps tps <"$work/$name.$clients.rates"
-    row "http $name req/s at $clients clients (vs pgbench at $clients)" "$rps" "$tps" "$(ratio "$rps" "$tps")" "-"
+    # Issue #46 holds 16 clients, where pgbench peaks on 2 cores: the server pipelines statements.
+    target=report
+    [ "$clients" = 16 ] && target=">= 1.0"
+    row "http $name req/s at $clients clients (vs pgbench at $clients)" "$rps" "$tps" "$(ratio "$rps" "$tps")" "$target"
   done
   for clients in $(printf '%s\n' "${levels[0]}" "$best_level" | sort -un); do
     p50=$(awk '{print $2}' "$work/$name.$clients.wrk.rows" | median)
     p99=$(awk '{print $3}' "$work/$name.$clients.wrk.rows" | median)
-    row "http $name p50 latency ms at $clients clients" "$p50" "-" "-" "-"
-    row "http $name p99 latency ms at $clients clients" "$p99" "-" "-" "-"
+    row "http $name p50 latency ms at $clients clients" "$p50" "-" "-" "report"
+    row "http $name p99 latency ms at $clients clients" "$p99" "-" "-" "report"
   done
 done

@@ -8,11 +8,13 @@
 // keys are timed again, on new connections. The queries are the client library's, which the
 // HTTP API runs: a block by ID, the block of a transaction, an output by ID, the indexer's first
 // page (100) by address, sender, tag, issuer and state controller over all outputs, and its 50th
-// page through the keyset cursor. Keys are sampled from rows of the ranges that get archived;
-// for first pages only keys without a row in the newest range, so that every row of a cold
-// answer comes from an archive. Each timing first runs the query on other keys of the same
-// kind (opening the archives, building relcache entries, warming caches), then on its own keys.
-// PERMANODE_BENCH_SCALE (default 1) scales the number of ranges.
+// page through the keyset cursor; and the point lookups and the first page by address as the first
+// statement of a new connection (what BI tools, scripts and transaction-pooled clients meet). Keys
+// are sampled from rows of the ranges that get archived; for first pages only keys without a row in
+// the newest range, so that every row of a cold answer comes from an archive. Each timing first
+// runs the query on other keys of the same kind (opening the archives, building relcache entries,
+// warming caches), then on its own keys. PERMANODE_BENCH_SCALE (default 1) scales the number of
+// ranges.
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
@@ -43,7 +45,8 @@ constexpr int kDeepKeys = 10;    // addresses whose 50th page is timed
 constexpr int kDeepRepeats = 10; // timings of each 50th page
 constexpr int kPageSize = 100;
 constexpr int kDeepPage = 50;
-constexpr int kPlans = 200; // planning time: median of this many plans
+constexpr int kPlans = 200;     // planning time: median of this many plans
+constexpr int kFreshKeys = 200; // lookups timed as the first statement of a new connection
 
 void Log(const std::string &what)
 {
@@ -202,7 +205,32 @@ struct Figures
     double address = 0, sender = 0, tag = 0, issuer = 0, state_controller = 0;
     double deep = 0;
     double plan_output = 0, plan_deep = 0;
+    // The first statement of a new connection (its setup not timed).
+    double fresh_output = 0, fresh_block = 0, fresh_address = 0;
 };
+
+// The fresh-connection figures: each key's lookup as a new connection's first statement.
+void MeasureFresh(const std::string &dsn, const Keys &k, Figures &f)
+{
+    using Lookup = std::function<bool(client::Client &, const std::string &)>;
+    auto fresh = [&](const std::vector<std::string> &keys, const Lookup &run)
+    {
+        return TimeFirstOnNewConnections<client::Client>(
+            keys, kFreshKeys, [&] { return std::make_unique<client::Client>(dsn); }, run);
+    };
+    f.fresh_output = fresh(k.outputs, [](client::Client &c, const std::string &id)
+                           { return c.GetOutput(id).has_value(); });
+    f.fresh_block = fresh(k.blocks, [](client::Client &c, const std::string &id)
+                          { return c.GetBlock(id).has_value(); });
+    f.fresh_address =
+        fresh(k.addresses,
+              [](client::Client &c, const std::string &address)
+              {
+                  return !c.QueryOutputs(client::OutputKind::kBasic, AddressFilter(address), true,
+                                         kPageSize, std::nullopt)
+                              .items.empty();
+              });
+}
 
 Figures Measure(const std::string &dsn, const Keys &k)
 {
@@ -236,6 +264,7 @@ Figures Measure(const std::string &dsn, const Keys &k)
     f.plan_deep = PlanningTime(dsn, client::queries::Outputs(client::OutputKind::kBasic,
                                                              AddressFilter(k.deep_addresses[0]),
                                                              true, kPageSize, k.deep_cursors[0]));
+    MeasureFresh(dsn, k, f);
     return f;
 }
 
@@ -293,11 +322,12 @@ int main()
 
         std::string what = fmt::format("{:.1f}M outputs, {} ranges of >= {}k, {} archived",
                                        outputs / 100000 / 10.0, ranges, smallest / 1000, newest);
-        auto row = [&](const std::string &metric, double c, double h)
-        { PrintRatio(fmt::format("cold ledger: {} (us) vs hot", metric), c, h, "<=2"); };
-        row("output by ID, " + what, cold.output, hot.output);
-        row("block by ID", cold.block, hot.block);
-        row("block of a transaction by ID", cold.transaction, hot.transaction);
+        // Point lookups within a connection are held to 1.5x (issue #46), the rest to 2x.
+        auto row = [&](const std::string &metric, double c, double h, const char *target = "<=2")
+        { PrintRatio(fmt::format("cold ledger: {} (us) vs hot", metric), c, h, target); };
+        row("output by ID, " + what, cold.output, hot.output, "<=1.5");
+        row("block by ID", cold.block, hot.block, "<=1.5");
+        row("block of a transaction by ID", cold.transaction, hot.transaction, "<=1.5");
         row("first page (100) by address", cold.address, hot.address);
         row("first page (100) by sender", cold.sender, hot.sender);
         row("first page (100) by tag", cold.tag, hot.tag);
@@ -307,6 +337,10 @@ int main()
         row("50th page by address (keyset cursor)", cold.deep, hot.deep);
         row("planning, output by ID", cold.plan_output, hot.plan_output);
         row("planning, 50th page by address", cold.plan_deep, hot.plan_deep);
+        row("new connection's first statement: output by ID", cold.fresh_output, hot.fresh_output);
+        row("new connection's first statement: block by ID", cold.fresh_block, hot.fresh_block);
+        row("new connection's first statement: first page by address", cold.fresh_address,
+            hot.fresh_address);
     }
     catch (const std::exception &e)
     {
