@@ -488,6 +488,7 @@ void ReadParent(Oid parent, AttrNumber partattnum, ArchivePlan *plan)
     pg::CallPg(
         [&]
         {
+            GiveWayInDeadlocks(); /* before the first lock writers wait for */
             for (const auto &c : plan->partitions)
                 LockRelationOid(c.relid, ShareLock); /* readers go on, writers wait */
             plan->parent_namespace = get_rel_namespace(parent);

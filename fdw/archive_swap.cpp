@@ -16,6 +16,17 @@
  *	  holding none of the others (no deadlock there either), then takes the rest. Waiting in the
  *	  lock queue, rather than NOWAIT, keeps new readers behind an attempt, so that a busy table is
  *	  not starved. Readers wait only for the swaps themselves, not for the copies between.
+ *
+ *	  Deadlocks remain possible, and archiving is the side that gives way (GiveWayInDeadlocks):
+ *	  a reader queued behind an attempt may hold a table the attempt goes on to wait for, and a
+ *	  writer that spends an output of a range being copied waits for its SHARE lock while
+ *	  holding a lock the swap needs (bench/soak: a 409 to an HTTP read, a sync's milestone rolled
+ *	  back). PostgreSQL's deadlock check ends the wait of the process whose check finds the cycle
+ *	  first, each after its own deadlock_timeout: archiving lowers its own to kGiveWayMs, so it is
+ *	  the one. An attempt of LockForSwap that ends in a deadlock gives its locks back like one
+ *	  that timed out; kDeadlockAttempts of them in a row (a writer that waits for the copy's
+ *	  SHARE locks holds what the swap needs, which no attempt gets) end the archiving, rolled back
+ *	  whole with SQLSTATE 40P01, to be run again.
  */
 extern "C"
 {
@@ -34,6 +45,7 @@ extern "C"
 }
 
 #include <algorithm>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -109,8 +121,31 @@ std::vector<Oid> RelationsToLock()
 }
 
 /* Attempts before LockForSwap gives up: each waits for the lock the one before was not granted,
- * then at most half of deadlock_timeout for the others. */
+ * then at most half of the sessions' deadlock_timeout for the others. */
 constexpr int kLockAttempts = 600;
+/* Archiving's deadlock_timeout (ms): far below the sessions' (1 s by default). */
+constexpr int kGiveWayMs = 100;
+/* Attempts in a row that end in a deadlock before archiving gives up (the file's comment). */
+constexpr int kDeadlockAttempts = 3;
+
+/* The deadlock_timeout (ms) of every other session: this one's setting before it was lowered.
+ * (pg) */
+double SessionsDeadlockTimeoutMs()
+{
+    const char *text = GetConfigOptionResetString("deadlock_timeout");
+    int ms = 0;
+    if (text == nullptr || !parse_int(text, &ms, GUC_UNIT_MS, nullptr))
+        return DeadlockTimeout;
+    return ms;
+}
+
+/* How an attempt of LockForSwap ended. */
+enum class Attempt
+{
+    kGranted,
+    kTimedOut,
+    kDeadlocked
+};
 
 /* Sets lock_timeout for the rest of the (sub)transaction. (pg) */
 void SetLockTimeout(int ms)
@@ -127,12 +162,12 @@ void SetLockTimeout(int ms)
  * transaction); false when one is not, with every lock of the attempt given back and *contended
  * naming that one. Other errors propagate. (pg)
  */
-bool TryLocks(const Oid *relations, int n, double budget_ms, Oid *contended)
+Attempt TryLocks(const Oid *relations, int n, double budget_ms, Oid *contended)
 {
     MemoryContext context = CurrentMemoryContext;
     ResourceOwner owner = CurrentResourceOwner;
     volatile Oid trying = *contended;
-    volatile bool granted = false;
+    volatile Attempt outcome = Attempt::kGranted;
     BeginInternalSubTransaction(nullptr);
     PG_TRY();
     {
@@ -155,7 +190,6 @@ bool TryLocks(const Oid *relations, int n, double budget_ms, Oid *contended)
             LockRelationOid(relations[i], AccessExclusiveLock);
         }
         ReleaseCurrentSubTransaction();
-        granted = true;
     }
     PG_CATCH();
     {
@@ -165,15 +199,18 @@ bool TryLocks(const Oid *relations, int n, double budget_ms, Oid *contended)
         RollbackAndReleaseCurrentSubTransaction();
         MemoryContextSwitchTo(context);
         CurrentResourceOwner = owner;
-        if (edata->sqlerrcode != ERRCODE_LOCK_NOT_AVAILABLE)
+        if (edata->sqlerrcode != ERRCODE_LOCK_NOT_AVAILABLE &&
+            edata->sqlerrcode != ERRCODE_T_R_DEADLOCK_DETECTED)
             ReThrowError(edata);
+        outcome = edata->sqlerrcode == ERRCODE_T_R_DEADLOCK_DETECTED ? Attempt::kDeadlocked
+                                                                     : Attempt::kTimedOut;
         FreeErrorData(edata);
     }
     PG_END_TRY();
     MemoryContextSwitchTo(context);
     CurrentResourceOwner = owner;
     *contended = trying;
-    return granted;
+    return outcome;
 }
 
 /* Takes ACCESS EXCLUSIVE locks on every relation, all or none (the file's header comment), and
@@ -182,16 +219,18 @@ void LockForSwap(const std::vector<Oid> &relations)
 {
     const char *kept =
         pg::CallPg([] { return pstrdup(GetConfigOption("lock_timeout", false, false)); });
-    double budget_ms = DeadlockTimeout / 2.0;
+    double budget_ms = pg::CallPg(SessionsDeadlockTimeoutMs) / 2.0;
+    pg::CallPg(GiveWayInDeadlocks);
     Oid contended = InvalidOid;
+    int deadlocks = 0; /* in a row */
     for (int attempt = 0; attempt < kLockAttempts; attempt++)
     {
-        bool granted = pg::CallPg(
+        Attempt outcome = pg::CallPg(
             [&] {
                 return TryLocks(relations.data(), static_cast<int>(relations.size()), budget_ms,
                                 &contended);
             });
-        if (granted)
+        if (outcome == Attempt::kGranted)
         {
             pg::CallPg(
                 [&]
@@ -201,6 +240,15 @@ void LockForSwap(const std::vector<Oid> &relations)
                 });
             return;
         }
+        deadlocks = outcome == Attempt::kDeadlocked ? deadlocks + 1 : 0;
+        if (deadlocks == kDeadlockAttempts)
+            throw pg::PgError(ERRCODE_T_R_DEADLOCK_DETECTED,
+                              "archiving gave way to sessions that wait for it",
+                              fmt::format("{} attempts in a row to lock the tables to swap "
+                                          "archives in ended in a deadlock with a session that "
+                                          "waits for this archiving's locks.",
+                                          kDeadlockAttempts),
+                              "Archive again: nothing of this archiving was kept.");
     }
     throw pg::PgError(ERRCODE_LOCK_NOT_AVAILABLE,
                       fmt::format("could not lock the tables to swap archives in after {} attempts",
@@ -210,6 +258,16 @@ void LockForSwap(const std::vector<Oid> &relations)
 }
 
 } // namespace
+
+void GiveWayInDeadlocks()
+{
+    if (DeadlockTimeout <= kGiveWayMs)
+        return;
+    /* deadlock_timeout is superuser-only: set here on archiving's own behalf, to the end of the
+     * transaction */
+    (void)set_config_option("deadlock_timeout", std::to_string(kGiveWayMs).c_str(), PGC_SUSET,
+                            PGC_S_SESSION, GUC_ACTION_LOCAL, true, 0, false);
+}
 
 void AddPreparedSwap(PreparedSwap swap)
 {

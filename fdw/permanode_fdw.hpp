@@ -299,6 +299,9 @@ void AddPreparedSwap(PreparedSwap swap);
 /* Swaps every prepared archive, in the order prepared, under locks taken on all their tables at
  * once, all or none; returns the foreign partitions. */
 std::vector<Oid> SwapPrepared();
+/* Makes archiving the side that gives way in a deadlock, from here to the transaction's end
+ * (archive_swap.cpp). Called before archiving takes its first lock against writers. (pg) */
+void GiveWayInDeadlocks();
 
 } // namespace permanode::fdw
 

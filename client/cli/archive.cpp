@@ -4,6 +4,9 @@
 
 #include "print_table.hpp"
 
+#include <chrono>
+#include <thread>
+
 #include <fmt/format.h>
 
 namespace permanode::cli
@@ -11,16 +14,35 @@ namespace permanode::cli
 namespace
 {
 
+constexpr int kConflictAttempts = 5;
+
 // Runs a statement of the cold tier in one transaction and prints its rows. The engine's
-// notices (indexes it does not archive) stay quiet.
+// notices (indexes it does not archive) stay quiet. Archiving gives way in a deadlock with the
+// sessions reading and writing the tables (permanode_fdw's archive_swap.cpp), rolled back whole:
+// it runs again, a few times, after a pause that lets them finish.
 template <typename... Args>
 void RunAndPrint(pqxx::connection &conn, const std::string &sql, Args... args)
 {
-    pqxx::work tx(conn);
-    tx.exec0("SET LOCAL client_min_messages = warning");
-    pqxx::result rows = tx.exec_params(sql, args...);
-    tx.commit();
-    PrintTable(rows);
+    for (int attempt = 1;; attempt++)
+    {
+        try
+        {
+            pqxx::work tx(conn);
+            tx.exec0("SET LOCAL client_min_messages = warning");
+            pqxx::result rows = tx.exec_params(sql, args...);
+            tx.commit();
+            PrintTable(rows);
+            return;
+        }
+        catch (const pqxx::transaction_rollback &e) // 40P01, 40001
+        {
+            if (attempt == kConflictAttempts)
+                throw;
+            fmt::print(stderr, "permanode: rolled back ({}); running it again\n",
+                       std::string(e.what()).substr(0, std::string(e.what()).find('\n')));
+            std::this_thread::sleep_for(std::chrono::seconds(attempt));
+        }
+    }
 }
 
 } // namespace

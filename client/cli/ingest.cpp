@@ -22,6 +22,8 @@
 #include "codec/error_position.hpp"
 #include "codec/ids.hpp"
 
+#include "permanode/replica_set.hpp"
+
 #include <poll.h>
 #include <sys/stat.h>
 
@@ -186,12 +188,6 @@ bool IsDataError(const std::string &sqlstate)
     return sqlstate.rfind("22", 0) == 0 || sqlstate == "23505";
 }
 
-// Concurrent milestones that took shared rows in opposite orders: the server rolled this one
-// back whole, so sending it again is safe.
-bool IsRetryable(const std::string &sqlstate)
-{
-    return sqlstate == "40P01" || sqlstate == "40001"; // deadlock, serialization failure
-}
 constexpr int kMaxAttempts = 5;
 
 void PrintSummary(const IngestSummary &s, bool interrupted)
@@ -295,7 +291,9 @@ class IngestRun
             MilestoneOutcome outcome = conns_[from]->Receive();
             Pending done = std::move(pending_[from].front());
             pending_[from].pop_front();
-            if (!outcome.ok() && IsRetryable(outcome.error->sqlstate()) &&
+            // Concurrent milestones that took shared rows in opposite orders: the server rolled
+            // this one back whole, so sending it again is safe.
+            if (!outcome.ok() && client::IsTransientConflict(outcome.error->sqlstate()) &&
                 done.attempts < kMaxAttempts)
             {
                 done.attempts++;

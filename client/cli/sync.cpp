@@ -20,9 +20,12 @@
 
 #include "codec/ids.hpp"
 
+#include "permanode/replica_set.hpp"
+
 #include <chrono>
 #include <deque>
 #include <thread>
+#include <utility>
 
 #include <fmt/format.h>
 #include <pqxx/pqxx>
@@ -180,17 +183,22 @@ int ExitCodeOf(sync::StartError::Kind kind)
     return kFailure;
 }
 
-// The writer: milestones in order into the archive, a few in flight on one connection.
+// The writer: milestones in order into the archive, a few in flight on one connection. A
+// milestone the server rolled back to end a conflict (a deadlock with archiving or maintenance:
+// client::IsTransientConflict) is sent again with those after it, up to kConflictAttempts times
+// in a row.
 class Writer
 {
   public:
+    static constexpr int kConflictAttempts = 5;
+
     Writer(const std::string &dsn, int depth) : ingest_(dsn, false, true), depth_(depth) {}
 
     // Sends one milestone; returns false (after reporting) when an earlier one failed.
-    bool Send(const MilestoneBundle &bundle, const ExpectedUpdates &expected)
+    bool Send(MilestoneBundle bundle, ExpectedUpdates expected)
     {
-        ingest_.Send(bundle, &expected);
-        in_flight_.push_back(bundle.milestone_index);
+        in_flight_.push_back(Sent{std::move(bundle), std::move(expected)});
+        ingest_.Send(in_flight_.back().bundle, &in_flight_.back().expected);
         while (static_cast<int>(in_flight_.size()) >= depth_)
             if (!ReceiveOne())
                 return false;
@@ -209,15 +217,22 @@ class Writer
     int exit_code() const { return exit_code_; }
 
   private:
+    struct Sent
+    {
+        MilestoneBundle bundle;
+        ExpectedUpdates expected;
+    };
+
     bool ReceiveOne()
     {
-        std::uint32_t index = in_flight_.front();
-        in_flight_.pop_front();
+        std::uint32_t index = in_flight_.front().bundle.milestone_index;
         MilestoneOutcome outcome = ingest_.Receive();
         if (outcome.ok())
         {
+            in_flight_.pop_front();
             committed_ = index;
             blocks_ += static_cast<std::uint64_t>(outcome.messages);
+            conflicts_ = 0;
             return true;
         }
         // the check's error names the milestone and the output itself
@@ -226,22 +241,29 @@ class Writer
         fmt::print(stderr, "permanode sync: {}{}{}\n",
                    disagrees ? "" : fmt::format("milestone {}: ", index), error.message(),
                    error.detail().empty() ? "" : " (" + error.detail() + ")");
+        // the pipeline's later milestones were aborted with it
+        for (std::size_t i = 1; i < in_flight_.size(); i++)
+            ingest_.Receive();
+        if (client::IsTransientConflict(error.sqlstate()) && ++conflicts_ < kConflictAttempts)
+        {
+            fmt::print(stderr, "permanode sync: milestone {} rolled back; sending it again\n",
+                       index);
+            for (const Sent &sent : in_flight_)
+                ingest_.Send(sent.bundle, &sent.expected);
+            return true;
+        }
         fmt::print(stderr, "permanode sync: nothing of milestone {} was archived\n", index);
         exit_code_ = disagrees ? kNodeDisagrees : kDatabase;
-        // the pipeline's later milestones were aborted with it
-        while (!in_flight_.empty())
-        {
-            in_flight_.pop_front();
-            ingest_.Receive();
-        }
+        in_flight_.clear();
         return false;
     }
 
     IngestConnection ingest_;
     int depth_;
-    std::deque<std::uint32_t> in_flight_;
+    std::deque<Sent> in_flight_;
     std::optional<std::uint32_t> committed_;
     std::uint64_t blocks_ = 0;
+    int conflicts_ = 0; // in a row
     int exit_code_ = kOk;
 };
 
@@ -328,7 +350,7 @@ int Follow(sync::Node &node, const std::string &dsn, const sync::NodeStatus &sta
             auto [bundle, expected] = BundleOf(
                 *milestone, first ? stretch.outputs_before : std::vector<sync::LedgerOutput>());
             expected.previous = first ? 0 : next - 1;
-            if (!writer.Send(bundle, expected))
+            if (!writer.Send(std::move(bundle), std::move(expected)))
                 code = writer.exit_code();
         }
         catch (const sync::ConeError &e)

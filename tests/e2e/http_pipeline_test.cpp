@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -195,6 +196,49 @@ TEST(HttpPipeline, ALostConnectionFailsWhatIsInFlightAndReconnects)
     ASSERT_TRUE(Drive(pipelines, [&] { return again.done; }));
     EXPECT_EQ(again.sqlstate, "");
     EXPECT_NE(again.value, pid.value);
+}
+
+// A query the server rolls back to end a deadlock (40P01) is sent again and answered: here
+// another session holds one of its two tables, then asks for the other, which the query holds
+// while it waits; the query's backend finds the deadlock first (deadlock_timeout 1 s against
+// the other's 10 s) and is rolled back, as a read was by archiving (bench/soak).
+TEST(HttpPipeline, AQueryRolledBackByADeadlockIsSentAgain)
+{
+    pqxx::connection admin(permanode::test::FixtureAdminDsn());
+    pqxx::nontransaction(admin).exec(
+        "DROP TABLE IF EXISTS deadlock_a, deadlock_b; CREATE TABLE deadlock_a (x int); "
+        "CREATE TABLE deadlock_b (x int); INSERT INTO deadlock_a VALUES (1); "
+        "INSERT INTO deadlock_b VALUES (1); GRANT SELECT ON deadlock_a, deadlock_b TO PUBLIC");
+    pqxx::connection holder(permanode::test::FixtureAdminDsn());
+    pqxx::work holding(holder);
+    holding.exec("SET LOCAL deadlock_timeout = '10s'; LOCK deadlock_b IN ACCESS EXCLUSIVE MODE");
+
+    auto pipelines = Pipelines(1);
+    Db db(pipelines);
+    Outcome outcome;
+    // Parse analysis locks deadlock_a, then waits for deadlock_b.
+    Start(db,
+          TextQuery("SELECT ((SELECT count(*) FROM deadlock_a) + "
+                    "(SELECT count(*) FROM deadlock_b))::text"),
+          outcome);
+    // Sent (connecting first), and waiting for deadlock_b.
+    auto started = Clock::now();
+    Drive(pipelines, [&] { return Clock::now() - started > std::chrono::milliseconds(300); });
+    ASSERT_FALSE(outcome.done) << outcome.sqlstate;
+    // The holder waits for deadlock_a in a thread of its own, then commits once it has it.
+    std::thread other(
+        [&]
+        {
+            holding.exec("LOCK deadlock_a IN ACCESS EXCLUSIVE MODE");
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            holding.commit();
+        });
+    bool done = Drive(pipelines, [&] { return outcome.done; });
+    other.join();
+    ASSERT_TRUE(done);
+    EXPECT_EQ(outcome.sqlstate, "") << "the query was not sent again";
+    EXPECT_EQ(outcome.value, "2");
+    pqxx::nontransaction(admin).exec("DROP TABLE deadlock_a, deadlock_b");
 }
 
 // While the first connection works on a slow query, the queries that follow go to the next one

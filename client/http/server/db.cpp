@@ -8,6 +8,7 @@
 #include "server/params.hpp"
 
 #include "permanode/queries.hpp"
+#include "permanode/replica_set.hpp"
 
 namespace permanode::http
 {
@@ -21,18 +22,7 @@ bool Db::PendingQuery::Suspend(Db &db, PgPipeline &pipeline, const client::State
     try
     {
         db.BeforeSend(pipeline);
-        pipeline.Send(
-            statement, params,
-            [this, handle](std::unique_ptr<client::Result> result, std::exception_ptr error)
-            {
-                result_ = std::move(result);
-                error_ = error;
-                done_ = true;
-                if (!sending_)
-                {
-                    handle.resume();
-                }
-            });
+        Send(pipeline, statement, params, handle);
     }
     catch (...)
     {
@@ -41,6 +31,56 @@ bool Db::PendingQuery::Suspend(Db &db, PgPipeline &pipeline, const client::State
     }
     sending_ = false;
     return !done_;
+}
+
+void Db::PendingQuery::Send(PgPipeline &pipeline, const client::Statement &statement,
+                            const client::Params &params, std::coroutine_handle<> handle)
+{
+    attempts_++;
+    pipeline.Send(statement, params,
+                  [this, &pipeline, &statement, &params,
+                   handle](std::unique_ptr<client::Result> result, std::exception_ptr error)
+                  {
+                      if (!Final(error))
+                      {
+                          try
+                          {
+                              Send(pipeline, statement, params, handle);
+                              return;
+                          }
+                          catch (...)
+                          {
+                              error = std::current_exception();
+                          }
+                      }
+                      result_ = std::move(result);
+                      error_ = error;
+                      done_ = true;
+                      if (!sending_)
+                      {
+                          handle.resume();
+                      }
+                  });
+}
+
+bool Db::PendingQuery::Final(const std::exception_ptr &error) const
+{
+    if (!error || attempts_ >= kConflictAttempts)
+    {
+        return true;
+    }
+    try
+    {
+        std::rethrow_exception(error);
+    }
+    catch (const client::Error &e)
+    {
+        return !client::IsTransientConflict(e.sqlstate());
+    }
+    catch (...)
+    {
+    }
+    return true;
 }
 
 const client::Result &Db::PendingQuery::Take(Db &db)

@@ -40,20 +40,32 @@ class Db
     // before the request's query), and notes whether the node failed.
     explicit Db(DbNode &node);
 
-    // Sends a query and holds its outcome; the untyped part of Awaiter.
+    // Sends a query and holds its outcome; the untyped part of Awaiter. A query the server
+    // rolled back to end a conflict with another transaction (a deadlock with archiving, a
+    // serialization failure: client::IsTransientConflict) is sent again, up to
+    // kConflictAttempts in all: each query is a statement in a transaction of its own, which the
+    // server rolled back whole.
     class PendingQuery
     {
       public:
+        static constexpr int kConflictAttempts = 3;
+
         // Sends the query; false (go on at once) when it ended before it could be waited for:
-        // the database was unreachable.
+        // the database was unreachable. `statement` and `params` outlive the query.
         bool Suspend(Db &db, PgPipeline &pipeline, const client::Statement &statement,
                      const client::Params &params, std::coroutine_handle<> handle);
         // The result, or the query's error thrown.
         const client::Result &Take(Db &db);
 
       private:
+        void Send(PgPipeline &pipeline, const client::Statement &statement,
+                  const client::Params &params, std::coroutine_handle<> handle);
+        // Whether `error` ends the query: anything but a conflict with attempts left.
+        bool Final(const std::exception_ptr &error) const;
+
         std::unique_ptr<client::Result> result_;
         std::exception_ptr error_;
+        int attempts_ = 0;
         bool sending_ = false;
         bool done_ = false;
     };

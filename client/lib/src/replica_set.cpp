@@ -61,6 +61,11 @@ bool IsNodeFailure(const std::string &sqlstate)
            sqlstate == "57P03";
 }
 
+bool IsTransientConflict(const std::string &sqlstate)
+{
+    return sqlstate == "40P01" || sqlstate == "40001";
+}
+
 NodeRotation::NodeRotation(std::size_t replicas, Clock::duration backoff)
     : backoff_(backoff), down_until_(replicas)
 {

@@ -29,6 +29,11 @@ std::string NodeLabel(const std::string &dsn);
 // shutting down, crashed, or not accepting connections yet).
 bool IsNodeFailure(const std::string &sqlstate);
 
+// Whether an error with this SQLSTATE says the server rolled the transaction back whole to end a
+// conflict with another (40P01 deadlock, 40001 serialization failure): running it again may
+// succeed, and a statement that only reads can always be run again.
+bool IsTransientConflict(const std::string &sqlstate);
+
 // Which replica serves next: round robin over those not in back-off; nullopt when every one is
 // (then the primary serves). Not thread-safe.
 class NodeRotation
