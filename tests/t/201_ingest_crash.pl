@@ -140,9 +140,11 @@ sub crash_and_resume
     else
     {
         # Wait for the postmaster to notice the crash first: a query in between could still
-        # reach the old server, and the next one find it in recovery.
+        # reach the old server, and the next one find it in recovery. Then for the end of
+        # recovery, from the log: polling with psql meanwhile raced with psql's refused
+        # connection (IPC::Run died writing the query to a psql that had exited: EPIPE).
         $node->wait_for_log(qr/all server processes terminated; reinitializing/, $log_offset);
-        $node->poll_query_until('postgres', 'SELECT true') or die 'server did not come back';
+        $node->wait_for_log(qr/database system is ready to accept connections/, $log_offset);
     }
 
     my $partial = $node->safe_psql($db, 'SELECT count(*) FROM permanode.sync');
