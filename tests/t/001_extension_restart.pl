@@ -2,9 +2,12 @@
 # postmaster reinitialize shared memory: the preloaded module must come back with it.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use ledger_suite;
 
 my $node = PostgreSQL::Test::Cluster->new('restart');
 $node->init;
@@ -24,8 +27,9 @@ is($node->safe_psql('postgres', "SELECT extversion FROM pg_extension WHERE extna
 # SIGKILL a server process: the postmaster restarts every process and reinitializes memory.
 my $victim = $node->safe_psql('postgres',
     "SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'");
+my $offset = -s $node->logfile;
 kill 'KILL', $victim;
-$node->poll_query_until('postgres', 'SELECT true') or die 'server did not come back';
+wait_for_crash_recovery($node, $offset);
 like($node->safe_psql('postgres', "SELECT permanode.fdw_build_info()->>'rocksdb_library'"),
     qr/^7\.\d+\.\d+$/, 'wrapper answers after a crash restart');
 ok($node->log_contains('terminated by signal 9'), 'the crash really happened');

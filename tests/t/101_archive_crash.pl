@@ -5,10 +5,13 @@
 # operation runs again to completion.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use IPC::Run;
 use Test::More;
+use ledger_suite;
 
 my $node = PostgreSQL::Test::Cluster->new('archive_crash');
 $node->init;
@@ -53,7 +56,7 @@ sub crash_backend_at
         "SET permanode_fdw.debug_crash_at = '$step'; $sql");
     isnt($ret, 0, "$step: the statement did not complete");
     ok($node->wait_for_log(qr/permanode_fdw: crashing at $step/, $offset), "$step: crashed there");
-    $node->poll_query_until('postgres', 'SELECT true') or die "server did not restart after $step";
+    wait_for_crash_recovery($node, $offset);
 }
 
 # Runs sql in the background until it pauses at step, then takes the whole server down.

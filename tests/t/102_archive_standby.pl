@@ -82,10 +82,11 @@ like($status, qr/cold/, 'permanode status on the standby shows cold ranges');
 # the orphaned files go with the next archive_gc, on both sides.
 ok(restore_range() > 0, 'range 17 restored for the crash tests');
 $primary->safe_psql('ledger', 'SELECT count(*) FROM permanode.archive_gc()');
+my $offset = -s $primary->logfile;
 ($rc, $out, $err) = $primary->psql('ledger',
     "SET permanode_fdw.debug_crash_at = 'wal_file_logged'; SELECT permanode.archive(0, 2418)");
 isnt($rc, 0, 'the archiving backend died after logging a file');
-$primary->poll_query_until('ledger', 'SELECT true') or die 'the primary did not come back';
+wait_for_crash_recovery($primary, $offset);
 same_on_standby('primary crashed while logging');
 my $orphan = archive_dirs($standby, 'ledger');
 isnt($orphan, '', 'the first file of the archive reached the standby');
@@ -99,10 +100,11 @@ is(archive_dirs($standby, 'ledger'), '', 'archive_gc removed the orphan on the s
 # The primary dies after logging the whole archives, seals included, before the swaps commit (all
 # at once, after every table's archive): the standby holds sealed archives no foreign table
 # names, and archive_gc removes them on both sides.
+$offset = -s $primary->logfile;
 ($rc, $out, $err) = $primary->psql('ledger',
     "SET permanode_fdw.debug_crash_at = 'before_swap'; SELECT permanode.archive(0, 2418)");
 isnt($rc, 0, 'the archiving backend died before the swap');
-$primary->poll_query_until('ledger', 'SELECT true') or die 'the primary did not come back';
+wait_for_crash_recovery($primary, $offset);
 same_on_standby('primary crashed before the swap');
 my @orphans = split /\n/, archive_dirs($standby, 'ledger');
 ok(@orphans > 1 && !grep({ !-e $standby->data_dir

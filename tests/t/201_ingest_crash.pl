@@ -7,10 +7,12 @@
 use strict;
 use warnings;
 use FindBin;
+use lib $FindBin::RealBin;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use IPC::Run;
 use Test::More;
+use ledger_suite;
 
 # tests/run exports PERMANODE_CLI; by default the CLI is where the CMake build puts it.
 my $cli = $ENV{PERMANODE_CLI} || "$FindBin::RealBin/../../build/permanode";
@@ -140,11 +142,8 @@ sub crash_and_resume
     else
     {
         # Wait for the postmaster to notice the crash first: a query in between could still
-        # reach the old server, and the next one find it in recovery. Then for the end of
-        # recovery, from the log: polling with psql meanwhile raced with psql's refused
-        # connection (IPC::Run died writing the query to a psql that had exited: EPIPE).
-        $node->wait_for_log(qr/all server processes terminated; reinitializing/, $log_offset);
-        $node->wait_for_log(qr/database system is ready to accept connections/, $log_offset);
+        # reach the old server, and the next one find it in recovery.
+        wait_for_crash_recovery($node, $log_offset);
     }
 
     my $partial = $node->safe_psql($db, 'SELECT count(*) FROM permanode.sync');

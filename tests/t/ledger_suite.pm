@@ -9,7 +9,7 @@ use FindBin;
 use PostgreSQL::Test::Utils;
 use Exporter 'import';
 
-our @EXPORT = qw(preload_conf load_ledger answers tiers archive_dirs);
+our @EXPORT = qw(preload_conf load_ledger answers tiers archive_dirs wait_for_crash_recovery);
 
 my $include = "$FindBin::RealBin/../regress/sql/include";
 
@@ -54,6 +54,17 @@ sub tiers
     return $node->safe_psql($db,
         q{SELECT table_name, from_range, tier, rows FROM permanode.status
           WHERE rows > 0 OR tier = 'cold' ORDER BY 1, 2, 3});
+}
+
+# Waits, from $node's log after $offset (its size before a process was killed or crashed on
+# purpose), for the postmaster to end every process and finish crash recovery. Not by polling
+# with psql: a poll during recovery raced with psql's refused connection (IPC::Run died with
+# EPIPE writing the query to a psql that had already exited).
+sub wait_for_crash_recovery
+{
+    my ($node, $offset) = @_;
+    $node->wait_for_log(qr/all server processes terminated; reinitializing/, $offset);
+    $node->wait_for_log(qr/database system is ready to accept connections/, $offset);
 }
 
 # The archive directories of database $db on $node, sorted, as one line each.
