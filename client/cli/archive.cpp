@@ -38,8 +38,9 @@ void RunAndPrint(pqxx::connection &conn, const std::string &sql, Args... args)
         {
             if (attempt == kConflictAttempts)
                 throw;
+            std::string why = e.what();
             fmt::print(stderr, "permanode: rolled back ({}); running it again\n",
-                       std::string(e.what()).substr(0, std::string(e.what()).find('\n')));
+                       why.substr(0, why.find('\n')));
             std::this_thread::sleep_for(std::chrono::seconds(attempt));
         }
     }
