@@ -16,7 +16,7 @@ std::string Hex(const Bytes &bytes)
     return ToHex(ByteSpan(bytes));
 }
 
-json HexList(const std::vector<Hash32> &ids)
+template <typename Ids> json HexList(const Ids &ids)
 {
     json list = json::array();
     for (const auto &id : ids)
@@ -24,7 +24,7 @@ json HexList(const std::vector<Hash32> &ids)
     return list;
 }
 
-template <typename T> json JsonList(const std::vector<T> &items)
+template <typename List> json JsonList(const List &items)
 {
     json list = json::array();
     for (const auto &item : items)

@@ -122,8 +122,8 @@ class ByteReader
     }
 
     // A u8 count (min..max) of 32-byte IDs in strictly ascending order, as both eras' parents.
-    std::vector<Hash32> ReadAscendingIds(const char *field, std::size_t min_count,
-                                         std::size_t max_count);
+    void ReadAscendingIds(const char *field, std::size_t min_count, std::size_t max_count,
+                          ParentIds &ids);
 
     [[noreturn]] void Fail(const char *field, std::size_t offset, const std::string &reason) const
     {

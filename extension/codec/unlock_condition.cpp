@@ -84,11 +84,10 @@ void EncodeUnlockCondition(ByteWriter &writer, const UnlockCondition &condition)
 
 } // namespace
 
-std::vector<UnlockCondition> DecodeUnlockConditions(ByteReader &reader, TypeMask allowed)
+UnlockConditions DecodeUnlockConditions(ByteReader &reader, TypeMask allowed)
 {
     std::size_t count = reader.ReadCountU8("unlock_conditions.count", 1, 7);
-    std::vector<UnlockCondition> conditions;
-    conditions.reserve(count);
+    UnlockConditions conditions;
     int previous_type = -1;
     for (std::size_t i = 0; i < count; ++i)
     {
@@ -106,7 +105,7 @@ std::vector<UnlockCondition> DecodeUnlockConditions(ByteReader &reader, TypeMask
     return conditions;
 }
 
-void EncodeUnlockConditions(ByteWriter &writer, const std::vector<UnlockCondition> &conditions)
+void EncodeUnlockConditions(ByteWriter &writer, const UnlockConditions &conditions)
 {
     writer.WriteCountU8("unlock_conditions.count", conditions.size());
     for (const auto &condition : conditions)
