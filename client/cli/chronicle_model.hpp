@@ -77,7 +77,7 @@ inline std::vector<NativeToken> ChronicleNativeTokens(const nlohmann::json &list
     return tokens;
 }
 
-inline Features ChronicleFeatures(const nlohmann::json &list, const char *path)
+inline std::vector<Feature> ChronicleFeatures(const nlohmann::json &list)
 {
     std::vector<Feature> features;
     for (const auto &entry : list)
@@ -94,11 +94,11 @@ inline Features ChronicleFeatures(const nlohmann::json &list, const char *path)
         else
             throw std::runtime_error("unknown chronicle feature " + kind);
     }
-    return JsonBoundedList<Features>(std::move(features), path);
+    return features;
 }
 
 // Unlock conditions are separate named fields in chronicle's model; ours is the sorted list.
-inline UnlockConditions ChronicleUnlockConditions(const nlohmann::json &output)
+inline std::vector<UnlockCondition> ChronicleUnlockConditions(const nlohmann::json &output)
 {
     std::vector<UnlockCondition> conditions;
     if (output.contains("address_unlock_condition"))
@@ -130,7 +130,7 @@ inline UnlockConditions ChronicleUnlockConditions(const nlohmann::json &output)
     if (output.contains("immutable_alias_address_unlock_condition"))
         conditions.emplace_back(ImmutableAliasAddressUnlockCondition{
             ChronicleAddress(output.at("immutable_alias_address_unlock_condition").at("address"))});
-    return JsonBoundedList<UnlockConditions>(std::move(conditions), "output.unlock_conditions");
+    return conditions;
 }
 
 // The fields every output kind has.
@@ -140,7 +140,7 @@ template <typename T> T ChronicleCommonFields(const nlohmann::json &output)
     out.amount = JsonDecimalField(output, "output", "amount");
     out.native_tokens = ChronicleNativeTokens(output.at("native_tokens"));
     out.unlock_conditions = ChronicleUnlockConditions(output);
-    out.features = ChronicleFeatures(output.at("features"), "output.features");
+    out.features = ChronicleFeatures(output.at("features"));
     return out;
 }
 
@@ -156,16 +156,14 @@ inline Output ChronicleOutput(const nlohmann::json &output)
         out.state_index = JsonUnsignedField<std::uint32_t>(output, "output", "state_index");
         out.state_metadata = Binary(output.at("state_metadata"));
         out.foundry_counter = JsonUnsignedField<std::uint32_t>(output, "output", "foundry_counter");
-        out.immutable_features =
-            ChronicleFeatures(output.at("immutable_features"), "output.immutable_features");
+        out.immutable_features = ChronicleFeatures(output.at("immutable_features"));
         return out;
     }
     if (kind == "nft")
     {
         auto out = ChronicleCommonFields<NftOutput>(output);
         out.nft_id = Binary32(output.at("nft_id"));
-        out.immutable_features =
-            ChronicleFeatures(output.at("immutable_features"), "output.immutable_features");
+        out.immutable_features = ChronicleFeatures(output.at("immutable_features"));
         return out;
     }
     throw std::runtime_error("chronicle output kind not handled: " + kind);

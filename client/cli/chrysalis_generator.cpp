@@ -149,7 +149,7 @@ struct ChrysalisLedgerGenerator::State
             recent.pop_front();
     }
 
-    codec::ParentIds DrawParents()
+    std::vector<v1::MessageId> DrawParents()
     {
         std::size_t wanted = random.Chance(0.05)   ? 1
                              : random.Chance(0.25) ? 2
@@ -157,7 +157,7 @@ struct ChrysalisLedgerGenerator::State
         // The message issued just before is always one: the cone is then the past cone of its
         // last message, and generation order is white-flag order, the depth-first walk of TIP-2
         // that a node's REST API leaves a client to repeat.
-        codec::ParentIds parents;
+        std::vector<v1::MessageId> parents;
         if (!recent.empty())
         {
             parents.push_back(recent.back());
@@ -600,7 +600,7 @@ struct ChrysalisLedgerGenerator::State
         v1::MilestoneEssence &essence = payload.essence;
         essence.index = index;
         essence.timestamp = timestamp;
-        essence.parents.assign(tips.begin(), tips.end());
+        essence.parents = tips;
         if (essence.parents.empty())
             essence.parents.push_back(recent.back());
         std::sort(essence.parents.begin(), essence.parents.end());

@@ -88,11 +88,11 @@ struct LedgerGenerator::State
 
     Bytes Text(std::size_t min, std::size_t max) { return RandomText(random, min, max); }
 
-    ParentIds DrawParents()
+    std::vector<BlockId> DrawParents()
     {
         std::size_t available = std::min(recent.size(), std::size_t{16});
         std::size_t wanted = 1 + random.Below(4) + (random.Chance(0.1) ? random.Below(4) : 0);
-        ParentIds parents;
+        std::vector<BlockId> parents;
         for (std::size_t i = 0; i < wanted && i < available * 2; ++i)
             parents.push_back(recent[recent.size() - 1 - random.Below(available)]);
         // The block issued just before is always one (7 drawn at most, 8 allowed): the cone is
@@ -143,9 +143,10 @@ struct LedgerGenerator::State
 
     // --- outputs -------------------------------------------------------------------------
 
-    Features DrawFeatures(const Address &sender, double sender_p, double metadata_p, double tag_p)
+    std::vector<Feature> DrawFeatures(const Address &sender, double sender_p, double metadata_p,
+                                      double tag_p)
     {
-        Features features; // ascending type: sender 0, metadata 2, tag 3
+        std::vector<Feature> features; // ascending type: sender 0, metadata 2, tag 3
         if (random.Chance(sender_p))
             features.emplace_back(SenderFeature{sender});
         if (random.Chance(metadata_p))

@@ -101,7 +101,7 @@ WalkedBlock FetchIfThere(const FetchBlock &fetch, const codec::BlockId &id)
 }
 
 // Depth first from each root, parents in order, a block after its parents.
-std::vector<ConeBlock> WhiteFlagOrder(const codec::ParentIds &roots,
+std::vector<ConeBlock> WhiteFlagOrder(const std::vector<codec::BlockId> &roots,
                                       std::map<codec::BlockId, Found> &cone)
 {
     std::vector<ConeBlock> ordered;
@@ -167,7 +167,7 @@ void ParallelFor(std::size_t count, int parallel, const std::function<void(std::
         std::rethrow_exception(failure);
 }
 
-std::vector<ConeBlock> WalkCone(const codec::ParentIds &roots, std::uint32_t index,
+std::vector<ConeBlock> WalkCone(const std::vector<codec::BlockId> &roots, std::uint32_t index,
                                 std::uint8_t protocol_version, const FetchBlock &fetch,
                                 int parallel)
 {

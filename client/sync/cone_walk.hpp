@@ -32,7 +32,7 @@ using FetchBlock = std::function<WalkedBlock(const codec::BlockId &id)>;
 // the cone. `protocol_version` says how to read parents from the bytes. Throws NodeError as
 // `fetch` does, and kProtocol for bytes without parents or white-flag indexes that are not
 // 0 … n−1.
-std::vector<ConeBlock> WalkCone(const codec::ParentIds &roots, std::uint32_t index,
+std::vector<ConeBlock> WalkCone(const std::vector<codec::BlockId> &roots, std::uint32_t index,
                                 std::uint8_t protocol_version, const FetchBlock &fetch,
                                 int parallel);
 

@@ -30,7 +30,7 @@ void DecodeBlockAt(ByteSpan bytes, PayloadRange &range, Block &block)
     if (block.protocol_version != limits::kProtocolVersion)
         reader.Fail("block.protocol_version", 0,
                     "unsupported protocol version " + std::to_string(block.protocol_version));
-    DecodeParents(reader, "block.parents", block.parents);
+    block.parents = DecodeParents(reader, "block.parents");
 
     bool has_payload =
         reader

@@ -34,10 +34,13 @@ Feature DecodeFeature(ByteReader &reader, std::uint8_t type)
 
 } // namespace
 
-Features DecodeFeatures(ByteReader &reader, TypeMask allowed, const char *field)
+std::vector<Feature> DecodeFeatures(ByteReader &reader, TypeMask allowed, const char *field)
 {
-    std::size_t count = reader.ReadCountU8(field, 0, Features::static_capacity);
-    Features features;
+    std::size_t count = reader.ReadCountU8(field, 0, 4);
+    std::vector<Feature> features;
+    if (count == 0)
+        return features;
+    features.reserve(count);
     int previous_type = -1;
     for (std::size_t i = 0; i < count; ++i)
     {
@@ -54,7 +57,7 @@ Features DecodeFeatures(ByteReader &reader, TypeMask allowed, const char *field)
     return features;
 }
 
-void EncodeFeatures(ByteWriter &writer, const Features &features)
+void EncodeFeatures(ByteWriter &writer, const std::vector<Feature> &features)
 {
     writer.WriteCountU8("features.count", features.size());
     for (const auto &feature : features)

@@ -40,9 +40,6 @@ struct TagFeature
 
 using Feature = std::variant<SenderFeature, IssuerFeature, MetadataFeature, TagFeature>;
 
-// An output's features (or immutable features): at most one of each of the 4 types.
-using Features = InlineList<Feature, 4>;
-
 enum class FeatureType : std::uint8_t
 {
     kSender = 0,
@@ -57,7 +54,7 @@ inline std::uint8_t TypeOf(const Feature &feature)
 }
 
 // Reads a u8 count and that many features, each of a type in `allowed`, strictly ascending.
-Features DecodeFeatures(ByteReader &reader, TypeMask allowed, const char *field);
-void EncodeFeatures(ByteWriter &writer, const Features &features);
+std::vector<Feature> DecodeFeatures(ByteReader &reader, TypeMask allowed, const char *field);
+void EncodeFeatures(ByteWriter &writer, const std::vector<Feature> &features);
 
 } // namespace permanode::codec

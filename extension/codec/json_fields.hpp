@@ -8,7 +8,6 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
-#include <iterator>
 #include <limits>
 #include <string>
 
@@ -65,16 +64,6 @@ inline std::uint64_t JsonDecimal(const nlohmann::json &value, const std::string 
         number = number * 10 + d;
     }
     return number;
-}
-
-// Items read from the JSON array at `path` into a list the protocol bounds, held inline: more
-// items than it holds is an error, as the binary decoders' count checks are.
-template <typename Bounded, typename Items>
-Bounded JsonBoundedList(Items &&items, const std::string &path)
-{
-    if (items.size() > Bounded::static_capacity)
-        throw JsonError(path, "more than " + std::to_string(Bounded::static_capacity) + " entries");
-    return Bounded(std::make_move_iterator(items.begin()), std::make_move_iterator(items.end()));
 }
 
 inline std::uint64_t JsonDecimalField(const nlohmann::json &object, const std::string &path,

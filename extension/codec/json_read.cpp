@@ -115,11 +115,6 @@ std::vector<Hash32> HashList(const json &object, const std::string &path, const 
                         [](const json &v, const std::string &p) { return FixedHex<32>(v, p); });
 }
 
-ParentIds ParentsAt(const json &object, const std::string &path)
-{
-    return JsonBoundedList<ParentIds>(HashList(object, path, "parents"), JsonJoin(path, "parents"));
-}
-
 Address AddressAt(const json &value, const std::string &path)
 {
     std::uint8_t type = JsonUnsignedField<std::uint8_t>(value, path, "type");
@@ -196,13 +191,6 @@ Feature FeatureAt(const json &value, const std::string &path)
     }
 }
 
-// "features" or "immutableFeatures": at most one of each type.
-Features FeaturesAt(const json &value, const std::string &path, const char *key)
-{
-    return JsonBoundedList<Features>(OptionalList(value, path, key, FeatureAt),
-                                     JsonJoin(path, key));
-}
-
 NativeToken NativeTokenAt(const json &value, const std::string &path)
 {
     return NativeToken{FixedHexField<38>(value, path, "id"), U256JsonField(value, path, "amount")};
@@ -212,10 +200,8 @@ template <typename T> void CommonOutputFields(const json &value, const std::stri
 {
     out.amount = JsonDecimalField(value, path, "amount");
     out.native_tokens = OptionalList(value, path, "nativeTokens", NativeTokenAt);
-    out.unlock_conditions = JsonBoundedList<UnlockConditions>(
-        RequiredList(value, path, "unlockConditions", UnlockConditionAt),
-        JsonJoin(path, "unlockConditions"));
-    out.features = FeaturesAt(value, path, "features");
+    out.unlock_conditions = RequiredList(value, path, "unlockConditions", UnlockConditionAt);
+    out.features = OptionalList(value, path, "features", FeatureAt);
 }
 
 Output OutputAt(const json &value, const std::string &path)
@@ -239,7 +225,7 @@ Output OutputAt(const json &value, const std::string &path)
             out.state_index = JsonUnsignedField<std::uint32_t>(value, path, "stateIndex");
             out.state_metadata = OptionalHexField(value, path, "stateMetadata");
             out.foundry_counter = JsonUnsignedField<std::uint32_t>(value, path, "foundryCounter");
-            out.immutable_features = FeaturesAt(value, path, "immutableFeatures");
+            out.immutable_features = OptionalList(value, path, "immutableFeatures", FeatureAt);
             return out;
         }
         case 5:
@@ -254,7 +240,7 @@ Output OutputAt(const json &value, const std::string &path)
             out.token_scheme.minted_tokens = U256JsonField(scheme, scheme_path, "mintedTokens");
             out.token_scheme.melted_tokens = U256JsonField(scheme, scheme_path, "meltedTokens");
             out.token_scheme.maximum_supply = U256JsonField(scheme, scheme_path, "maximumSupply");
-            out.immutable_features = FeaturesAt(value, path, "immutableFeatures");
+            out.immutable_features = OptionalList(value, path, "immutableFeatures", FeatureAt);
             return out;
         }
         case 6:
@@ -262,7 +248,7 @@ Output OutputAt(const json &value, const std::string &path)
             NftOutput out;
             CommonOutputFields(value, path, out);
             out.nft_id = FixedHexField<32>(value, path, "nftId");
-            out.immutable_features = FeaturesAt(value, path, "immutableFeatures");
+            out.immutable_features = OptionalList(value, path, "immutableFeatures", FeatureAt);
             return out;
         }
         default:
@@ -401,7 +387,7 @@ MilestonePayload MilestoneAt(const json &value, const std::string &path)
     essence.timestamp = JsonUnsignedField<std::uint32_t>(value, path, "timestamp");
     essence.protocol_version = JsonUnsignedField<std::uint8_t>(value, path, "protocolVersion");
     essence.previous_milestone_id = FixedHexField<32>(value, path, "previousMilestoneId");
-    essence.parents = ParentsAt(value, path);
+    essence.parents = HashList(value, path, "parents");
     essence.inclusion_merkle_root = FixedHexField<32>(value, path, "inclusionMerkleRoot");
     essence.applied_merkle_root = FixedHexField<32>(value, path, "appliedMerkleRoot");
     essence.metadata = OptionalHexField(value, path, "metadata");
@@ -476,7 +462,7 @@ Block BlockFromJson(const json &value)
     const std::string path = "$";
     Block block;
     block.protocol_version = JsonUnsignedField<std::uint8_t>(value, path, "protocolVersion");
-    block.parents = ParentsAt(value, path);
+    block.parents = HashList(value, path, "parents");
     if (const json *payload = OptionalField(value, "payload"))
         block.payload = PayloadAt(*payload, JsonJoin(path, "payload"));
     block.nonce = JsonDecimalField(value, path, "nonce");

@@ -16,7 +16,7 @@ std::string Hex(const Bytes &bytes)
     return ToHex(ByteSpan(bytes));
 }
 
-template <typename Ids> json HexList(const Ids &ids)
+json HexList(const std::vector<Hash32> &ids)
 {
     json list = json::array();
     for (const auto &id : ids)
@@ -24,7 +24,7 @@ template <typename Ids> json HexList(const Ids &ids)
     return list;
 }
 
-template <typename List> json JsonList(const List &items)
+template <typename T> json JsonList(const std::vector<T> &items)
 {
     json list = json::array();
     for (const auto &item : items)

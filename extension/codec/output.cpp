@@ -28,21 +28,11 @@ constexpr TypeMask kNftConditions = Bits({0, 1, 2, 3});
 constexpr TypeMask kNftFeatures = Bits({0, 2, 3});
 constexpr TypeMask kNftImmutableFeatures = Bits({1, 2});
 
-// The decoders take one condition or feature of each allowed type, held inline.
-constexpr bool FitsInline(TypeMask kinds, std::size_t capacity)
-{
-    return static_cast<std::size_t>(__builtin_popcount(kinds)) <= capacity;
-}
-static_assert(FitsInline(kBasicConditions, UnlockConditions::static_capacity) &&
-              FitsInline(kAliasConditions, UnlockConditions::static_capacity) &&
-              FitsInline(kFoundryConditions, UnlockConditions::static_capacity) &&
-              FitsInline(kNftConditions, UnlockConditions::static_capacity));
-
 constexpr std::uint8_t kSimpleTokenSchemeType = 0;
 
 const std::vector<NativeToken> kNoNativeTokens;
-const UnlockConditions kNoUnlockConditions;
-const Features kNoFeatures;
+const std::vector<UnlockCondition> kNoUnlockConditions;
+const std::vector<Feature> kNoFeatures;
 
 std::vector<NativeToken> DecodeNativeTokens(ByteReader &reader)
 {
@@ -155,10 +145,10 @@ const std::vector<NativeToken> &NativeTokensOf(const Output &output)
         output);
 }
 
-const UnlockConditions &UnlockConditionsOf(const Output &output)
+const std::vector<UnlockCondition> &UnlockConditionsOf(const Output &output)
 {
     return std::visit(
-        [](const auto &o) -> const UnlockConditions &
+        [](const auto &o) -> const std::vector<UnlockCondition> &
         {
             if constexpr (std::is_same_v<std::decay_t<decltype(o)>, TreasuryOutput>)
                 return kNoUnlockConditions;
@@ -168,10 +158,10 @@ const UnlockConditions &UnlockConditionsOf(const Output &output)
         output);
 }
 
-const Features &FeaturesOf(const Output &output)
+const std::vector<Feature> &FeaturesOf(const Output &output)
 {
     return std::visit(
-        [](const auto &o) -> const Features &
+        [](const auto &o) -> const std::vector<Feature> &
         {
             if constexpr (std::is_same_v<std::decay_t<decltype(o)>, TreasuryOutput>)
                 return kNoFeatures;
@@ -181,10 +171,10 @@ const Features &FeaturesOf(const Output &output)
         output);
 }
 
-const Features &ImmutableFeaturesOf(const Output &output)
+const std::vector<Feature> &ImmutableFeaturesOf(const Output &output)
 {
     return std::visit(
-        [](const auto &o) -> const Features &
+        [](const auto &o) -> const std::vector<Feature> &
         {
             using T = std::decay_t<decltype(o)>;
             if constexpr (std::is_same_v<T, TreasuryOutput> || std::is_same_v<T, BasicOutput>)

@@ -47,8 +47,8 @@ struct BasicOutput
 {
     std::uint64_t amount = 0;
     std::vector<NativeToken> native_tokens;
-    UnlockConditions unlock_conditions;
-    Features features;
+    std::vector<UnlockCondition> unlock_conditions;
+    std::vector<Feature> features;
     bool operator==(const BasicOutput &o) const
     {
         return amount == o.amount && native_tokens == o.native_tokens &&
@@ -64,9 +64,9 @@ struct AliasOutput
     std::uint32_t state_index = 0;
     Bytes state_metadata;
     std::uint32_t foundry_counter = 0;
-    UnlockConditions unlock_conditions;
-    Features features;
-    Features immutable_features;
+    std::vector<UnlockCondition> unlock_conditions;
+    std::vector<Feature> features;
+    std::vector<Feature> immutable_features;
     bool operator==(const AliasOutput &o) const
     {
         return amount == o.amount && native_tokens == o.native_tokens && alias_id == o.alias_id &&
@@ -82,9 +82,9 @@ struct FoundryOutput
     std::vector<NativeToken> native_tokens;
     std::uint32_t serial_number = 0;
     SimpleTokenScheme token_scheme;
-    UnlockConditions unlock_conditions;
-    Features features;
-    Features immutable_features;
+    std::vector<UnlockCondition> unlock_conditions;
+    std::vector<Feature> features;
+    std::vector<Feature> immutable_features;
     bool operator==(const FoundryOutput &o) const
     {
         return amount == o.amount && native_tokens == o.native_tokens &&
@@ -99,9 +99,9 @@ struct NftOutput
     std::uint64_t amount = 0;
     std::vector<NativeToken> native_tokens;
     NftId nft_id{}; // all zero when the output mints the NFT
-    UnlockConditions unlock_conditions;
-    Features features;
-    Features immutable_features;
+    std::vector<UnlockCondition> unlock_conditions;
+    std::vector<Feature> features;
+    std::vector<Feature> immutable_features;
     bool operator==(const NftOutput &o) const
     {
         return amount == o.amount && native_tokens == o.native_tokens && nft_id == o.nft_id &&
@@ -131,9 +131,9 @@ std::uint64_t AmountOf(const Output &output);
 
 // Native tokens and unlock conditions of an output (empty for a treasury output).
 const std::vector<NativeToken> &NativeTokensOf(const Output &output);
-const UnlockConditions &UnlockConditionsOf(const Output &output);
-const Features &FeaturesOf(const Output &output);
-const Features &ImmutableFeaturesOf(const Output &output);
+const std::vector<UnlockCondition> &UnlockConditionsOf(const Output &output);
+const std::vector<Feature> &FeaturesOf(const Output &output);
+const std::vector<Feature> &ImmutableFeaturesOf(const Output &output);
 
 // Output types a transaction essence may create; a treasury transaction has the treasury type.
 constexpr TypeMask kTransactionOutputTypes = (1u << 3) | (1u << 4) | (1u << 5) | (1u << 6);

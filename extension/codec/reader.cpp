@@ -1,7 +1,6 @@
 // ByteReader's failures (reader.hpp): the messages are built here, off the decoding path.
 #include "codec/reader.hpp"
 
-#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -25,27 +24,19 @@ bool IdLess(const Hash32 &a, const Hash32 &b)
 
 } // namespace
 
-void ByteReader::ReadAscendingIds(const char *field, std::size_t min_count, std::size_t max_count,
-                                  ParentIds &ids)
+std::vector<Hash32> ByteReader::ReadAscendingIds(const char *field, std::size_t min_count,
+                                                 std::size_t max_count)
 {
-    std::size_t capacity = ParentIds::static_capacity; // a copy: std::min takes references
-    std::size_t count = ReadCountU8(field, min_count, std::min(max_count, capacity));
-    std::size_t start = offset_;
-    bool whole = count * sizeof(Hash32) <= Remaining();
-    ids.resize(count, boost::container::default_init);
+    std::size_t count = ReadCountU8(field, min_count, max_count);
+    std::vector<Hash32> ids(count);
     for (std::size_t i = 0; i < count; ++i)
     {
-        // Truncated lists are read ID by ID, so the error names the first ID out of order or cut
-        // short; whole ones in one copy.
-        if (whole)
-            std::memcpy(ids[i].data(), data_ + start + i * sizeof(Hash32), sizeof(Hash32));
-        else
-            ids[i] = ReadArray<32>(field);
+        std::size_t start = offset_;
+        ids[i] = ReadArray<32>(field);
         if (i > 0 && !IdLess(ids[i - 1], ids[i]))
-            Fail(field, start + i * sizeof(Hash32), "not sorted and unique");
+            Fail(field, start, "not sorted and unique");
     }
-    if (whole)
-        offset_ += count * sizeof(Hash32);
+    return ids;
 }
 
 void ByteReader::FailTruncated(const char *field, std::size_t offset, std::size_t needed,

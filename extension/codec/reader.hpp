@@ -122,8 +122,8 @@ class ByteReader
     }
 
     // A u8 count (min..max) of 32-byte IDs in strictly ascending order, as both eras' parents.
-    void ReadAscendingIds(const char *field, std::size_t min_count, std::size_t max_count,
-                          ParentIds &ids);
+    std::vector<Hash32> ReadAscendingIds(const char *field, std::size_t min_count,
+                                         std::size_t max_count);
 
     [[noreturn]] void Fail(const char *field, std::size_t offset, const std::string &reason) const
     {

@@ -6,8 +6,6 @@
 #include <cstdint>
 #include <vector>
 
-#include <boost/container/static_vector.hpp>
-
 namespace permanode::codec
 {
 
@@ -72,12 +70,5 @@ constexpr std::size_t kMaxNativeTokensPerOutput = 64;
 constexpr std::size_t kMaxTagLength = 64;
 constexpr std::size_t kMaxMetadataLength = 8192;
 } // namespace limits
-
-// A list the protocol bounds to a few entries, held inline: decoding one allocates nothing (malloc
-// and free were a third of decoding a block). Decoders check a count against N before filling.
-template <typename T, std::size_t N> using InlineList = boost::container::static_vector<T, N>;
-
-// Parents of a block, message or milestone: 1..8, sorted and unique.
-using ParentIds = InlineList<Hash32, limits::kMaxParents>;
 
 } // namespace permanode::codec

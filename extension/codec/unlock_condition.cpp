@@ -84,10 +84,11 @@ void EncodeUnlockCondition(ByteWriter &writer, const UnlockCondition &condition)
 
 } // namespace
 
-UnlockConditions DecodeUnlockConditions(ByteReader &reader, TypeMask allowed)
+std::vector<UnlockCondition> DecodeUnlockConditions(ByteReader &reader, TypeMask allowed)
 {
     std::size_t count = reader.ReadCountU8("unlock_conditions.count", 1, 7);
-    UnlockConditions conditions;
+    std::vector<UnlockCondition> conditions;
+    conditions.reserve(count);
     int previous_type = -1;
     for (std::size_t i = 0; i < count; ++i)
     {
@@ -105,7 +106,7 @@ UnlockConditions DecodeUnlockConditions(ByteReader &reader, TypeMask allowed)
     return conditions;
 }
 
-void EncodeUnlockConditions(ByteWriter &writer, const UnlockConditions &conditions)
+void EncodeUnlockConditions(ByteWriter &writer, const std::vector<UnlockCondition> &conditions)
 {
     writer.WriteCountU8("unlock_conditions.count", conditions.size());
     for (const auto &condition : conditions)

@@ -3,7 +3,6 @@
 
 #include "codec/address.hpp"
 #include "codec/reader.hpp"
-#include "codec/types.hpp"
 #include "codec/writer.hpp"
 
 #include <cstdint>
@@ -76,10 +75,6 @@ using UnlockCondition =
                  StateControllerAddressUnlockCondition, GovernorAddressUnlockCondition,
                  ImmutableAliasAddressUnlockCondition>;
 
-// An output's unlock conditions: one of each type its kind allows, at most 4 (output.cpp checks
-// each kind's set against this capacity).
-using UnlockConditions = InlineList<UnlockCondition, 4>;
-
 enum class UnlockConditionType : std::uint8_t
 {
     kAddress = 0,
@@ -100,7 +95,7 @@ inline std::uint8_t TypeOf(const UnlockCondition &condition)
 using TypeMask = std::uint32_t;
 
 // Reads a u8 count and that many conditions, each of a type in `allowed`, strictly ascending.
-UnlockConditions DecodeUnlockConditions(ByteReader &reader, TypeMask allowed);
-void EncodeUnlockConditions(ByteWriter &writer, const UnlockConditions &conditions);
+std::vector<UnlockCondition> DecodeUnlockConditions(ByteReader &reader, TypeMask allowed);
+void EncodeUnlockConditions(ByteWriter &writer, const std::vector<UnlockCondition> &conditions);
 
 } // namespace permanode::codec

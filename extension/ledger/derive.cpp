@@ -197,7 +197,7 @@ MilestoneRows NewMilestoneRows(std::uint8_t protocol_version, std::uint32_t mile
 
 MessageRow NewMessageRow(const BlockInput &input, std::size_t index, const codec::BlockId &id,
                          std::uint8_t protocol_version, const char *variant,
-                         const codec::ParentIds &parents)
+                         std::vector<codec::BlockId> parents)
 {
     MessageRow row;
     row.block_id = id;
@@ -207,7 +207,7 @@ MessageRow NewMessageRow(const BlockInput &input, std::size_t index, const codec
     row.conflict_reason = input.conflict_reason;
     row.white_flag_index = static_cast<std::uint32_t>(index);
     row.variant = variant;
-    row.parents = parents;
+    row.parents = std::move(parents);
     return row;
 }
 

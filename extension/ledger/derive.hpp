@@ -79,7 +79,7 @@ struct MessageRow
     std::uint8_t conflict_reason = 0;
     std::uint32_t white_flag_index = 0;
     const char *variant = nullptr; // payload kind; nullptr when the block has no payload
-    codec::ParentIds parents;
+    std::vector<codec::BlockId> parents;
     std::optional<codec::Bytes> tag; // non-empty tagged-data tag (block or transaction payload)
 };
 
@@ -179,7 +179,7 @@ MilestoneRows NewMilestoneRows(std::uint8_t protocol_version, std::uint32_t mile
                                std::uint32_t timestamp, std::size_t blocks);
 MessageRow NewMessageRow(const BlockInput &input, std::size_t index, const codec::BlockId &id,
                          std::uint8_t protocol_version, const char *variant,
-                         const codec::ParentIds &parents);
+                         std::vector<codec::BlockId> parents);
 // A block that does not decode (as what `as` names, if anything), at `index` in the cone.
 [[noreturn]] void ThrowUndecodable(std::size_t index, std::uint32_t milestone_index,
                                    const std::string &as, const std::string &error);

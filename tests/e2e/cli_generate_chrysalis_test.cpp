@@ -160,7 +160,7 @@ class LedgerReplay
             for (const v1::MessageId &parent : message.parents)
                 ASSERT_TRUE(parent == v1::MessageId{} || (seen_.count(parent) && parent != id))
                     << "a parent that is not an earlier message";
-            cone[id].assign(message.parents.begin(), message.parents.end());
+            cone[id] = message.parents;
             ++messages;
 
             const v1::Payload *payload = message.payload ? &*message.payload : nullptr;

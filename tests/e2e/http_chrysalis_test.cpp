@@ -112,7 +112,7 @@ Built MilestoneWithReceipt(std::uint32_t index, std::uint64_t timestamp,
     chrysalis::MilestonePayload milestone;
     milestone.essence.index = index;
     milestone.essence.timestamp = timestamp;
-    milestone.essence.parents.assign(parents.begin(), parents.end());
+    milestone.essence.parents = parents;
     milestone.essence.inclusion_merkle_proof = Filled<32>(0x0a);
     milestone.essence.public_keys = {Filled<32>(0x0b)};
     chrysalis::ReceiptPayload receipt;
@@ -126,7 +126,7 @@ Built MilestoneWithReceipt(std::uint32_t index, std::uint64_t timestamp,
     milestone.signatures = {Filled<64>(0x0c)};
     chrysalis::Message message;
     message.network_id = std::stoull(F("53e5f848").record.at("networkId").get<std::string>());
-    message.parents.assign(parents.begin(), parents.end());
+    message.parents = parents;
     message.payload = milestone;
     message.nonce = index;
     return Build(message);

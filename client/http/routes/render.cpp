@@ -54,7 +54,7 @@ nlohmann::json BlockMetadataJson(const client::BlockRow &row)
     codec::Block block = Decode("block", [&] { return codec::DecodeBlock(BytesOf(row.raw)); });
     codec::BlockMetadata metadata;
     metadata.block_id = HashOf(row.block_id);
-    metadata.parents.assign(block.parents.begin(), block.parents.end());
+    metadata.parents = block.parents;
     metadata.is_solid = row.is_solid;
     if (row.milestone_index)
     {

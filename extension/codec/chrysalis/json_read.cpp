@@ -58,12 +58,6 @@ std::vector<Hash32> HashList(const json &object, const std::string &path, const 
     return out;
 }
 
-ParentIds ParentsAt(const json &object, const std::string &path)
-{
-    return JsonBoundedList<ParentIds>(HashList(object, path, "parentMessageIds"),
-                                      JsonJoin(path, "parentMessageIds"));
-}
-
 std::uint64_t TypeOf(const json &object, const std::string &path)
 {
     return JsonUnsignedField<std::uint32_t>(object, path, "type");
@@ -193,7 +187,7 @@ MilestonePayload MilestoneFromJson(const json &object, const std::string &path)
     essence.index =
         static_cast<std::uint32_t>(JsonUnsignedField<std::uint32_t>(object, path, "index"));
     essence.timestamp = JsonUnsignedField<std::uint64_t>(object, path, "timestamp");
-    essence.parents = ParentsAt(object, path);
+    essence.parents = HashList(object, path, "parentMessageIds");
     essence.inclusion_merkle_proof = HexField<32>(object, path, "inclusionMerkleProof");
     essence.next_pow_score =
         static_cast<std::uint32_t>(JsonUnsignedField<std::uint32_t>(object, path, "nextPoWScore"));
@@ -235,7 +229,7 @@ Message MessageFromJson(const nlohmann::json &json)
     const std::string path = "$";
     Message message;
     message.network_id = JsonDecimalField(json, path, "networkId");
-    message.parents = ParentsAt(json, path);
+    message.parents = HashList(json, path, "parentMessageIds");
     if (auto it = json.find("payload"); it != json.end() && !it->is_null())
         message.payload = PayloadFromJson(*it, JsonJoin(path, "payload"));
     message.nonce = JsonDecimalField(json, path, "nonce");

@@ -22,7 +22,7 @@ template <std::size_t N> std::string Hex(const std::array<std::uint8_t, N> &byte
     return Hex(ByteSpan(bytes.data(), N));
 }
 
-template <typename Ids> json HexList(const Ids &ids)
+json HexList(const std::vector<Hash32> &ids)
 {
     json list = json::array();
     for (const Hash32 &id : ids)

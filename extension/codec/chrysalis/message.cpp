@@ -7,12 +7,12 @@
 namespace permanode::codec::chrysalis
 {
 
-void DecodeParents(ByteReader &reader, const char *field, ParentIds &parents)
+std::vector<Hash32> DecodeParents(ByteReader &reader, const char *field)
 {
-    reader.ReadAscendingIds(field, limits::kMinParents, limits::kMaxParents, parents);
+    return reader.ReadAscendingIds(field, limits::kMinParents, limits::kMaxParents);
 }
 
-void EncodeParents(ByteWriter &writer, const char *field, const ParentIds &parents)
+void EncodeParents(ByteWriter &writer, const char *field, const std::vector<Hash32> &parents)
 {
     writer.WriteCountU8(field, parents.size());
     for (const Hash32 &parent : parents)
@@ -92,7 +92,7 @@ Message DecodeMessage(ByteSpan bytes)
                         std::to_string(limits::kMaxMessageLength));
     Message message;
     message.network_id = reader.ReadU64("message.network_id");
-    DecodeParents(reader, "message.parents", message.parents);
+    message.parents = DecodeParents(reader, "message.parents");
     std::size_t length_at = reader.Offset();
     message.payload = reader.ReadLengthPrefixed("message.payload_length",
                                                 [&] { return DecodeMessagePayload(reader); });

@@ -56,7 +56,7 @@ TEST_F(FixtureBlocks, ParentsMatchMetadata)
     {
         SCOPED_TRACE(fixture.name);
         Block block = DecodeBlock(fixture.raw);
-        ParentIds expected;
+        std::vector<BlockId> expected;
         for (const auto &parent : fixture.metadata.at("parents"))
             expected.push_back(fixtures::Binary32(parent));
         EXPECT_EQ(block.parents, expected);

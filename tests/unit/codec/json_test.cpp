@@ -9,8 +9,6 @@
 
 #include <gtest/gtest.h>
 
-#include <functional>
-
 namespace permanode::codec
 {
 namespace
@@ -173,42 +171,6 @@ TEST(Json, ErrorsNameThePath)
     json big_amount = ToJson(Output{TreasuryOutput{5}});
     big_amount["amount"] = "18446744073709551616"; // 2^64
     EXPECT_THROW(OutputFromJson(big_amount), JsonError);
-}
-
-// Parents, unlock conditions and features are held inline, as many as the protocol allows: more
-// in JSON is an error naming the list, not an allocation failure.
-std::string PathOfError(const std::function<void()> &parse)
-{
-    try
-    {
-        parse();
-    }
-    catch (const JsonError &error)
-    {
-        return error.Path();
-    }
-    return "parsed without error";
-}
-
-TEST(Json, ListsLongerThanTheProtocolAllowsNameTheList)
-{
-    json block = ToJson(samples::WithoutPayload());
-    block["parents"] = json::array();
-    for (int i = 0; i < 9; ++i)
-        block["parents"].push_back(ToHex(Hash32{static_cast<std::uint8_t>(i)}));
-    EXPECT_EQ(PathOfError([&] { BlockFromJson(block); }), "$.parents");
-
-    json basic =
-        ToJson(samples::TransactionWithEveryOutputKind())["payload"]["essence"]["outputs"][0];
-    json condition = basic["unlockConditions"][0];
-    basic["unlockConditions"] =
-        json::array({condition, condition, condition, condition, condition});
-    EXPECT_EQ(PathOfError([&] { OutputFromJson(basic); }), "$.unlockConditions");
-
-    json feature = {{"type", 3}, {"tag", "0x01"}};
-    basic["unlockConditions"] = json::array({condition});
-    basic["features"] = json::array({feature, feature, feature, feature, feature});
-    EXPECT_EQ(PathOfError([&] { OutputFromJson(basic); }), "$.features");
 }
 
 } // namespace
