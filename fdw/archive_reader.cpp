@@ -92,13 +92,12 @@ void ArchiveCursor::Bind(TupleDesc reldesc, List *needed)
         codec_->SetDictionaryFetch(
             [this](const std::string &key, std::string *value)
             {
-                rocksdb::ReadOptions options;
-                options.verify_checksums = true;
-                rocksdb::Status status =
-                    handle_->db->Get(options, handle_->dictionary, rocksdb::Slice(key), value);
-                if (status.IsNotFound())
+                if (!dictionary_lookup_)
+                    dictionary_lookup_ = std::make_unique<FamilyLookup>(handle_->dictionary, dir_);
+                std::string_view found;
+                if (!dictionary_lookup_->Find(key, &found))
                     return false;
-                CheckStatus(status, "could not read archive " + dir_);
+                value->assign(found);
                 return true;
             });
     attmap_.assign(reldesc->natts, -1);
@@ -175,16 +174,16 @@ void ArchiveCursor::Start(int family, bool backward, std::string lower, std::str
         upper_slice_ = rocksdb::Slice(upper_);
         options.iterate_upper_bound = &upper_slice_;
     }
-    rocksdb::ColumnFamilyHandle *cf = family == 0 ? handle_->rows : handle_->indexes[family - 1];
+    const ArchiveFamily &read = family == 0 ? handle_->rows : handle_->indexes[family - 1];
     at_entry_ = true;
     if (full_scan)
     {
-        prefetch_ = std::make_unique<Prefetcher>(handle_->db.get(), cf, options, lower_, upper_,
-                                                 SplitKeys(handle_->db.get(), cf, lower_, upper_),
+        prefetch_ = std::make_unique<Prefetcher>(read.path(), options, lower_, upper_,
+                                                 SplitKeys(read.Properties().get(), lower_, upper_),
                                                  backward_, kFullScanThreads);
         return;
     }
-    iter_.reset(handle_->db->NewIterator(options, cf));
+    iter_.reset(read.NewIterator(options));
     if (backward_)
         iter_->SeekToLast();
     else
@@ -236,17 +235,11 @@ bool ArchiveCursor::Next()
         }
         else
         {
-            rocksdb::ReadOptions options;
-            options.verify_checksums = true;
-            row_value_.Reset();
-            rocksdb::Status status = handle_->db->Get(
-                options, handle_->rows, rocksdb::Slice(rowkey_view_.data(), rowkey_view_.size()),
-                &row_value_);
-            if (status.IsNotFound())
+            if (!row_lookup_)
+                row_lookup_ = std::make_unique<FamilyLookup>(handle_->rows, dir_);
+            if (!row_lookup_->Find(rowkey_view_, &value_view_))
                 throw StatusError(rocksdb::Status::Corruption("index entry without a row"),
                                   "could not read archive " + dir_);
-            CheckStatus(status, "could not read archive " + dir_);
-            value_view_ = std::string_view(row_value_.data(), row_value_.size());
         }
         rows_returned_++;
         return true;
@@ -332,7 +325,8 @@ void ArchiveCursor::Close()
 {
     prefetch_.reset(); /* stops and joins the thread before the iterator goes */
     iter_.reset();
-    row_value_.Reset();
+    row_lookup_.reset(); /* before the handle whose families they read */
+    dictionary_lookup_.reset();
     handle_.reset(); /* the archive stays cached, and may be closed for another's files */
 }
 
@@ -350,13 +344,13 @@ void CheckColumnPositions(const Manifest &m, TupleDesc reldesc)
 
 void LoadDictionary(const ArchiveHandle &handle, ValueDictionary *dictionary)
 {
-    if (handle.dictionary == nullptr)
+    if (!HasDictionary(handle.manifest))
         return;
     rocksdb::ReadOptions options;
     options.verify_checksums = true;
     options.fill_cache = false;
     uint64 checksum = 0;
-    std::unique_ptr<rocksdb::Iterator> it(handle.db->NewIterator(options, handle.dictionary));
+    std::unique_ptr<rocksdb::Iterator> it(handle.dictionary.NewIterator(options));
     for (it->SeekToFirst(); it->Valid(); it->Next())
     {
         std::string_view key(it->key().data(), it->key().size());
@@ -380,7 +374,12 @@ HeapDigest DigestArchive(const std::string &dir, bool verify_blocks)
 {
     std::shared_ptr<ArchiveHandle> handle = OpenArchive(dir);
     if (verify_blocks)
-        CheckStatus(handle->db->VerifyChecksum(), "archive " + dir + " failed verification");
+    {
+        CheckStatus(handle->rows.VerifyChecksum(), "archive " + dir + " failed verification");
+        for (const auto &index : handle->indexes)
+            CheckStatus(index.VerifyChecksum(), "archive " + dir + " failed verification");
+        CheckStatus(handle->dictionary.VerifyChecksum(), "archive " + dir + " failed verification");
+    }
     HeapDigest digest;
     rocksdb::ReadOptions options;
     options.verify_checksums = true;
@@ -400,8 +399,7 @@ HeapDigest DigestArchive(const std::string &dir, bool verify_blocks)
             {
                 for (size_t i = 0; i < handle->indexes.size() && index_status.ok(); i++)
                 {
-                    std::unique_ptr<rocksdb::Iterator> it(
-                        handle->db->NewIterator(options, handle->indexes[i]));
+                    std::unique_ptr<rocksdb::Iterator> it(handle->indexes[i].NewIterator(options));
                     for (it->SeekToFirst(); it->Valid() && !stop; it->Next())
                         index_entries[i]++;
                     index_status = it->status();
@@ -420,7 +418,7 @@ HeapDigest DigestArchive(const std::string &dir, bool verify_blocks)
         }
     } joiner{counter, stop};
     {
-        std::unique_ptr<rocksdb::Iterator> it(handle->db->NewIterator(options, handle->rows));
+        std::unique_ptr<rocksdb::Iterator> it(handle->rows.NewIterator(options));
         for (it->SeekToFirst(); it->Valid(); it->Next())
         {
             if ((++digest.rows & 1023) == 0)
@@ -450,9 +448,9 @@ HeapDigest DigestArchive(const std::string &dir, bool verify_blocks)
                                                           std::to_string(digest.rows) + " rows)"),
                               "archive " + dir + " failed verification");
     }
-    if (handle->dictionary != nullptr)
+    if (HasDictionary(handle->manifest))
     {
-        std::unique_ptr<rocksdb::Iterator> it(handle->db->NewIterator(options, handle->dictionary));
+        std::unique_ptr<rocksdb::Iterator> it(handle->dictionary.NewIterator(options));
         for (it->SeekToFirst(); it->Valid(); it->Next())
         {
             dictionary_entries++;

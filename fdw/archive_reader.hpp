@@ -81,11 +81,12 @@ class ArchiveCursor
     bool at_entry_ = false;     /* iterator is on an entry not returned yet */
     int64 prune_lo_ = 0;        /* partition key range to keep */
     int64 prune_hi_ = 0;
-    std::string rowkey_;               /* row key rebuilt from an index key */
-    std::string_view rowkey_view_;     /* row key of the current row (in rowkey_ or the entry) */
-    rocksdb::PinnableSlice row_value_; /* value of the current row (index scans) */
-    std::string_view value_view_;      /* value of the current row */
-    void StoreColumns(Datum *values, bool *isnull); /* Store, before relabeling arrays */
+    std::string rowkey_;           /* row key rebuilt from an index key */
+    std::string_view rowkey_view_; /* row key of the current row (in rowkey_ or the entry) */
+    std::unique_ptr<FamilyLookup> row_lookup_;        /* finds the rows of index entries */
+    std::unique_ptr<FamilyLookup> dictionary_lookup_; /* finds dictionary values */
+    std::string_view value_view_;                     /* value of the current row */
+    void StoreColumns(Datum *values, bool *isnull);   /* Store, before relabeling arrays */
     std::vector<int> attmap_;  /* per relation attribute: archive column or -1 */
     bool same_layout_ = false; /* attmap_ maps every attribute to itself */
     /* relation attributes whose arrays name their element type by another database's OID (an

@@ -148,7 +148,17 @@ void ArchiveWriter::Finish(Manifest *m)
     sorters_.clear(); /* frees their memory and spilled runs */
     if (dictionary_)
         families.emplace_back(kDictionaryFamily, WriteDictionary(m));
-    BuildArchiveDb(dir_ + "/" + kDbSubdir, families);
+    std::vector<std::string> files = BuildArchiveDb(dir_ + "/" + kDbSubdir, families);
+    /* readers open these files directly */
+    for (size_t f = 0; f < files.size(); f++)
+    {
+        if (f == 0)
+            m->rows.file = files[f];
+        else if (f <= m->indexes.size())
+            m->indexes[f - 1].file = files[f];
+        else
+            m->dictionary_file = files[f];
+    }
     std::filesystem::remove_all(staging_);
 }
 

@@ -41,6 +41,7 @@ extern "C"
 #include "parser/parsetree.h"
 #include "utils/lsyscache.h"
 #include "utils/pg_locale.h"
+#include "utils/typcache.h"
 }
 
 #include "permanode_fdw.hpp"
@@ -77,11 +78,12 @@ bool IsIntegerType(Oid typid)
     return typid == INT2OID || typid == INT4OID || typid == INT8OID;
 }
 
-/* The default btree operator family of a type, or InvalidOid. */
+/* The default btree operator family of a type, or InvalidOid: from the type cache, since the
+ * planner asks it for every archived partition of every plan (GetDefaultOpClass scans pg_opclass
+ * each time). */
 Oid DefaultBtreeFamily(Oid typid)
 {
-    Oid opclass = GetDefaultOpClass(typid, BTREE_AM_OID);
-    return OidIsValid(opclass) ? get_opclass_family(opclass) : InvalidOid;
+    return lookup_type_cache(typid, TYPECACHE_BTREE_OPFAMILY)->btree_opf;
 }
 
 /* True when the archive's byte order of a column is the order of its default btree opclass. */

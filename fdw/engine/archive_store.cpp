@@ -23,6 +23,7 @@
 #include <rocksdb/table.h>
 
 #include "engine/split_keys.hpp"
+#include "engine/transient_files.hpp"
 
 namespace permanode::fdw
 {
@@ -40,8 +41,14 @@ class NullLogger : public rocksdb::Logger
     void Logv(const char *, va_list) override {}
 };
 
-/* How many open archives a backend keeps at most, whatever their files. */
-constexpr size_t kHandleCacheSize = 64;
+/*
+ * How many open archives a backend keeps at most. Their families hold no file descriptor
+ * (transient_files.hpp) and their index blocks live in the block cache: what bounds them is
+ * memory, ~7 KB an archive and ~20 KB a family read (measured). A request that reads many ranges
+ * (a page by address over a long history) cycles through their archives, and an LRU cache smaller
+ * than the cycle reopens each of them every time.
+ */
+constexpr size_t kHandleCacheSize = 512;
 
 /*
  * RocksDB keeps max_open_files - 10 table files open (the rest of its count is for files it
@@ -108,30 +115,65 @@ rocksdb::Status ExplainFailedOpen(const rocksdb::Status &status, const rocksdb::
 }
 
 /*
- * Throws StatusError (corruption) unless every family of the open archive holds files exactly
- * when its manifest records entries: a database whose MANIFEST lost its last records (a
- * truncated file) opens as it was before some families' files were ingested, and would read
- * as empty families.
+ * The file each family of an archive sealed before its manifest recorded them holds, learnt
+ * from its database (opened once per backend, then closed): a family holds one file exactly
+ * when its manifest records entries, or the database is corrupt (a MANIFEST that lost its last
+ * records opens as it was before some families' files were ingested).
  */
-void CheckFamiliesHoldFiles(const ArchiveHandle &handle)
+void LearnFamilyFiles(const std::string &dir, Manifest *m)
 {
-    auto check = [&](rocksdb::ColumnFamilyHandle *cf, uint64_t entries)
+    std::vector<ManifestFamily *> recorded{&m->rows};
+    for (auto &index : m->indexes)
+        recorded.push_back(&index);
+    ManifestFamily dictionary;
+    dictionary.cf = kDictionaryFamily;
+    dictionary.entries = m->dictionary_entries;
+    if (HasDictionary(*m))
+        recorded.push_back(&dictionary);
+
+    rocksdb::Options options = ArchiveDbOptions();
+    LimitOpenFiles(&options, recorded.size());
+    std::vector<rocksdb::ColumnFamilyDescriptor> families;
+    families.emplace_back(rocksdb::kDefaultColumnFamilyName, options);
+    for (const ManifestFamily *f : recorded)
+        families.emplace_back(f->cf, options);
+    MakeRoomForFiles(recorded.size());
+    FileReservation reservation(recorded.size());
+    std::string db_dir = (fs::path(dir) / kDbSubdir).string();
+    std::vector<rocksdb::ColumnFamilyHandle *> handles;
+    rocksdb::DB *raw = nullptr;
+    rocksdb::Status status = RetryOutOfFiles(
+        [&]
+        {
+            SignalBlocker blocker;
+            return rocksdb::DB::OpenForReadOnly(rocksdb::DBOptions(options), db_dir, families,
+                                                &handles, &raw);
+        },
+        [] {});
+    CheckStatus(ExplainFailedOpen(status, rocksdb::DBOptions(options), db_dir, families),
+                "could not open archive " + dir);
+    std::unique_ptr<rocksdb::DB> db(raw);
+    std::string problem;
+    for (size_t i = 0; i < recorded.size(); i++)
     {
         rocksdb::ColumnFamilyMetaData meta;
-        handle.db->GetColumnFamilyMetaData(cf, &meta);
-        if ((meta.file_count > 0) != (entries > 0))
-            throw StatusError(rocksdb::Status::Corruption("family " + meta.name + " holds " +
-                                                          std::to_string(meta.file_count) +
-                                                          " files, its manifest records " +
-                                                          std::to_string(entries) + " entries"),
-                              "archive " + handle.dir + " does not match its manifest");
-    };
-    const Manifest &m = handle.manifest;
-    check(handle.rows, m.rows.entries);
-    for (size_t i = 0; i < m.indexes.size(); i++)
-        check(handle.indexes[i], m.indexes[i].entries);
-    if (handle.dictionary != nullptr)
-        check(handle.dictionary, m.dictionary_entries);
+        db->GetColumnFamilyMetaData(handles[i + 1], &meta);
+        ManifestFamily &f = *recorded[i];
+        if (meta.file_count != (f.entries > 0 ? 1u : 0u) && problem.empty())
+            problem = "family " + meta.name + " holds " + std::to_string(meta.file_count) +
+                      " files, its manifest records " + std::to_string(f.entries) + " entries";
+        for (const auto &level : meta.levels)
+            for (const auto &file : level.files)
+                f.file = fs::path(file.name).filename().string();
+    }
+    for (auto *h : handles)
+        db->DestroyColumnFamilyHandle(h);
+    db->Close();
+    if (!problem.empty())
+        throw StatusError(rocksdb::Status::Corruption(problem),
+                          "archive " + dir + " does not match its manifest");
+    if (HasDictionary(*m))
+        m->dictionary_file = dictionary.file;
 }
 
 } // namespace
@@ -165,6 +207,9 @@ rocksdb::Options ArchiveDbOptions(size_t block_size)
     table.block_size = block_size;
     table.block_cache = block_cache;
     table.format_version = 5;
+    /* a reader's index blocks live in the block cache, which bounds them, rather than beside
+     * each of the hundreds of families a backend keeps open */
+    table.cache_index_and_filter_blocks = true;
     rocksdb::Options options;
     options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
     options.compression = rocksdb::kZSTD;
@@ -191,14 +236,76 @@ ArchiveHandle::ArchiveHandle(std::string dir_, std::shared_ptr<Manifest> manifes
 {
 }
 
-ArchiveHandle::~ArchiveHandle()
+ArchiveFamily::ArchiveFamily(std::string path, uint64_t entries, std::string dir, std::string name)
+    : path_(std::move(path)), entries_(entries), dir_(std::move(dir)), name_(std::move(name))
 {
-    if (db)
+    if (path_.empty() && entries_ > 0)
+        throw StatusError(rocksdb::Status::Corruption("family " + name_ +
+                                                      " has no file, its manifest records " +
+                                                      std::to_string(entries_) + " entries"),
+                          "archive " + dir_ + " does not match its manifest");
+}
+
+rocksdb::SstFileReader *ArchiveFamily::Reader() const
+{
+    if (reader_ || path_.empty())
+        return reader_.get();
+    rocksdb::Options options = ArchiveDbOptions();
+    options.env = TransientFilesEnv(); /* holds no descriptor while cached */
+    auto reader = std::make_unique<rocksdb::SstFileReader>(options);
+    rocksdb::Status status = RetryOutOfFiles([&] { return reader->Open(path_); }, [] {});
+    std::error_code ec;
+    if (!status.ok() && !IsOutOfFiles(status) && !fs::exists(path_, ec))
+        status = rocksdb::Status::Corruption("the file " + fs::path(path_).filename().string() +
+                                             " of family " + name_ + " is missing");
+    CheckStatus(status, "could not open archive " + dir_);
+    uint64_t held = reader->GetTableProperties()->num_entries;
+    if (held != entries_)
+        throw StatusError(rocksdb::Status::Corruption(
+                              "family " + name_ + " holds " + std::to_string(held) +
+                              " entries, its manifest records " + std::to_string(entries_)),
+                          "archive " + dir_ + " does not match its manifest");
+    reader_ = std::move(reader);
+    return reader_.get();
+}
+
+rocksdb::Iterator *ArchiveFamily::NewIterator(const rocksdb::ReadOptions &options) const
+{
+    rocksdb::SstFileReader *reader = Reader();
+    return reader ? reader->NewIterator(options) : rocksdb::NewEmptyIterator();
+}
+
+rocksdb::Status ArchiveFamily::VerifyChecksum() const
+{
+    rocksdb::SstFileReader *reader = Reader();
+    return reader ? reader->VerifyChecksum() : rocksdb::Status::OK();
+}
+
+std::shared_ptr<const rocksdb::TableProperties> ArchiveFamily::Properties() const
+{
+    rocksdb::SstFileReader *reader = Reader();
+    return reader ? reader->GetTableProperties() : nullptr;
+}
+
+bool FamilyLookup::Find(std::string_view key, std::string_view *value)
+{
+    if (!iter_)
     {
-        for (auto *cf : all)
-            db->DestroyColumnFamilyHandle(cf);
-        db->Close();
+        rocksdb::ReadOptions options;
+        options.verify_checksums = true;
+        iter_.reset(family_.NewIterator(options));
     }
+    rocksdb::Slice target(key.data(), key.size());
+    iter_->Seek(target);
+    if (!iter_->Valid())
+    {
+        CheckStatus(iter_->status(), "could not read archive " + dir_);
+        return false;
+    }
+    if (iter_->key() != target)
+        return false;
+    *value = std::string_view(iter_->value().data(), iter_->value().size());
+    return true;
 }
 
 bool IsSealed(const std::string &dir)
@@ -248,39 +355,18 @@ std::shared_ptr<ArchiveHandle> OpenArchive(const std::string &dir)
         }
 
     auto handle = std::make_shared<ArchiveHandle>(dir, ArchiveManifest(dir));
-    size_t files = ArchiveDbFiles(handle->manifest);
-    MakeRoomForFiles(files);
-    handle->files = FileReservation(files);
-
-    rocksdb::Options options = ArchiveDbOptions();
-    LimitOpenFiles(&options, files);
-    std::vector<rocksdb::ColumnFamilyDescriptor> families;
-    families.emplace_back(rocksdb::kDefaultColumnFamilyName, options);
-    families.emplace_back(kRowsFamily, options);
-    for (const auto &index : handle->manifest.indexes)
-        families.emplace_back(index.cf, options);
-    bool has_dictionary = HasDictionary(handle->manifest);
-    if (has_dictionary)
-        families.emplace_back(kDictionaryFamily, options);
-    rocksdb::DB *db = nullptr;
-    std::string db_dir = (fs::path(dir) / kDbSubdir).string();
-    rocksdb::Status status = RetryOutOfFiles(
-        [&]
-        {
-            SignalBlocker blocker;
-            return rocksdb::DB::OpenForReadOnly(rocksdb::DBOptions(options), db_dir, families,
-                                                &handle->all, &db);
-        },
-        [] {});
-    CheckStatus(ExplainFailedOpen(status, rocksdb::DBOptions(options), db_dir, families),
-                "could not open archive " + dir);
-    handle->db.reset(db);
-    handle->rows = handle->all[1];
-    handle->indexes.assign(handle->all.begin() + 2,
-                           handle->all.begin() + 2 + handle->manifest.indexes.size());
-    if (has_dictionary)
-        handle->dictionary = handle->all.back();
-    CheckFamiliesHoldFiles(*handle);
+    Manifest &m = handle->manifest;
+    if (!RecordsFamilyFiles(m))
+        LearnFamilyFiles(dir, &m);
+    fs::path db_dir = fs::path(dir) / kDbSubdir;
+    auto path = [&](const std::string &file)
+    { return file.empty() ? std::string() : (db_dir / file).string(); };
+    handle->rows = ArchiveFamily(path(m.rows.file), m.rows.entries, dir, kRowsFamily);
+    for (const ManifestFamily &index : m.indexes)
+        handle->indexes.emplace_back(path(index.file), index.entries, dir, index.cf);
+    if (HasDictionary(m))
+        handle->dictionary =
+            ArchiveFamily(path(m.dictionary_file), m.dictionary_entries, dir, kDictionaryFamily);
 
     handle_cache.push_front(handle);
     while (handle_cache.size() > kHandleCacheSize)
@@ -305,8 +391,9 @@ void ForgetArchive(const std::string &dir)
     manifest_cache.erase(dir);
 }
 
-void BuildArchiveDb(const std::string &db_dir,
-                    const std::vector<std::pair<std::string, std::string>> &families)
+std::vector<std::string>
+BuildArchiveDb(const std::string &db_dir,
+               const std::vector<std::pair<std::string, std::string>> &families)
 {
     size_t files = families.size() + kBuildOtherFiles;
     MakeRoomForFiles(files);
@@ -349,11 +436,21 @@ void BuildArchiveDb(const std::string &db_dir,
     }
     if (status.ok())
         status = db->FlushWAL(true);
+    std::vector<std::string> names(families.size());
+    for (size_t i = 0; i < families.size() && status.ok(); i++)
+    {
+        rocksdb::ColumnFamilyMetaData meta;
+        db->GetColumnFamilyMetaData(handles[i + 1], &meta);
+        for (const auto &level : meta.levels)
+            for (const auto &file : level.files)
+                names[i] = fs::path(file.name).filename().string();
+    }
     for (auto *h : handles)
         db->DestroyColumnFamilyHandle(h);
     rocksdb::Status close_status = db->Close();
     CheckStatus(status, "could not ingest into archive database " + db_dir);
     CheckStatus(close_status, "could not close archive database " + db_dir);
+    return names;
 }
 
 void SealArchive(const std::string &dir, const std::string &manifest_json)

@@ -7,7 +7,8 @@
  *
  *	  Directory layout (immutable once sealed):
  *	    <dir>/db/                    a RocksDB database, column families "rows", "i1".."iN" and
- *	                                 "dict" (if any), every file ingested from SstFileWriter output
+ *	                                 "dict" (if any), every file ingested from SstFileWriter output;
+ *	                                 readers open each family's one file directly
  *	    <dir>/permanode_manifest.json  written last, atomically: its presence seals the archive
  */
 #ifndef PERMANODE_FDW_ENGINE_ARCHIVE_STORE_HPP
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include <rocksdb/db.h>
+#include <rocksdb/sst_file_reader.h>
 #include <rocksdb/status.h>
 
 #include "engine/file_budget.hpp"
@@ -79,11 +81,66 @@ inline constexpr size_t kIndexBlockSize = 16 * 1024;
  */
 rocksdb::Options ArchiveDbOptions(size_t block_size = kIndexBlockSize);
 
-/* Files an archive's database holds open at most: one SST per column family. */
+/* Files an archive holds open at most: one SST per family. */
 size_t ArchiveDbFiles(const Manifest &m);
 
 /* The sealed archive's manifest, parsed once per backend and shared by its handles. */
 std::shared_ptr<Manifest> ArchiveManifest(const std::string &dir);
+
+/*
+ * One family of a sealed archive: its one SST file, read directly with SstFileReader (no
+ * database to recover, no column families to set up: a fraction of a database's open and close),
+ * opened when first read (a point lookup reads two of an archive's families). A family without
+ * entries has no file and reads as empty.
+ */
+class ArchiveFamily
+{
+  public:
+    ArchiveFamily() = default;
+    /*
+     * The family `name` of the archive in dir, in file (a path; empty for a family without
+     * entries) holding `entries` entries. Throws StatusError (corruption) for a family with
+     * entries and no file; reading throws it when the file does not hold as many.
+     */
+    ArchiveFamily(std::string path, uint64_t entries, std::string dir, std::string name);
+    const std::string &path() const { return path_; }
+    /* An iterator over the family (empty for an empty family); the family must outlive it. */
+    rocksdb::Iterator *NewIterator(const rocksdb::ReadOptions &options) const;
+    /* Every block read and its checksum checked. */
+    rocksdb::Status VerifyChecksum() const;
+    /* The file's properties (null for an empty family). */
+    std::shared_ptr<const rocksdb::TableProperties> Properties() const;
+
+  private:
+    /* The open reader, opened now if need be; null for a family without entries. */
+    rocksdb::SstFileReader *Reader() const;
+
+    std::string path_;
+    uint64_t entries_ = 0;
+    std::string dir_;
+    std::string name_;
+    mutable std::unique_ptr<rocksdb::SstFileReader> reader_;
+};
+
+/*
+ * Finds one key in a family, reusing one iterator from find to find. The value stays valid
+ * until the next Find.
+ */
+class FamilyLookup
+{
+  public:
+    /* dir names the archive in errors */
+    FamilyLookup(const ArchiveFamily &family, const std::string &dir) : family_(family), dir_(dir)
+    {
+    }
+    /* Whether key is there; throws StatusError when reading fails. */
+    bool Find(std::string_view key, std::string_view *value);
+
+  private:
+    const ArchiveFamily &family_;
+    std::string dir_;
+    std::unique_ptr<rocksdb::Iterator> iter_;
+};
 
 /* An open, sealed, read-only archive. */
 struct ArchiveHandle
@@ -92,14 +149,9 @@ struct ArchiveHandle
     std::string dir;
     std::shared_ptr<Manifest> shared_manifest; /* ArchiveManifest(dir) */
     Manifest &manifest;                        /* *shared_manifest */
-    FileReservation files;                     /* what db may hold, released after it closes */
-    std::unique_ptr<rocksdb::DB> db;
-    rocksdb::ColumnFamilyHandle *rows = nullptr;
-    std::vector<rocksdb::ColumnFamilyHandle *> indexes; /* parallel to manifest.indexes */
-    rocksdb::ColumnFamilyHandle *dictionary = nullptr;  /* "dict", when HasDictionary */
-    std::vector<rocksdb::ColumnFamilyHandle *> all;     /* every handle, destroyed before db */
-
-    ~ArchiveHandle();
+    ArchiveFamily rows;
+    std::vector<ArchiveFamily> indexes; /* parallel to manifest.indexes */
+    ArchiveFamily dictionary;           /* "dict", empty unless HasDictionary */
 };
 
 /*
@@ -130,10 +182,12 @@ bool IsSealed(const std::string &dir);
 
 /*
  * Creates the database in db_dir with the given column families and ingests each one's SST
- * (cf name, file; an empty file name for an empty family), then closes it.
+ * (cf name, file; an empty file name for an empty family), then closes it. Returns the name of
+ * each family's file in db_dir (empty for an empty family), for the manifest.
  */
-void BuildArchiveDb(const std::string &db_dir,
-                    const std::vector<std::pair<std::string, std::string>> &families);
+std::vector<std::string>
+BuildArchiveDb(const std::string &db_dir,
+               const std::vector<std::pair<std::string, std::string>> &families);
 
 /* Writes the manifest atomically (temporary file, fsync, rename, fsync of dir): seals dir. */
 void SealArchive(const std::string &dir, const std::string &manifest_json);

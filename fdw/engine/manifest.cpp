@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -87,12 +88,30 @@ std::vector<ManifestKeyColumn> KeyColumnsFromJson(const json &in, size_t ncolumn
 
 json FamilyToJson(const ManifestFamily &f)
 {
-    return {{"cf", f.cf},
-            {"name", f.name},
-            {"key", KeyColumnsToJson(f.key)},
-            {"suffix", KeyColumnsToJson(f.suffix)},
-            {"include", KeyColumnsToJson(f.include)},
-            {"entries", f.entries}};
+    json out = {{"cf", f.cf},
+                {"name", f.name},
+                {"key", KeyColumnsToJson(f.key)},
+                {"suffix", KeyColumnsToJson(f.suffix)},
+                {"include", KeyColumnsToJson(f.include)},
+                {"entries", f.entries}};
+    if (!f.file.empty())
+        out["file"] = f.file; /* absent in archives sealed before readers opened files directly */
+    return out;
+}
+
+/* A family's file name as recorded: the name of a table file in db/ (digits, ".sst"), never a
+ * path that leaves it. */
+std::string FileFromJson(const json &in, const char *key, const std::string &family)
+{
+    std::string file = in.value(key, std::string());
+    constexpr std::string_view kSuffix = ".sst";
+    bool digits = file.size() > kSuffix.size() && file.size() <= 32 &&
+                  std::all_of(file.begin(), file.end() - kSuffix.size(),
+                              [](char c) { return c >= '0' && c <= '9'; }) &&
+                  file.compare(file.size() - kSuffix.size(), kSuffix.size(), kSuffix) == 0;
+    if (!file.empty() && !digits)
+        throw ManifestError("manifest names \"" + file + "\" as the file of family " + family);
+    return file;
 }
 
 ManifestFamily FamilyFromJson(const json &in, size_t ncolumns)
@@ -104,6 +123,7 @@ ManifestFamily FamilyFromJson(const json &in, size_t ncolumns)
     f.suffix = KeyColumnsFromJson(in.at("suffix"), ncolumns);
     f.include = KeyColumnsFromJson(in.at("include"), ncolumns);
     f.entries = in.at("entries").get<uint64_t>();
+    f.file = FileFromJson(in, "file", f.cf);
     /* INCLUDE columns are written ascending, NULLs last: the foreign table's options record
      * only their numbers, so this is where another order is caught */
     for (const auto &k : f.include)
@@ -153,6 +173,8 @@ std::string ManifestToJson(const Manifest &m)
                 {"dictionary_checksum", m.dictionary_checksum},
                 {"indexes", indexes},
                 {"partitions", partitions}};
+    if (!m.dictionary_file.empty())
+        out["dictionary_file"] = m.dictionary_file;
     return out.dump(1);
 }
 
@@ -186,6 +208,7 @@ Manifest ManifestFromJson(const std::string &text)
         m.rows = FamilyFromJson(in.at("rows"), n);
         m.dictionary_entries = in.value("dictionary_entries", uint64_t{0});
         m.dictionary_checksum = in.value("dictionary_checksum", uint64_t{0});
+        m.dictionary_file = FileFromJson(in, "dictionary_file", kDictionaryFamily);
         for (const auto &f : in.at("indexes"))
             m.indexes.push_back(FamilyFromJson(f, n));
         for (const auto &p : in.at("partitions"))
@@ -264,6 +287,17 @@ void CheckManifestDescribes(const Manifest &manifest, const std::string &indexes
                             ", the foreign table [" + std::to_string(range_from) + ", " +
                             std::to_string(range_to) + ") of column " +
                             std::to_string(partition_attnum));
+}
+
+bool RecordsFamilyFiles(const Manifest &manifest)
+{
+    auto recorded = [](uint64_t entries, const std::string &file)
+    { return entries == 0 || !file.empty(); };
+    if (!recorded(manifest.rows.entries, manifest.rows.file) ||
+        !recorded(manifest.dictionary_entries, manifest.dictionary_file))
+        return false;
+    return std::all_of(manifest.indexes.begin(), manifest.indexes.end(),
+                       [&](const ManifestFamily &f) { return recorded(f.entries, f.file); });
 }
 
 bool HasDictionary(const Manifest &manifest)

@@ -63,6 +63,9 @@ struct ManifestFamily
     std::vector<ManifestKeyColumn> suffix;
     std::vector<ManifestKeyColumn> include; /* INCLUDE columns, encoded in the value */
     uint64_t entries = 0;
+    /* the family's one SST file in db/, empty when it has none; archives sealed before the
+     * manifest recorded it leave it empty, and a reader learns it from the database */
+    std::string file;
 };
 
 /* A heap partition the archive replaced, so that restore can recreate it. */
@@ -94,6 +97,7 @@ struct Manifest
     /* cf "dict": the dictionary columns' shared values (empty: the archive has no such family) */
     uint64_t dictionary_entries = 0;
     uint64_t dictionary_checksum = 0;
+    std::string dictionary_file; /* as ManifestFamily::file */
     std::vector<ManifestFamily> indexes;
     std::vector<ManifestPartition> partitions;
 };
@@ -123,6 +127,9 @@ std::string IndexesOption(const Manifest &manifest);
  */
 void CheckManifestDescribes(const Manifest &manifest, const std::string &indexes,
                             int64_t range_from, int64_t range_to, int partition_attnum);
+
+/* Whether the manifest names the file of every family that holds entries. */
+bool RecordsFamilyFiles(const Manifest &manifest);
 
 /* True when some column is dictionary-encoded (the archive then has the "dict" family). */
 bool HasDictionary(const Manifest &manifest);

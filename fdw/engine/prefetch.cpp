@@ -29,11 +29,10 @@ size_t ValueOffset(size_t end)
 
 } // namespace
 
-Prefetcher::Prefetcher(rocksdb::DB *db, rocksdb::ColumnFamilyHandle *cf,
-                       const rocksdb::ReadOptions &options, const std::string &lower,
-                       const std::string &upper, const std::vector<std::string> &splits,
-                       bool backward, int threads)
-    : db_(db), cf_(cf), options_(options), backward_(backward), chunks_(splits.size() + 1)
+Prefetcher::Prefetcher(const std::string &file, const rocksdb::ReadOptions &options,
+                       const std::string &lower, const std::string &upper,
+                       const std::vector<std::string> &splits, bool backward, int threads)
+    : options_(options), backward_(backward), file_(file), chunks_(splits.size() + 1)
 {
     /* chunk i spans [splits[i-1], splits[i]) in key order */
     for (size_t i = 0; i < chunks_.size(); i++)
@@ -42,7 +41,6 @@ Prefetcher::Prefetcher(rocksdb::DB *db, rocksdb::ColumnFamilyHandle *cf,
         chunk.lower = i == 0 ? lower : splits[i - 1];
         chunk.upper = i == splits.size() ? upper : splits[i];
     }
-    file_ = SingleFile();
     nthreads_ = std::min<size_t>(std::max(threads, 1), chunks_.size());
     if (!file_.empty())
     {
@@ -67,13 +65,14 @@ Prefetcher::~Prefetcher()
 
 void Prefetcher::Run()
 {
-    /* the family's one file read directly: no merging layer over a single table */
     std::unique_ptr<rocksdb::SstFileReader> reader;
+    rocksdb::Status open_status;
     if (!file_.empty())
     {
         reader = std::make_unique<rocksdb::SstFileReader>(ArchiveDbOptions());
-        if (!reader->Open(file_).ok())
-            reader.reset(); /* the database's iterator reports the problem, if any */
+        open_status = reader->Open(file_);
+        if (!open_status.ok())
+            reader.reset(); /* every chunk this thread takes reports it */
     }
     for (;;)
     {
@@ -91,33 +90,21 @@ void Prefetcher::Run()
                 return;
             chunk = &chunks_[next_chunk_++];
         }
-        ReadChunk(*chunk, reader.get());
+        ReadChunk(*chunk, reader.get(), open_status);
     }
 }
 
-std::string Prefetcher::SingleFile()
-{
-    rocksdb::ColumnFamilyMetaData meta;
-    db_->GetColumnFamilyMetaData(cf_, &meta);
-    std::string file;
-    size_t files = 0;
-    for (const auto &level : meta.levels)
-        for (const auto &f : level.files)
-        {
-            file = f.db_path + f.name;
-            files++;
-        }
-    return files == 1 ? file : std::string();
-}
-
-void Prefetcher::ReadChunk(Chunk &chunk, rocksdb::SstFileReader *reader)
+void Prefetcher::ReadChunk(Chunk &chunk, rocksdb::SstFileReader *reader,
+                           const rocksdb::Status &open_status)
 {
     rocksdb::ReadOptions options = options_;
     rocksdb::Slice lower(chunk.lower), upper(chunk.upper);
     options.iterate_lower_bound = chunk.lower.empty() ? nullptr : &lower;
     options.iterate_upper_bound = chunk.upper.empty() ? nullptr : &upper;
     std::unique_ptr<rocksdb::Iterator> iter(reader ? reader->NewIterator(options)
-                                                   : db_->NewIterator(options, cf_));
+                                            : !open_status.ok()
+                                                ? rocksdb::NewErrorIterator(open_status)
+                                                : rocksdb::NewEmptyIterator());
     if (backward_)
         iter->SeekToLast();
     else

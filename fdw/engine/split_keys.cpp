@@ -65,35 +65,31 @@ std::shared_ptr<rocksdb::TablePropertiesCollectorFactory> SplitKeyCollectorFacto
     return std::make_shared<Factory>();
 }
 
-std::vector<std::string> SplitKeys(rocksdb::DB *db, rocksdb::ColumnFamilyHandle *cf,
+std::vector<std::string> SplitKeys(const rocksdb::TableProperties *properties,
                                    const std::string &lower, const std::string &upper)
 {
     std::vector<std::string> keys;
-    rocksdb::TablePropertiesCollection tables;
-    if (!db->GetPropertiesOfAllTables(cf, &tables).ok())
+    if (properties == nullptr)
+        return keys;
+    auto found = properties->user_collected_properties.find(kProperty);
+    if (found == properties->user_collected_properties.end())
         return keys; /* only an optimization: scan in one chunk */
-    for (const auto &[file, properties] : tables)
+    const std::string &data = found->second;
+    size_t pos = 0;
+    while (pos + 4 <= data.size())
     {
-        auto it = properties->user_collected_properties.find(kProperty);
-        if (it == properties->user_collected_properties.end())
-            continue;
-        const std::string &data = it->second;
-        size_t pos = 0;
-        while (pos + 4 <= data.size())
-        {
-            uint32_t len = 0;
-            for (int i = 0; i < 4; i++)
-                len |= static_cast<uint32_t>(static_cast<unsigned char>(data[pos + i])) << (8 * i);
-            pos += 4;
-            if (len > data.size() - pos)
-                break; /* malformed: ignore the rest, the chunks still cover the range */
-            std::string key = data.substr(pos, len);
-            pos += len;
-            if ((lower.empty() || key > lower) && (upper.empty() || key < upper))
-                keys.push_back(std::move(key));
-        }
+        uint32_t len = 0;
+        for (int i = 0; i < 4; i++)
+            len |= static_cast<uint32_t>(static_cast<unsigned char>(data[pos + i])) << (8 * i);
+        pos += 4;
+        if (len > data.size() - pos)
+            break; /* malformed: ignore the rest, the chunks still cover the range */
+        std::string key = data.substr(pos, len);
+        pos += len;
+        if ((lower.empty() || key > lower) && (upper.empty() || key < upper))
+            keys.push_back(std::move(key));
     }
-    /* several files (not the case for archives, which ingest one per family) interleave */
+    /* recorded in key order; sorted anyway, since the chunks rely on it */
     std::sort(keys.begin(), keys.end());
     keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
     return keys;

@@ -24,10 +24,11 @@ inline constexpr size_t kSplitKeyBytes = 2 << 20;
 std::shared_ptr<rocksdb::TablePropertiesCollectorFactory> SplitKeyCollectorFactory();
 
 /*
- * The split keys of family cf, ascending, strictly between lower and upper (empty strings are
- * unbounded). Empty for files written without them (archives older than split keys).
+ * The split keys a family's file records (its properties; null for an empty family),
+ * ascending, strictly between lower and upper (empty strings are unbounded). Empty for files
+ * written without them (archives older than split keys).
  */
-std::vector<std::string> SplitKeys(rocksdb::DB *db, rocksdb::ColumnFamilyHandle *cf,
+std::vector<std::string> SplitKeys(const rocksdb::TableProperties *properties,
                                    const std::string &lower, const std::string &upper);
 
 } // namespace permanode::fdw

@@ -214,8 +214,8 @@ class Reader
     {
         rocksdb::ReadOptions options = options_;
         options.fill_cache = false;
-        Prefetcher prefetch(handle_->db.get(), handle_->rows, options, "", "",
-                            SplitKeys(handle_->db.get(), handle_->rows, "", ""), false, 2);
+        Prefetcher prefetch(handle_->rows.path(), options, "", "",
+                            SplitKeys(handle_->rows.Properties().get(), "", ""), false, 2);
         std::string_view key, value;
         bool timed_out = false;
         while (prefetch.Next(&key, &value, 100, &timed_out) || timed_out)
@@ -228,11 +228,11 @@ class Reader
      * decoded and its row looked up. */
     void ReadIndex(int index, Digest &d)
     {
-        std::unique_ptr<rocksdb::Iterator> it(
-            handle_->db->NewIterator(options_, handle_->indexes[index]));
+        std::unique_ptr<rocksdb::Iterator> it(handle_->indexes[index].NewIterator(options_));
         bool backward = index % 2 == 1;
         std::string rowkey;
-        rocksdb::PinnableSlice row;
+        std::string_view row;
+        FamilyLookup rows(handle_->rows, handle_->dir);
         for (backward ? it->SeekToLast() : it->SeekToFirst(); it->Valid();
              backward ? it->Prev() : it->Next())
         {
@@ -241,13 +241,10 @@ class Reader
             layout_.RowKeyFromIndexKey(index, key, rowkey);
             DecodeKey(key, 0, layout_.IndexKey(index), d);
             DecodeKey(value, 0, layout_.Include(index), d);
-            row.Reset();
-            rocksdb::Status status = handle_->db->Get(options_, handle_->rows, rowkey, &row);
-            if (status.IsNotFound())
+            if (!rows.Find(rowkey, &row))
                 throw StatusError(rocksdb::Status::Corruption("index entry without a row"),
                                   "could not read archive");
-            CheckStatus(status, "could not read archive");
-            DecodeRow(rowkey, std::string_view(row.data(), row.size()), d);
+            DecodeRow(rowkey, row, d);
         }
         CheckStatus(it->status(), "could not read archive");
     }
@@ -255,10 +252,9 @@ class Reader
     /* The dictionary family, as restore loads it. */
     void ReadDictionary(Digest &d)
     {
-        if (handle_->dictionary == nullptr)
+        if (!HasDictionary(handle_->manifest))
             return;
-        std::unique_ptr<rocksdb::Iterator> it(
-            handle_->db->NewIterator(options_, handle_->dictionary));
+        std::unique_ptr<rocksdb::Iterator> it(handle_->dictionary.NewIterator(options_));
         for (it->SeekToFirst(); it->Valid(); it->Next())
         {
             int column = 0;
@@ -321,13 +317,11 @@ class Reader
             throw KeyFormatError("archived row holds a malformed dictionary value");
         if (!reference)
             return std::string(bytes);
-        std::string value;
-        rocksdb::Status status =
-            handle_->db->Get(options_, handle_->dictionary, DictionaryKey(column, id), &value);
-        if (status.IsNotFound())
+        std::string_view value;
+        if (!FamilyLookup(handle_->dictionary, handle_->dir)
+                 .Find(DictionaryKey(column, id), &value))
             throw KeyFormatError("archived row refers to a missing dictionary entry");
-        CheckStatus(status, "could not read archive");
-        return value;
+        return std::string(value);
     }
 
     std::shared_ptr<ArchiveHandle> handle_;

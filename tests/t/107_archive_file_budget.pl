@@ -124,6 +124,9 @@ is($rc2, 0, 'the suite runs over every archived range in one session') or diag($
 is($cold, "$hot\n$hot\n", 'every answer is the all-hot answer, twice');
 cmp_ok($all2, '<', $limit, "while reading, the backend held $all2 descriptors, under the limit");
 cmp_ok($archive2, '<=', $budget, "while reading, $archive2 of them were archive files (budget $budget)");
+# The archives a backend keeps open hold no descriptor (each read opens its file): at once, only
+# the file a read has open, and those of a full scan's two read-ahead threads.
+cmp_ok($archive2, '<=', 3, "while reading every archive, at most $archive2 archive files were open at once");
 
 # A small budget set by hand holds too; the archives it keeps are the ones it has room for.
 my ($small, $rc3, $small_err, undef, $archive3) =

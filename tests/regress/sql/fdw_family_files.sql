@@ -1,0 +1,104 @@
+-- Readers open each family's SST file directly, as the manifest names it. Archives sealed before
+-- manifests named their files read the same (the reader learns the files from the database), and
+-- a manifest that names a file wrongly is data_corrupted, never a crash or a file elsewhere.
+SET search_path = regress_fdw, permanode, public;
+CREATE TABLE shelf (id int NOT NULL, r int NOT NULL, label text NOT NULL, payload text)
+    PARTITION BY RANGE (r);
+CREATE TABLE shelf_0 PARTITION OF shelf FOR VALUES FROM (0) TO (10);
+CREATE INDEX shelf_label ON shelf_0 (label);
+-- a partial index: a family with fewer entries than the rows
+CREATE INDEX shelf_payload ON shelf_0 (payload) WHERE payload IS NOT NULL;
+ALTER TABLE shelf_0 ADD PRIMARY KEY (id, r);
+INSERT INTO shelf SELECT g, g % 10, 'label ' || (g % 7), CASE WHEN g % 3 > 0 THEN md5(g::text) END
+FROM generate_series(1, 3000) g;
+-- What the tests below keep across sessions.
+CREATE TABLE shelf_answers AS
+SELECT count(*) AS n, md5(string_agg(id || label || coalesce(payload, '-'), ',' ORDER BY id)) AS digest
+FROM shelf;
+SELECT archive_partitions('shelf', 0, 10);
+CREATE TABLE shelf_dir AS
+SELECT 'permanode_archive/' || d.oid || '/' || s.archive AS path
+FROM archive_status s, pg_database d
+WHERE s.foreign_table = 'shelf_archive_0_10'::regclass AND d.datname = current_database();
+
+-- The manifest names a file of db/ for every family that holds entries.
+SELECT family->>'cf' AS cf, family->>'name' AS name, (family->>'entries')::int AS entries,
+       family->>'file' ~ '^[0-9]+\.sst$' AS named,
+       family->>'file' IN (SELECT pg_ls_dir(path || '/db') FROM shelf_dir) AS in_db
+FROM (SELECT archive_manifest('shelf_archive_0_10')->'rows' AS family
+      UNION ALL
+      SELECT jsonb_array_elements(archive_manifest('shelf_archive_0_10')->'indexes')) f
+ORDER BY 1;
+
+-- Runs a shell command in the archive's directory (sealed files are read-only: the manifest is
+-- made writable first). The sealed manifest is kept beside it, to be put back.
+CREATE FUNCTION shelf_shell(command text) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE format('COPY (SELECT 1) TO PROGRAM %L',
+                   format('cd %s && chmod u+w permanode_manifest.json && %s',
+                          (SELECT path FROM shelf_dir), command));
+END $$;
+SELECT shelf_shell('cp permanode_manifest.json sealed_manifest');
+-- Reads every family: the rows, and each index by its own lookup, then verifies the archive.
+CREATE FUNCTION read_shelf() RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    RETURN format('%s rows, %s of label 3, %s with a payload, verified %s',
+                  (SELECT count(*) FROM shelf),
+                  (SELECT count(*) FROM shelf WHERE label = 'label 3'),
+                  (SELECT count(*) FROM shelf WHERE payload > ''),
+                  verify_archive('shelf_archive_0_10'));
+EXCEPTION WHEN data_corrupted THEN
+    DECLARE
+        detail text;
+    BEGIN
+        GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
+        RETURN 'data_corrupted: ' || SQLERRM || ': ' ||
+               regexp_replace(detail, '[^ ]*permanode_archive/[^ :]*', '<archive>', 'g');
+    END;
+END $$;
+SELECT read_shelf();
+
+-- As an older archive: no "file" in its manifest. A new session reads the manifest afresh.
+SELECT shelf_shell('sed -i -e ''/"file":/d'' permanode_manifest.json');
+\c
+SET search_path = regress_fdw, permanode, public;
+SELECT position('"file"' IN pg_read_file(path || '/permanode_manifest.json')) AS file_named
+FROM shelf_dir;
+SELECT (SELECT count(*) FROM shelf) = n AS same_count,
+       (SELECT md5(string_agg(id || label || coalesce(payload, '-'), ',' ORDER BY id)) FROM shelf)
+           = digest AS same_rows
+FROM shelf_answers;
+SELECT read_shelf();
+
+-- The first named family's file is not there.
+SELECT shelf_shell('cp sealed_manifest permanode_manifest.json');
+SELECT shelf_shell('sed -i -e ''0,/"file": "[0-9]*[.]sst"/s//"file": "999999.sst"/'' permanode_manifest.json');
+\c
+SET search_path = regress_fdw, permanode, public;
+SELECT read_shelf();
+
+-- The first named family (the label index) given the partial index's file, which holds fewer
+-- entries than the manifest records for it.
+SELECT shelf_shell('cp sealed_manifest permanode_manifest.json');
+SELECT shelf_shell('sed -i -e ''0,/"file": "[0-9]*[.]sst"/s//"file": "' ||
+    (SELECT f->>'file' FROM jsonb_array_elements(archive_manifest('shelf_archive_0_10')->'indexes') f
+     WHERE f->>'name' = 'shelf_payload') || '"/'' permanode_manifest.json');
+\c
+SET search_path = regress_fdw, permanode, public;
+SELECT read_shelf();
+
+-- A name that is not a file of db/ is refused before anything is opened.
+SELECT shelf_shell('cp sealed_manifest permanode_manifest.json');
+SELECT shelf_shell('sed -i -e ''0,\|"file": "[0-9]*[.]sst"|s||"file": "../../000001.sst"|'' permanode_manifest.json');
+\c
+SET search_path = regress_fdw, permanode, public;
+SELECT read_shelf();
+
+-- As it was sealed, it reads again.
+SELECT shelf_shell('cp sealed_manifest permanode_manifest.json');
+\c
+SET search_path = regress_fdw, permanode, public;
+SELECT read_shelf();
+DROP TABLE shelf, shelf_answers, shelf_dir;
+DROP FUNCTION shelf_shell, read_shelf;
+SELECT count(*) AS removed FROM archive_gc();
