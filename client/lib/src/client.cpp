@@ -231,10 +231,13 @@ const std::vector<std::string> &queries::IndexOrderOff()
     return off;
 }
 
+// JIT off: the library's statements are lookups and pages, which never repay a compile, and
+// PostgreSQL compiles anew at each execution of a plan whose estimate passes jit_above_cost (a
+// freshly started HTTP server spent 69% of its CPU in LLVM for its first minute).
 const char *queries::SessionSetupSql()
 {
     return "SELECT set_config('search_path', current_setting('search_path') || ', permanode', "
-           "false)";
+           "false), set_config('jit', 'off', false)";
 }
 
 BuildInfo Client::GetBuildInfo()
