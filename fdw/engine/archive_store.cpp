@@ -114,6 +114,22 @@ rocksdb::Status ExplainFailedOpen(const rocksdb::Status &status, const rocksdb::
     return status;
 }
 
+/* The name of a family's SST file in its database (the last, when it has several; empty when it
+ * has none), and how many it has. */
+std::string FamilyFile(rocksdb::DB *db, rocksdb::ColumnFamilyHandle *family,
+                       size_t *files = nullptr)
+{
+    rocksdb::ColumnFamilyMetaData meta;
+    db->GetColumnFamilyMetaData(family, &meta);
+    std::string name;
+    for (const auto &level : meta.levels)
+        for (const auto &file : level.files)
+            name = fs::path(file.name).filename().string();
+    if (files != nullptr)
+        *files = meta.file_count;
+    return name;
+}
+
 /*
  * The file each family of an archive sealed before its manifest recorded them holds, learnt
  * from its database (opened once per backend, then closed): a family holds one file exactly
@@ -156,15 +172,12 @@ void LearnFamilyFiles(const std::string &dir, Manifest *m)
     std::string problem;
     for (size_t i = 0; i < recorded.size(); i++)
     {
-        rocksdb::ColumnFamilyMetaData meta;
-        db->GetColumnFamilyMetaData(handles[i + 1], &meta);
         ManifestFamily &f = *recorded[i];
-        if (meta.file_count != (f.entries > 0 ? 1u : 0u) && problem.empty())
-            problem = "family " + meta.name + " holds " + std::to_string(meta.file_count) +
+        size_t files = 0;
+        f.file = FamilyFile(db.get(), handles[i + 1], &files);
+        if (files != (f.entries > 0 ? 1u : 0u) && problem.empty())
+            problem = "family " + f.cf + " holds " + std::to_string(files) +
                       " files, its manifest records " + std::to_string(f.entries) + " entries";
-        for (const auto &level : meta.levels)
-            for (const auto &file : level.files)
-                f.file = fs::path(file.name).filename().string();
     }
     for (auto *h : handles)
         db->DestroyColumnFamilyHandle(h);
@@ -438,13 +451,7 @@ BuildArchiveDb(const std::string &db_dir,
         status = db->FlushWAL(true);
     std::vector<std::string> names(families.size());
     for (size_t i = 0; i < families.size() && status.ok(); i++)
-    {
-        rocksdb::ColumnFamilyMetaData meta;
-        db->GetColumnFamilyMetaData(handles[i + 1], &meta);
-        for (const auto &level : meta.levels)
-            for (const auto &file : level.files)
-                names[i] = fs::path(file.name).filename().string();
-    }
+        names[i] = FamilyFile(db.get(), handles[i + 1]);
     for (auto *h : handles)
         db->DestroyColumnFamilyHandle(h);
     rocksdb::Status close_status = db->Close();
