@@ -4,6 +4,8 @@
 
 #include "print_table.hpp"
 
+#include "permanode/replica_set.hpp"
+
 #include <chrono>
 #include <thread>
 
@@ -34,9 +36,10 @@ void RunAndPrint(pqxx::connection &conn, const std::string &sql, Args... args)
             PrintTable(rows);
             return;
         }
-        catch (const pqxx::transaction_rollback &e) // 40P01, 40001
+        catch (const pqxx::sql_error &e)
         {
-            if (attempt == kConflictAttempts)
+            // what ingest, sync and the HTTP server send again (40P01, 40001), and only that
+            if (!client::IsTransientConflict(e.sqlstate()) || attempt == kConflictAttempts)
                 throw;
             std::string why = e.what();
             fmt::print(stderr, "permanode: rolled back ({}); running it again\n",
