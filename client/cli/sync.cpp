@@ -42,6 +42,34 @@ constexpr int kTakeWaitMs = 200;
 // measuring while waiting for the node: at most about this long before looking again
 constexpr std::chrono::milliseconds kMeasureBudget{100};
 constexpr auto kNodeWaitMax = 5s;
+// waiting for the database to take connections again: the first pause, the longest
+constexpr std::chrono::seconds kDatabaseWaitFirst{1};
+constexpr std::chrono::seconds kDatabaseWaitMax{30};
+
+// Whether `e` says the database went away (a broken connection, a server shutting down or
+// restarting, one that does not take connections yet), rather than that a statement failed.
+bool IsDatabaseLost(const std::exception &e)
+{
+    if (dynamic_cast<const pqxx::broken_connection *>(&e) != nullptr)
+        return true;
+    if (const auto *error = dynamic_cast<const pqxx::sql_error *>(&e))
+        return client::IsNodeFailure(error->sqlstate());
+    if (const auto *error = dynamic_cast<const client::Error *>(&e))
+        return client::IsNodeFailure(error->sqlstate());
+    return false;
+}
+
+// Sleeps `wait`, a tenth of a second at a time; false when interrupted.
+bool SleepUnlessInterrupted(std::chrono::milliseconds wait)
+{
+    for (auto slept = 0ms; slept < wait; slept += 100ms)
+    {
+        if (Interrupted())
+            return false;
+        std::this_thread::sleep_for(100ms);
+    }
+    return !Interrupted();
+}
 
 // The setting that records the network each era's nodes follow.
 std::string NetworkSettingOf(std::uint8_t protocol_version)
@@ -365,6 +393,8 @@ int Follow(sync::Node &node, const std::string &dsn, const sync::NodeStatus &sta
         }
         catch (const std::exception &e)
         {
+            if (IsDatabaseLost(e))
+                throw; // Sync connects again and resumes after the newest milestone committed
             fmt::print(stderr, "permanode sync: milestone {}: {}\n", next, e.what());
             code = kFailure;
         }
@@ -427,25 +457,16 @@ std::unique_ptr<sync::Node> NodeOf(const SyncOptions &options)
     return std::make_unique<sync::InxNode>(options.inx);
 }
 
-} // namespace
-
-int Sync(const std::string &dsn, const SyncOptions &options)
+// One session: the node's status, the archive's, the start, then the milestones. Sets
+// *reached_database once the database has answered.
+int SyncSession(sync::Node *node, const std::string &dsn, const SyncOptions &options,
+                bool *reached_database)
 {
-    InstallInterruptHandlers();
-    std::unique_ptr<sync::Node> node;
-    try
-    {
-        node = NodeOf(options);
-    }
-    catch (const std::invalid_argument &e)
-    {
-        fmt::print(stderr, "permanode sync: --api: {}\n", e.what());
-        return kUsage;
-    }
     std::optional<sync::NodeStatus> status = WaitForNode(*node);
     if (!status)
         return kInterrupted;
     sync::ArchiveState archive = ReadArchive(dsn, status->protocol_version);
+    *reached_database = true;
     Stretch stretch{0, options.to, options.until_synced, {}};
     try
     {
@@ -483,6 +504,50 @@ int Sync(const std::string &dsn, const SyncOptions &options)
                    "(`permanode sync --api URL --from N --to {}`)\n",
                    stretch.start, stretch.start - 1);
     return Follow(*node, dsn, *status, stretch, options);
+}
+
+} // namespace
+
+// A database that goes away once the sync has reached it (a restart, a crash and its recovery,
+// a failover) is waited for, and the sync resumes after the newest milestone it committed; one
+// that cannot be reached at the start is an error (exit 5), as for every command.
+int Sync(const std::string &dsn, const SyncOptions &options)
+{
+    InstallInterruptHandlers();
+    std::unique_ptr<sync::Node> node;
+    try
+    {
+        node = NodeOf(options);
+    }
+    catch (const std::invalid_argument &e)
+    {
+        fmt::print(stderr, "permanode sync: --api: {}\n", e.what());
+        return kUsage;
+    }
+    bool reached_before = false;
+    std::chrono::milliseconds wait = kDatabaseWaitFirst;
+    for (;;)
+    {
+        bool reached = false;
+        try
+        {
+            return SyncSession(node.get(), dsn, options, &reached);
+        }
+        catch (const std::exception &e)
+        {
+            if (!(reached || reached_before) || !IsDatabaseLost(e))
+                throw;
+            // after a session that got in, the first pause; while it stays away, longer ones
+            wait = reached ? kDatabaseWaitFirst
+                           : std::min<std::chrono::milliseconds>(wait * 2, kDatabaseWaitMax);
+            std::string why = e.what();
+            fmt::print(stderr, "permanode sync: lost the database ({}); connecting again in {} s\n",
+                       why.substr(0, why.find('\n')), wait.count() / 1000);
+        }
+        reached_before = true;
+        if (!SleepUnlessInterrupted(wait))
+            return kInterrupted;
+    }
 }
 
 } // namespace permanode::cli

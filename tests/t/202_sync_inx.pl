@@ -1,9 +1,9 @@
 # `permanode sync --inx` against the test INX server (tests/inx/inx_server.py, the real protocol
 # from client/sync/inx.proto) serving a generated ledger with the node's own fields: the synced
 # database ends identical to a file ingest of the same ledger (its measurements too) and verify
-# finds nothing; a sync
-# stopped (--to, kill -9) resumes with no hole and no overlap; a node that dies mid-stream is
-# waited for; a pruned node gives the ledger before its first milestone; and each refusal (a
+# finds nothing; a sync stopped (--to, kill -9) resumes with no hole and no overlap; a node that
+# dies mid-stream, and a database whose backends are terminated or that restarts, are waited
+# for; a pruned node gives the ledger before its first milestone; and each refusal (a
 # disagreeing milestone, another network, a node behind, milestones pruned that the archive
 # needs) ends with its exit code and nothing of the bad milestone archived.
 use strict;
@@ -131,7 +131,29 @@ like($kerr, qr/retrying/, 'it said it was retrying');
 is(fingerprint($node, 'node_restart'), $expected, 'and the archive equals the file ingest');
 stop_inx($inx);
 
-# 5. A milestone whose ledger updates disagree with its cone: bytes, then IDs.
+# 5. The database goes away under the sync: its backends terminated, then a restart of the
+# server. The sync connects again each time and goes on after the newest milestone it committed.
+($inx, $port) = start_inx('--delay-ms', '2');
+new_database($node, 'db_restart');
+$sync = IPC::Run::start([$cli, 'sync', '--inx', "127.0.0.1:$port", '--dsn', $node->connstr('db_restart'),
+        '--no-progress', '--until-synced'], '>', \$kout, '2>', \$kerr);
+$node->poll_query_until('db_restart', 'SELECT coalesce(max(milestone_index), 0) >= 20 FROM permanode.sync')
+  or die 'the sync did not get going';
+$node->safe_psql('postgres', q{SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+                               WHERE datname = 'db_restart' AND pid <> pg_backend_pid()});
+my $at_terminate = newest('db_restart');
+$node->poll_query_until('db_restart', "SELECT max(milestone_index) > $at_terminate + 10 FROM permanode.sync")
+  or die 'the sync did not go on after its backends were terminated';
+$node->restart;
+$sync->finish;
+is($sync->result(0), 0, 'the sync ended at the node\'s confirmed milestone, through both') or diag($kerr);
+my @lost = $kerr =~ /lost the database/g;
+cmp_ok(scalar @lost, '>=', 2, 'it said it lost the database, each time') or diag($kerr);
+is($node->safe_psql('db_restart', 'SELECT count(*) FROM permanode.sync_gaps()'), 0, 'no hole left behind');
+is(fingerprint($node, 'db_restart'), $expected, 'and the archive equals the file ingest');
+stop_inx($inx);
+
+# 6. A milestone whose ledger updates disagree with its cone: bytes, then IDs.
 for my $how (qw(bytes id))
 {
     ($inx, $port) = start_inx('--disagree-at', '30', '--disagree-by', $how);
@@ -144,7 +166,7 @@ for my $how (qw(bytes id))
     stop_inx($inx);
 }
 
-# 6. Another network: a node of another HRP on an empty archive, another network name later.
+# 7. Another network: a node of another HRP on an empty archive, another network name later.
 ($inx, $port) = start_inx('--hrp', 'rms');
 new_database($node, 'network');
 ($rc, $err) = run_sync('network', $port, '--until-synced');
@@ -158,7 +180,7 @@ is($rc, 9, 'a node of another network name than the one followed before: exit 9'
 like($err, qr/another-net/, 'the error names it');
 stop_inx($inx);
 
-# 7. A node behind the archive; a node that pruned what the archive needs.
+# 8. A node behind the archive; a node that pruned what the archive needs.
 ($inx, $port) = start_inx('--confirmed', '60');
 ($rc, $err) = run_sync('synced', $port, '--until-synced');
 is($rc, 8, 'a node behind the archive: exit 8');
@@ -174,7 +196,7 @@ is($rc, 7, 'a node that pruned milestones the archive needs: exit 7');
 like($err, qr/pruned milestones 11 to 70/, 'the error names the gap');
 like($err, qr/--from 11 --to 70/, 'and says how to fill it');
 
-# 8. An empty archive from a pruned node: the ledger before its first milestone comes from the
+# 9. An empty archive from a pruned node: the ledger before its first milestone comes from the
 # node's unspent outputs and ledger updates, so the UTXO set is the file ingest's.
 new_database($node, 'pruned');
 ($rc, $err) = run_sync('pruned', $port, '--until-synced');
