@@ -278,6 +278,15 @@ TEST(HttpConnections, OversizedRequestsGetJsonErrorsNamingTheLimit)
     expect_error(client.Get("/api/core/v2/info", {{"X-Padding", std::string(9000, 'b')}}), 400,
                  "header line longer than 8192 bytes");
     expect_error(client.Get("/api/core/v2/nothing"), 404, "no route /api/core/v2/nothing");
+    // A route's path under a method it does not serve: 405, naming (and listing in Allow) those
+    // it does.
+    auto deleted = client.Delete("/api/core/v2/info");
+    expect_error(deleted, 405,
+                 "method DELETE is not allowed on /api/core/v2/info (allowed: GET, HEAD)");
+    EXPECT_EQ(deleted->get_header_value("Allow"), "GET, HEAD");
+    expect_error(client.Post("/api/core/v2/info", "{}", "application/json"), 405,
+                 "method POST is not allowed on /api/core/v2/info (allowed: GET, HEAD)");
+    expect_error(client.Delete("/api/core/v2/nothing"), 404, "no route /api/core/v2/nothing");
     auto info = client.Get("/api/core/v2/info");
     ASSERT_TRUE(info);
     EXPECT_EQ(info->status, 200);

@@ -48,6 +48,25 @@ void Router::Add(RouteInfo info, const char *method, StreamHandler handler)
     routes_.push_back(std::move(info));
 }
 
+std::string Router::AllowedMethods(const std::string &path) const
+{
+    bool get = false, post = false;
+    PathParams params;
+    for (std::size_t i = 0; i < templates_.size(); i++)
+    {
+        if (templates_[i].Match(path, params))
+        {
+            (routes_[i].method == "post" ? post : get) = true;
+        }
+    }
+    std::string allowed = get ? "GET, HEAD" : "";
+    if (post)
+    {
+        allowed += allowed.empty() ? "POST" : ", POST";
+    }
+    return allowed;
+}
+
 Task<> Router::Serve(const httplib::Request &request, httplib::Response &response, DbNodes &nodes,
                      PathParams &params, BodyStream &stream)
 {
@@ -65,7 +84,16 @@ Task<> Router::Serve(const httplib::Request &request, httplib::Response &respons
     }
     if (index == templates_.size())
     {
-        WriteError(response, 404, "no route " + request.path);
+        std::string allowed = AllowedMethods(request.path);
+        if (allowed.empty())
+        {
+            WriteError(response, 404, "no route " + request.path);
+            co_return;
+        }
+        response.set_header("Allow", allowed);
+        WriteError(response, 405,
+                   "method " + request.method + " is not allowed on " + request.path +
+                       " (allowed: " + allowed + ")");
         co_return;
     }
     for (std::size_t attempt = 0;; attempt++)

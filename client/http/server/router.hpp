@@ -89,7 +89,8 @@ class Router
     void SetAuthorizer(Authorizer *authorizer) { authorizer_ = authorizer; }
 
     // Serves a request: the first route that matches a GET or HEAD (a GET route) or a POST (a
-    // POST route), else a 404. Errors become
+    // POST route); a path that routes serve under other methods only is a 405 naming them (and
+    // an Allow header), any other a 404. Errors become
     // JSON error responses; every request is counted in the metrics. `params` is filled with
     // the route's {name} values and must outlive the task. The route's handler reads from the
     // node `nodes` picks; when that node fails (a replica), it runs again on the next one. The
@@ -101,6 +102,8 @@ class Router
 
   private:
     void Add(RouteInfo info, const char *method, StreamHandler handler);
+    // The methods the routes matching `path` serve ("GET, HEAD", "POST" or both), or "".
+    std::string AllowedMethods(const std::string &path) const;
 
     Metrics &metrics_;
     Authorizer *authorizer_ = nullptr;
