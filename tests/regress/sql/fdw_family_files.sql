@@ -39,14 +39,20 @@ BEGIN
                           (SELECT path FROM shelf_dir), command));
 END $$;
 SELECT shelf_shell('cp permanode_manifest.json sealed_manifest');
--- Reads every family: the rows, and each index by its own lookup, then verifies the archive.
-CREATE FUNCTION read_shelf() RETURNS text LANGUAGE plpgsql AS $$
+-- Puts the sealed manifest back and edits it with a sed script (none: reads it as sealed), then
+-- reads every family: verify_archive first, which reads the manifest afresh, as a new session
+-- would, then the rows and each index by its own lookup.
+CREATE FUNCTION read_shelf(script text DEFAULT NULL) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
-    RETURN format('%s rows, %s of label 3, %s with a payload, verified %s',
+    PERFORM shelf_shell('cp sealed_manifest permanode_manifest.json');
+    IF script IS NOT NULL THEN
+        PERFORM shelf_shell(format('sed -i -e ''%s'' permanode_manifest.json', script));
+    END IF;
+    RETURN format('verified %s, %s rows, %s of label 3, %s with a payload',
+                  verify_archive('shelf_archive_0_10'),
                   (SELECT count(*) FROM shelf),
                   (SELECT count(*) FROM shelf WHERE label = 'label 3'),
-                  (SELECT count(*) FROM shelf WHERE payload > ''),
-                  verify_archive('shelf_archive_0_10'));
+                  (SELECT count(*) FROM shelf WHERE payload > ''));
 EXCEPTION WHEN data_corrupted THEN
     DECLARE
         detail text;
@@ -58,46 +64,28 @@ EXCEPTION WHEN data_corrupted THEN
 END $$;
 SELECT read_shelf();
 
--- As an older archive: no "file" in its manifest. A new session reads the manifest afresh.
-SELECT shelf_shell('sed -i -e ''/"file":/d'' permanode_manifest.json');
-\c
-SET search_path = regress_fdw, permanode, public;
+-- As an older archive: no "file" in its manifest. It reads the same, in this session and in a
+-- new one.
+SELECT read_shelf('/"file":/d');
 SELECT position('"file"' IN pg_read_file(path || '/permanode_manifest.json')) AS file_named
 FROM shelf_dir;
+\c
+SET search_path = regress_fdw, permanode, public;
 SELECT (SELECT count(*) FROM shelf) = n AS same_count,
        (SELECT md5(string_agg(id || label || coalesce(payload, '-'), ',' ORDER BY id)) FROM shelf)
            = digest AS same_rows
 FROM shelf_answers;
-SELECT read_shelf();
 
 -- The first named family's file is not there.
-SELECT shelf_shell('cp sealed_manifest permanode_manifest.json');
-SELECT shelf_shell('sed -i -e ''0,/"file": "[0-9]*[.]sst"/s//"file": "999999.sst"/'' permanode_manifest.json');
-\c
-SET search_path = regress_fdw, permanode, public;
-SELECT read_shelf();
-
+SELECT read_shelf('0,/"file": "[0-9]*[.]sst"/s//"file": "999999.sst"/');
 -- The first named family (the label index) given the partial index's file, which holds fewer
 -- entries than the manifest records for it.
-SELECT shelf_shell('cp sealed_manifest permanode_manifest.json');
-SELECT shelf_shell('sed -i -e ''0,/"file": "[0-9]*[.]sst"/s//"file": "' ||
+SELECT read_shelf('0,/"file": "[0-9]*[.]sst"/s//"file": "' ||
     (SELECT f->>'file' FROM jsonb_array_elements(archive_manifest('shelf_archive_0_10')->'indexes') f
-     WHERE f->>'name' = 'shelf_payload') || '"/'' permanode_manifest.json');
-\c
-SET search_path = regress_fdw, permanode, public;
-SELECT read_shelf();
-
+     WHERE f->>'name' = 'shelf_payload') || '"/');
 -- A name that is not a file of db/ is refused before anything is opened.
-SELECT shelf_shell('cp sealed_manifest permanode_manifest.json');
-SELECT shelf_shell('sed -i -e ''0,\|"file": "[0-9]*[.]sst"|s||"file": "../../000001.sst"|'' permanode_manifest.json');
-\c
-SET search_path = regress_fdw, permanode, public;
-SELECT read_shelf();
-
+SELECT read_shelf('0,\|"file": "[0-9]*[.]sst"|s||"file": "../../000001.sst"|');
 -- As it was sealed, it reads again.
-SELECT shelf_shell('cp sealed_manifest permanode_manifest.json');
-\c
-SET search_path = regress_fdw, permanode, public;
 SELECT read_shelf();
 DROP TABLE shelf, shelf_answers, shelf_dir;
 DROP FUNCTION shelf_shell, read_shelf;
