@@ -43,7 +43,6 @@ ArchiveWriter::ArchiveWriter(std::string dir, const Manifest &m, RowCodec &codec
     : dir_(std::move(dir)), manifest_(m), codec_(codec), staging_(dir_ + "/sst")
 {
     std::filesystem::create_directories(staging_);
-    MakeRoomForFiles(1);
     own_files_ = FileReservation(1); /* a spilled run or the dictionary's SST being written */
     /* like a CREATE INDEX per family: maintenance_work_mem each */
     size_t budget = static_cast<size_t>(maintenance_work_mem) * 1024;
@@ -107,8 +106,8 @@ void ArchiveWriter::SortAndWrite()
 {
     /*
      * Every family sorts and writes in its own thread, as many at once as their files fit in
-     * the budget (cached archives nobody reads are closed for them); this one waits, polling
-     * interrupts. A family may hold a quarter of the budget: more runs merge in passes.
+     * the budget; this one waits, polling interrupts. A family may hold a quarter of the
+     * budget: more runs merge in passes.
      */
     size_t max_files = FileCapacity() / 4;
     std::vector<FileReservation> running(sorters_.size());
@@ -118,7 +117,7 @@ void ArchiveWriter::SortAndWrite()
         while (started < sorters_.size())
         {
             size_t files = sorters_[started]->FilesNeeded(max_files);
-            if (!MakeRoomForFiles(files) && started > oldest)
+            if (!FilesFit(files) && started > oldest)
                 break; /* wait for a running one: the first always runs, alone if need be */
             running[started] = FileReservation(files);
             sorters_[started++]->Start(max_files);

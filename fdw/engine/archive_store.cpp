@@ -12,9 +12,9 @@
 #include <cstdarg>
 #include <filesystem>
 #include <fstream>
-#include <limits>
 #include <list>
 #include <map>
+#include <unordered_map>
 #include <sstream>
 
 #include <rocksdb/cache.h>
@@ -61,12 +61,14 @@ constexpr int kRocksDbOtherFiles = 10;
 constexpr size_t kBuildOtherFiles = 8;
 
 /*
- * This backend's open archives, most recently used first, and the manifests it has read. Never
- * destroyed by static destructors (which would run after RocksDB's own): CloseAllArchives
- * empties them at exit.
+ * This backend's open archives, most recently used first, found by directory, and the manifests
+ * it has read. Never destroyed by static destructors (which would run after RocksDB's own):
+ * CloseAllArchives empties them at exit.
  */
-std::list<std::shared_ptr<ArchiveHandle>> &handle_cache =
-    *new std::list<std::shared_ptr<ArchiveHandle>>();
+using HandleList = std::list<std::shared_ptr<ArchiveHandle>>;
+HandleList &handle_cache = *new HandleList();
+std::unordered_map<std::string, HandleList::iterator> &handle_index =
+    *new std::unordered_map<std::string, HandleList::iterator>();
 std::map<std::string, std::shared_ptr<Manifest>> &manifest_cache =
     *new std::map<std::string, std::shared_ptr<Manifest>>();
 
@@ -74,18 +76,6 @@ std::map<std::string, std::shared_ptr<Manifest>> &manifest_cache =
 void LimitOpenFiles(rocksdb::Options *options, size_t files)
 {
     options->max_open_files = static_cast<int>(files) + kRocksDbOtherFiles;
-}
-
-/* Runs open(); when it fails for want of a file descriptor, closes every unused archive (and
- * cleans up through undo()) and runs it once more. */
-template <typename Open, typename Undo> rocksdb::Status RetryOutOfFiles(Open &&open, Undo &&undo)
-{
-    rocksdb::Status status = open();
-    if (!IsOutOfFiles(status))
-        return status;
-    undo();
-    MakeRoomForFiles(std::numeric_limits<size_t>::max());
-    return open();
 }
 
 void SyncPath(const std::string &path, bool directory)
@@ -153,19 +143,16 @@ void LearnFamilyFiles(const std::string &dir, Manifest *m)
     families.emplace_back(rocksdb::kDefaultColumnFamilyName, options);
     for (const ManifestFamily *f : recorded)
         families.emplace_back(f->cf, options);
-    MakeRoomForFiles(recorded.size());
     FileReservation reservation(recorded.size());
     std::string db_dir = (fs::path(dir) / kDbSubdir).string();
     std::vector<rocksdb::ColumnFamilyHandle *> handles;
     rocksdb::DB *raw = nullptr;
-    rocksdb::Status status = RetryOutOfFiles(
-        [&]
-        {
-            SignalBlocker blocker;
-            return rocksdb::DB::OpenForReadOnly(rocksdb::DBOptions(options), db_dir, families,
-                                                &handles, &raw);
-        },
-        [] {});
+    rocksdb::Status status;
+    {
+        SignalBlocker blocker;
+        status = rocksdb::DB::OpenForReadOnly(rocksdb::DBOptions(options), db_dir, families,
+                                              &handles, &raw);
+    }
     CheckStatus(ExplainFailedOpen(status, rocksdb::DBOptions(options), db_dir, families),
                 "could not open archive " + dir);
     std::unique_ptr<rocksdb::DB> db(raw);
@@ -239,11 +226,6 @@ rocksdb::Options ArchiveDbOptions(size_t block_size)
     return options;
 }
 
-size_t ArchiveDbFiles(const Manifest &m)
-{
-    return 1 + m.indexes.size() + (HasDictionary(m) ? 1 : 0);
-}
-
 ArchiveHandle::ArchiveHandle(std::string dir_, std::shared_ptr<Manifest> manifest_)
     : dir(std::move(dir_)), shared_manifest(std::move(manifest_)), manifest(*shared_manifest)
 {
@@ -263,10 +245,16 @@ rocksdb::SstFileReader *ArchiveFamily::Reader() const
 {
     if (reader_ || path_.empty())
         return reader_.get();
-    rocksdb::Options options = ArchiveDbOptions();
-    options.env = TransientFilesEnv(); /* holds no descriptor while cached */
+    /* built once: every family of every archive reads with them */
+    static const auto &options = *new rocksdb::Options(
+        []
+        {
+            rocksdb::Options o = ArchiveDbOptions();
+            o.env = TransientFilesEnv(); /* holds no descriptor while cached */
+            return o;
+        }());
     auto reader = std::make_unique<rocksdb::SstFileReader>(options);
-    rocksdb::Status status = RetryOutOfFiles([&] { return reader->Open(path_); }, [] {});
+    rocksdb::Status status = reader->Open(path_);
     std::error_code ec;
     if (!status.ok() && !IsOutOfFiles(status) && !fs::exists(path_, ec))
         status = rocksdb::Status::Corruption("the file " + fs::path(path_).filename().string() +
@@ -341,31 +329,19 @@ std::shared_ptr<Manifest> ArchiveManifest(const std::string &dir)
     return manifest;
 }
 
-bool MakeRoomForFiles(size_t files)
+bool FilesFit(size_t files)
 {
-    auto fits = [&] {
-        return files != std::numeric_limits<size_t>::max() && FilesHeld() + files <= FileCapacity();
-    };
-    /* from the least recently used; a handle someone else holds is being read: it stays */
-    for (auto it = handle_cache.end(); it != handle_cache.begin() && !fits();)
-    {
-        --it;
-        if (it->use_count() == 1)
-            it = handle_cache.erase(it);
-    }
-    return fits();
+    return FilesHeld() + files <= FileCapacity();
 }
 
 std::shared_ptr<ArchiveHandle> OpenArchive(const std::string &dir)
 {
-    for (auto it = handle_cache.begin(); it != handle_cache.end(); ++it)
-        if ((*it)->dir == dir)
-        {
-            auto handle = *it;
-            handle_cache.erase(it);
-            handle_cache.push_front(handle);
-            return handle;
-        }
+    auto found = handle_index.find(dir);
+    if (found != handle_index.end())
+    {
+        handle_cache.splice(handle_cache.begin(), handle_cache, found->second);
+        return handle_cache.front();
+    }
 
     auto handle = std::make_shared<ArchiveHandle>(dir, ArchiveManifest(dir));
     Manifest &m = handle->manifest;
@@ -382,13 +358,18 @@ std::shared_ptr<ArchiveHandle> OpenArchive(const std::string &dir)
             ArchiveFamily(path(m.dictionary_file), m.dictionary_entries, dir, kDictionaryFamily);
 
     handle_cache.push_front(handle);
-    while (handle_cache.size() > kHandleCacheSize)
+    handle_index[dir] = handle_cache.begin();
+    if (handle_cache.size() > kHandleCacheSize)
+    {
+        handle_index.erase(handle_cache.back()->dir);
         handle_cache.pop_back();
+    }
     return handle;
 }
 
 void CloseAllArchives()
 {
+    handle_index.clear();
     handle_cache.clear();
     manifest_cache.clear();
 }
@@ -400,7 +381,12 @@ size_t CachedArchives()
 
 void ForgetArchive(const std::string &dir)
 {
-    handle_cache.remove_if([&](const auto &h) { return h->dir == dir; });
+    auto found = handle_index.find(dir);
+    if (found != handle_index.end())
+    {
+        handle_cache.erase(found->second);
+        handle_index.erase(found);
+    }
     manifest_cache.erase(dir);
 }
 
@@ -408,9 +394,7 @@ std::vector<std::string>
 BuildArchiveDb(const std::string &db_dir,
                const std::vector<std::pair<std::string, std::string>> &families)
 {
-    size_t files = families.size() + kBuildOtherFiles;
-    MakeRoomForFiles(files);
-    FileReservation reservation(files);
+    FileReservation reservation(families.size() + kBuildOtherFiles);
     rocksdb::Options options = ArchiveDbOptions();
     LimitOpenFiles(&options, families.size());
     options.create_if_missing = true;
@@ -424,16 +408,7 @@ BuildArchiveDb(const std::string &db_dir,
     SignalBlocker blocker;
     rocksdb::DB *raw = nullptr;
     std::vector<rocksdb::ColumnFamilyHandle *> handles;
-    CheckStatus(RetryOutOfFiles(
-                    [&] {
-                        return rocksdb::DB::Open(rocksdb::DBOptions(options), db_dir, descriptors,
-                                                 &handles, &raw);
-                    },
-                    [&]
-                    {
-                        std::error_code ignored;
-                        fs::remove_all(db_dir, ignored);
-                    }),
+    CheckStatus(rocksdb::DB::Open(rocksdb::DBOptions(options), db_dir, descriptors, &handles, &raw),
                 "could not create archive database " + db_dir);
     std::unique_ptr<rocksdb::DB> db(raw);
     rocksdb::Status status;
@@ -443,9 +418,7 @@ BuildArchiveDb(const std::string &db_dir,
             continue;
         rocksdb::IngestExternalFileOptions ingest;
         ingest.move_files = true;
-        status = RetryOutOfFiles(
-            [&] { return db->IngestExternalFile(handles[i + 1], {families[i].second}, ingest); },
-            [] {});
+        status = db->IngestExternalFile(handles[i + 1], {families[i].second}, ingest);
     }
     if (status.ok())
         status = db->FlushWAL(true);

@@ -76,13 +76,9 @@ inline constexpr size_t kIndexBlockSize = 16 * 1024;
 
 /*
  * Options of every archive column family: zstd, the shared block cache; block_size matters only
- * when writing (readers take it from the file). The options of a database (ArchiveDbFiles) cap
- * the files it keeps open at its families' files, which is what it reserves.
+ * when writing (readers take it from the file).
  */
 rocksdb::Options ArchiveDbOptions(size_t block_size = kIndexBlockSize);
-
-/* Files an archive holds open at most: one SST per family. */
-size_t ArchiveDbFiles(const Manifest &m);
 
 /* The sealed archive's manifest, parsed once per backend and shared by its handles. */
 std::shared_ptr<Manifest> ArchiveManifest(const std::string &dir);
@@ -155,18 +151,13 @@ struct ArchiveHandle
 };
 
 /*
- * Opens (or finds in this backend's cache) the sealed archive in dir. The cache holds as many
- * archives as their files fit in the file budget: opening one closes the least recently used
- * archives nobody reads now until its files fit, and an open that finds no file descriptor
- * left closes every unused archive and tries once more.
+ * Opens (or finds in this backend's cache) the sealed archive in dir. The cache keeps the 512
+ * most recently used archives; they hold no file descriptor (ArchiveFamily).
  */
 std::shared_ptr<ArchiveHandle> OpenArchive(const std::string &dir);
 
-/*
- * Closes cached archives that nobody reads now, least recently used first, until `files` more
- * fit in the budget (SIZE_MAX: all of them). Returns whether they fit.
- */
-bool MakeRoomForFiles(size_t files);
+/* Whether `files` more fit in the file budget beside those reserved now. */
+bool FilesFit(size_t files);
 
 /* Drops dir from the cache, manifest included (after an error, or when it is removed). */
 void ForgetArchive(const std::string &dir);

@@ -44,7 +44,6 @@ Prefetcher::Prefetcher(const std::string &file, const rocksdb::ReadOptions &opti
     nthreads_ = std::min<size_t>(std::max(threads, 1), chunks_.size());
     if (!file_.empty())
     {
-        MakeRoomForFiles(nthreads_);
         files_ = FileReservation(nthreads_);
     }
     SignalBlocker blocker; /* the threads inherit a mask that blocks every signal */
