@@ -16,6 +16,8 @@ extern "C"
 #include "foreign/foreign.h"
 #include "fmgr.h"
 #include "miscadmin.h"
+#include "nodes/parsenodes.h"
+#include "parser/parser.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -48,6 +50,38 @@ void CheckArchivedPartition(Oid relid)
 
 namespace
 {
+
+/* Whether `relation` names the partition (unqualified: the statement is not the sealer's). */
+bool NamesPartition(const RangeVar *relation, const ManifestPartition &p)
+{
+    return relation != nullptr && relation->schemaname != nullptr &&
+           p.schema == relation->schemaname && p.name == relation->relname;
+}
+
+/*
+ * Whether `sql` is what sealing records for an index of the partition's own: one CREATE INDEX on
+ * it, or one ALTER TABLE of it adding a primary key, unique or exclusion constraint. The
+ * manifest is a file, and restoring runs its statements as a superuser: nothing else runs. (pg)
+ */
+bool IsOwnIndexOf(const std::string &sql, const ManifestPartition &p)
+{
+    List *parsed = raw_parser(sql.c_str(), RAW_PARSE_DEFAULT);
+    if (list_length(parsed) != 1)
+        return false;
+    Node *stmt = linitial_node(RawStmt, parsed)->stmt;
+    if (IsA(stmt, IndexStmt))
+        return NamesPartition(castNode(IndexStmt, stmt)->relation, p);
+    if (!IsA(stmt, AlterTableStmt))
+        return false;
+    auto *alter = castNode(AlterTableStmt, stmt);
+    if (!NamesPartition(alter->relation, p) || list_length(alter->cmds) != 1)
+        return false;
+    auto *cmd = linitial_node(AlterTableCmd, alter->cmds);
+    if (cmd->subtype != AT_AddConstraint || !IsA(cmd->def, Constraint))
+        return false;
+    ConstrType type = castNode(Constraint, cmd->def)->contype;
+    return type == CONSTR_PRIMARY || type == CONSTR_UNIQUE || type == CONSTR_EXCLUSION;
+}
 
 int64 RestorePartitions(Oid ftoid)
 {
@@ -91,7 +125,17 @@ int64 RestorePartitions(Oid ftoid)
             "INSERT INTO {} SELECT * FROM {} WHERE {} >= {} AND {} < {}", name, ft_qualified,
             partition_column, p.range_from, partition_column, p.range_to));
         for (const auto &def : p.own_indexes)
+        {
+            if (!pg::CallPg([&] { return IsOwnIndexOf(def, p); }))
+                throw pg::PgError(ERRCODE_DATA_CORRUPTED,
+                                  fmt::format("the archive of partition {} records a "
+                                              "statement that is not an index of it",
+                                              name),
+                                  fmt::format("The statement: {}", def),
+                                  "Restoring runs only CREATE INDEX on the partition or ALTER "
+                                  "TABLE adding its key: the manifest was altered.");
             statements.push_back(def);
+        }
     }
     pg::CallPg([&] { ExecuteStatements(statements); });
     pg::CallPg([] { CrashPoint("restore_after_copy"); });

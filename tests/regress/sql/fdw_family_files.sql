@@ -87,6 +87,37 @@ SELECT read_shelf('0,/"file": "[0-9]*[.]sst"/s//"file": "' ||
 SELECT read_shelf('0,\|"file": "[0-9]*[.]sst"|s||"file": "../../000001.sst"|');
 -- As it was sealed, it reads again.
 SELECT read_shelf();
+-- Restoring runs the statements the manifest records for the partition's own indexes (its
+-- label and payload indexes and its primary key) and nothing else: a manifest altered to run
+-- another statement, to index another table, or to run two statements, is data_corrupted, and
+-- nothing has run.
+SELECT jsonb_array_length(archive_manifest('shelf_archive_0_10')->'partitions'->0->'own_indexes')
+    AS own_indexes;
+CREATE FUNCTION restore_shelf(script text DEFAULT NULL) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM read_shelf(script); -- the manifest, edited, and read afresh
+    RETURN format('restored %s rows', restore_partitions('shelf_archive_0_10'));
+EXCEPTION WHEN data_corrupted THEN
+    DECLARE
+        detail text;
+    BEGIN
+        GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
+        RETURN 'data_corrupted: ' || SQLERRM || ': ' || detail;
+    END;
+END $$;
+SELECT restore_shelf('s/"CREATE INDEX shelf_label ON [^"]*"/"CREATE TABLE regress_fdw.shelf_taken (x int)"/');
+SELECT restore_shelf('s/"CREATE INDEX shelf_label ON regress_fdw.shelf_0 /"CREATE INDEX shelf_label ON regress_fdw.shelf_answers /');
+SELECT restore_shelf('s/"CREATE INDEX shelf_label ON [^"]*"/"CREATE INDEX shelf_label ON regress_fdw.shelf_0 (label); DROP TABLE regress_fdw.shelf_answers"/');
+SELECT to_regclass('shelf_taken') AS taken, to_regclass('shelf_answers') AS answers,
+       (SELECT count(*) FROM pg_indexes WHERE tablename = 'shelf_answers') AS answers_indexes,
+       (SELECT relkind FROM pg_class WHERE oid = 'shelf_archive_0_10'::regclass) AS still_archived;
+-- As sealed, it restores, with the partition's own indexes.
+SELECT restore_shelf();
+SELECT indexname FROM pg_indexes WHERE tablename = 'shelf_0' ORDER BY 1;
+SELECT (SELECT count(*) FROM shelf) = n AS same_count,
+       (SELECT md5(string_agg(id || label || coalesce(payload, '-'), ',' ORDER BY id)) FROM shelf)
+           = digest AS same_rows
+FROM shelf_answers;
 DROP TABLE shelf, shelf_answers, shelf_dir;
-DROP FUNCTION shelf_shell, read_shelf;
+DROP FUNCTION shelf_shell, read_shelf, restore_shelf;
 SELECT count(*) AS removed FROM archive_gc();
