@@ -51,6 +51,15 @@ GRANT permanode_reader TO permanode_admin;
 GRANT USAGE ON SCHEMA @extschema@, permanode_remote TO permanode_reader;
 GRANT SELECT ON ALL TABLES IN SCHEMA @extschema@ TO permanode_reader;
 
+-- A reader adds nothing to the database: PostgreSQL lets every role make large objects (rows
+-- that stay), so only the writer and the admin may. (Temporary tables end with the session:
+-- readers keep them, for verify() and for BI tools.)
+REVOKE EXECUTE ON FUNCTION pg_catalog.lo_create(oid), pg_catalog.lo_creat(integer),
+    pg_catalog.lo_from_bytea(oid, bytea), pg_catalog.lo_import(text),
+    pg_catalog.lo_import(text, oid) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION pg_catalog.lo_create(oid), pg_catalog.lo_creat(integer),
+    pg_catalog.lo_from_bytea(oid, bytea) TO permanode_writer, permanode_admin;
+
 -- Functions that change data or structure run with the extension owner's rights, with a fixed
 -- search path, and only for the role that needs them.
 DO $$

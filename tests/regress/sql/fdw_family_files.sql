@@ -31,11 +31,12 @@ FROM (SELECT archive_manifest('shelf_archive_0_10')->'rows' AS family
 ORDER BY 1;
 
 -- Runs a shell command in the archive's directory (sealed files are read-only: the manifest is
--- made writable first). The sealed manifest is kept beside it, to be put back.
+-- made writable first). The sealed manifest is kept beside it, to be put back. The command reads
+-- what COPY writes first: COPY fails when the program has gone before it could write.
 CREATE FUNCTION shelf_shell(command text) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
     EXECUTE format('COPY (SELECT 1) TO PROGRAM %L',
-                   format('cd %s && chmod u+w permanode_manifest.json && %s',
+                   format('cat >/dev/null; cd %s && chmod u+w permanode_manifest.json && %s',
                           (SELECT path FROM shelf_dir), command));
 END $$;
 SELECT shelf_shell('cp permanode_manifest.json sealed_manifest');

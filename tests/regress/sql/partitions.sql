@@ -144,7 +144,16 @@ SELECT count(*) > 0 AS reader_can_read FROM basic_outputs;
 INSERT INTO tag_hints VALUES ('x', 'message', 1);
 SELECT premake(0, 1);
 RESET ROLE;
-DROP ROLE regress_reader;
+-- nor anything that stays: no large object; the writer may
+CREATE ROLE regress_writer LOGIN IN ROLE permanode_writer;
+SELECT current_user AS admin_user \gset
+\c - regress_reader
+SELECT lo_create(0);
+SELECT lo_from_bytea(0, 'x');
+\c - regress_writer
+SELECT lo_unlink(lo_create(0)) AS writer_large_object;
+\c - :admin_user
+DROP ROLE regress_reader, regress_writer;
 
 DROP EXTENSION permanode;
 DROP EXTENSION permanode_fdw;
