@@ -689,42 +689,39 @@ std::string StatusOutcome(const rocksdb::Status &status)
     return "status:" + text.substr(0, text.find(':'));
 }
 
-} // namespace
-
-extern "C" int LLVMFuzzerInitialize(int *, char ***)
+/*
+ * The manifest without the files it names, as archives sealed before manifests named them have
+ * it (their reader learns the files from the database); nothing when the text is no JSON object
+ * or names no file.
+ */
+std::optional<std::string> WithoutFileNames(const std::string &manifest_text)
 {
-    const char *seed = getenv("PERMANODE_ARCHIVE_SEED");
-    if (seed == nullptr)
-        Fail("set PERMANODE_ARCHIVE_SEED to tests/fuzz/archive_seed");
-    const char *tmp = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
-    std::string pattern = std::string(tmp) + "/archive_fuzz.XXXXXX";
-    if (mkdtemp(pattern.data()) == nullptr)
-        Fail("cannot make a work directory");
-    WorkDir() = pattern + "/archive";
-    try
+    json m = json::parse(manifest_text, nullptr, false);
+    if (m.is_discarded() || !m.is_object())
+        return std::nullopt;
+    size_t removed = m.erase("dictionary_file");
+    auto strip = [&](json &family)
     {
-        LoadSeed(seed);
-    }
-    catch (const std::exception &e)
-    {
-        Fail(std::string("the seed archive does not read: ") + e.what());
-    }
-    atexit(PrintOutcomes);
-    return 0;
+        if (family.is_object())
+            removed += family.erase("file");
+    };
+    if (m.contains("rows"))
+        strip(m["rows"]);
+    if (m.contains("indexes") && m["indexes"].is_array())
+        for (json &family : m["indexes"])
+            strip(family);
+    if (removed == 0)
+        return std::nullopt;
+    return m.dump();
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/*
+ * Reads the corrupted archive the files make: it must read as the seed reads, through a manifest
+ * that reads like the seed's, or end in one of the engine's errors.
+ */
+void ReadCorrupted(const std::map<std::string, std::string> &files,
+                   const std::vector<std::string> &done)
 {
-    Input in(data, size);
-    std::vector<std::string> done;
-    std::optional<std::string> raw;
-    std::map<std::string, std::string> files = Corrupt(in, &done, &raw);
-    if (raw)
-    {
-        DecodeRaw(*raw);
-        Outcomes()["decoded"]++;
-        return 0;
-    }
     WriteFiles(files);
     std::string outcome = "data";
     std::string message;
@@ -768,5 +765,54 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fprintf(stderr, "archive_fuzz: %s %s\n", outcome.c_str(), message.c_str());
     }
     ForgetEverything();
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerInitialize(int *, char ***)
+{
+    const char *seed = getenv("PERMANODE_ARCHIVE_SEED");
+    if (seed == nullptr)
+        Fail("set PERMANODE_ARCHIVE_SEED to tests/fuzz/archive_seed");
+    const char *tmp = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+    std::string pattern = std::string(tmp) + "/archive_fuzz.XXXXXX";
+    if (mkdtemp(pattern.data()) == nullptr)
+        Fail("cannot make a work directory");
+    WorkDir() = pattern + "/archive";
+    try
+    {
+        LoadSeed(seed);
+    }
+    catch (const std::exception &e)
+    {
+        Fail(std::string("the seed archive does not read: ") + e.what());
+    }
+    atexit(PrintOutcomes);
+    return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    Input in(data, size);
+    std::vector<std::string> done;
+    std::optional<std::string> raw;
+    std::map<std::string, std::string> files = Corrupt(in, &done, &raw);
+    if (raw)
+    {
+        DecodeRaw(*raw);
+        Outcomes()["decoded"]++;
+        return 0;
+    }
+    ReadCorrupted(files, done);
+    /* the same corruption of an archive sealed before manifests named their files */
+    auto manifest = files.find(kManifestFile);
+    if (manifest == files.end())
+        return 0;
+    if (std::optional<std::string> older = WithoutFileNames(manifest->second))
+    {
+        manifest->second = std::move(*older);
+        done.push_back("read as an archive whose manifest names no files");
+        ReadCorrupted(files, done);
+    }
     return 0;
 }
