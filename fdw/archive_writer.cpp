@@ -19,6 +19,7 @@ extern "C"
 
 #include "archive_reader.hpp"
 #include "archive_writer.hpp"
+#include "engine/stored_with.hpp"
 #include "heap_reader.hpp"
 
 namespace permanode::fdw
@@ -51,7 +52,8 @@ ArchiveWriter::ArchiveWriter(std::string dir, const Manifest &m, RowCodec &codec
         const std::string &cf = f == 0 ? m.rows.cf : m.indexes[f - 1].cf;
         sorters_.push_back(std::make_unique<EntrySorter>(
             staging_ + "/" + cf + ".sst", staging_ + "/" + cf + ".run", budget, f == 0,
-            f == 0 ? kRowsBlockSize : kIndexBlockSize));
+            f == 0 ? kRowsBlockSize : kIndexBlockSize,
+            f == 0 ? DictionaryColumnsRecorder(DictionaryColumnsOf(m)) : nullptr));
     }
     if (HasDictionary(m))
     {

@@ -23,6 +23,7 @@
 #include <rocksdb/table.h>
 
 #include "engine/split_keys.hpp"
+#include "engine/stored_with.hpp"
 #include "engine/transient_files.hpp"
 
 namespace permanode::fdw
@@ -231,8 +232,10 @@ ArchiveHandle::ArchiveHandle(std::string dir_, std::shared_ptr<Manifest> manifes
 {
 }
 
-ArchiveFamily::ArchiveFamily(std::string path, uint64_t entries, std::string dir, std::string name)
-    : path_(std::move(path)), entries_(entries), dir_(std::move(dir)), name_(std::move(name))
+ArchiveFamily::ArchiveFamily(std::string path, uint64_t entries, std::string dir, std::string name,
+                             std::optional<std::string> dictionary_columns)
+    : path_(std::move(path)), entries_(entries), dir_(std::move(dir)), name_(std::move(name)),
+      dictionary_columns_(std::move(dictionary_columns))
 {
     if (path_.empty() && entries_ > 0)
         throw StatusError(rocksdb::Status::Corruption("family " + name_ +
@@ -266,8 +269,21 @@ rocksdb::SstFileReader *ArchiveFamily::Reader() const
                               "family " + name_ + " holds " + std::to_string(held) +
                               " entries, its manifest records " + std::to_string(entries_)),
                           "archive " + dir_ + " does not match its manifest");
+    CheckDictionaryColumns(*reader->GetTableProperties());
     reader_ = std::move(reader);
     return reader_.get();
+}
+
+void ArchiveFamily::CheckDictionaryColumns(const rocksdb::TableProperties &properties) const
+{
+    std::optional<std::string> recorded = RecordedDictionaryColumns(properties);
+    if (!dictionary_columns_ || !recorded || *recorded == *dictionary_columns_)
+        return;
+    auto text = [](const std::string &columns) { return columns.empty() ? "none" : columns; };
+    throw StatusError(rocksdb::Status::Corruption("its rows hold columns " + text(*recorded) +
+                                                  " in dictionary form, its manifest records " +
+                                                  text(*dictionary_columns_)),
+                      "archive " + dir_ + " does not match its manifest");
 }
 
 rocksdb::Iterator *ArchiveFamily::NewIterator(const rocksdb::ReadOptions &options) const
@@ -350,7 +366,8 @@ std::shared_ptr<ArchiveHandle> OpenArchive(const std::string &dir)
     fs::path db_dir = fs::path(dir) / kDbSubdir;
     auto path = [&](const std::string &file)
     { return file.empty() ? std::string() : (db_dir / file).string(); };
-    handle->rows = ArchiveFamily(path(m.rows.file), m.rows.entries, dir, kRowsFamily);
+    handle->rows =
+        ArchiveFamily(path(m.rows.file), m.rows.entries, dir, kRowsFamily, DictionaryColumnsOf(m));
     for (const ManifestFamily &index : m.indexes)
         handle->indexes.emplace_back(path(index.file), index.entries, dir, index.cf);
     if (HasDictionary(m))

@@ -17,6 +17,7 @@
 #include <csignal>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -96,9 +97,11 @@ class ArchiveFamily
     /*
      * The family `name` of the archive in dir, in file (a path; empty for a family without
      * entries) holding `entries` entries. Throws StatusError (corruption) for a family with
-     * entries and no file; reading throws it when the file does not hold as many.
+     * entries and no file; reading throws it when the file does not hold as many, or (the rows
+     * family) when it records other dictionary columns than `dictionary_columns`.
      */
-    ArchiveFamily(std::string path, uint64_t entries, std::string dir, std::string name);
+    ArchiveFamily(std::string path, uint64_t entries, std::string dir, std::string name,
+                  std::optional<std::string> dictionary_columns = std::nullopt);
     const std::string &path() const { return path_; }
     /* An iterator over the family (empty for an empty family); the family must outlive it. */
     rocksdb::Iterator *NewIterator(const rocksdb::ReadOptions &options) const;
@@ -110,11 +113,14 @@ class ArchiveFamily
   private:
     /* The open reader, opened now if need be; null for a family without entries. */
     rocksdb::SstFileReader *Reader() const;
+    /* Throws when the file records other dictionary columns than the manifest. */
+    void CheckDictionaryColumns(const rocksdb::TableProperties &properties) const;
 
     std::string path_;
     uint64_t entries_ = 0;
     std::string dir_;
     std::string name_;
+    std::optional<std::string> dictionary_columns_;
     mutable std::unique_ptr<rocksdb::SstFileReader> reader_;
 };
 

@@ -141,11 +141,21 @@ class SstOutput
      * Page cache invalidation is off: it syncs every megabyte as it goes (SealArchive fsyncs
      * every file once) and makes verification and the first scans read the files back from disk.
      */
-    SstOutput(const std::string &path, bool unique_keys, size_t block_size)
-        : writer_(rocksdb::EnvOptions(), ArchiveDbOptions(block_size), nullptr, false),
+    SstOutput(const std::string &path, bool unique_keys, size_t block_size,
+              const std::shared_ptr<rocksdb::TablePropertiesCollectorFactory> &recorder)
+        : writer_(rocksdb::EnvOptions(), Options(block_size, recorder), nullptr, false),
           unique_keys_(unique_keys)
     {
         status_ = writer_.Open(path);
+    }
+    static rocksdb::Options
+    Options(size_t block_size,
+            const std::shared_ptr<rocksdb::TablePropertiesCollectorFactory> &recorder)
+    {
+        rocksdb::Options options = ArchiveDbOptions(block_size);
+        if (recorder)
+            options.table_properties_collector_factories.push_back(recorder);
+        return options;
     }
     /* Adds the next entry in key order; false on failure or on a duplicate key. */
     bool Put(std::string_view key, std::string_view value)
@@ -173,10 +183,11 @@ class SstOutput
 };
 
 EntrySorter::EntrySorter(std::string sst_path, std::string spill_prefix, size_t memory_budget,
-                         bool unique_keys, size_t block_size)
+                         bool unique_keys, size_t block_size,
+                         std::shared_ptr<rocksdb::TablePropertiesCollectorFactory> recorder)
     : sst_path_(std::move(sst_path)), spill_prefix_(std::move(spill_prefix)),
       memory_budget_(std::max<size_t>(memory_budget, 1 << 20)), unique_keys_(unique_keys),
-      block_size_(block_size)
+      block_size_(block_size), recorder_(std::move(recorder))
 {
     chunk_bytes_ = std::min(kMaxChunkBytes, memory_budget_ / 4);
 }
@@ -336,7 +347,7 @@ void EntrySorter::Write()
 {
     if (entries_ == 0)
         return;
-    SstOutput out(sst_path_, unique_keys_, block_size_);
+    SstOutput out(sst_path_, unique_keys_, block_size_, recorder_);
     if (!out.status_.ok())
     {
         status_ = out.status_;

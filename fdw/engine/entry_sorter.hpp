@@ -21,6 +21,7 @@
 #include <vector>
 
 #include <rocksdb/status.h>
+#include <rocksdb/table_properties.h>
 
 namespace permanode::fdw
 {
@@ -31,10 +32,11 @@ class EntrySorter
     /*
      * Entries go to sst_path; spilled runs to spill_prefix + a number. With unique_keys, two
      * entries with the same key are an error (duplicate_key()). block_size: of the SST's data
-     * blocks.
+     * blocks. recorder: records more properties in the SST (none: only the split keys).
      */
     EntrySorter(std::string sst_path, std::string spill_prefix, size_t memory_budget,
-                bool unique_keys, size_t block_size);
+                bool unique_keys, size_t block_size,
+                std::shared_ptr<rocksdb::TablePropertiesCollectorFactory> recorder = nullptr);
     /* Stops and joins the thread; removes spilled runs. */
     ~EntrySorter();
     EntrySorter(const EntrySorter &) = delete;
@@ -88,6 +90,7 @@ class EntrySorter
     size_t memory_budget_;
     bool unique_keys_;
     size_t block_size_;
+    std::shared_ptr<rocksdb::TablePropertiesCollectorFactory> recorder_;
     /* Frees an arena chunk. */
     struct ChunkFree
     {

@@ -58,6 +58,50 @@ SELECT archive_manifest('notes_archive_0_2')->>'dictionary_entries' AS dictionar
 SELECT b.query, b.rows, a.rows = b.rows AND a.digest = b.digest AS same
 FROM before b JOIN notes_digest() a USING (query) ORDER BY 1;
 SELECT verify_archive('notes_archive_0_2') AS verified_rows;
+
+-- The rows' file records the columns it holds in dictionary form: a manifest that says otherwise
+-- (a column's flag turned off, or another's on) is data_corrupted, never stored forms read as
+-- values. The manifest is edited with sed (sealed files are read-only: made writable first) and
+-- put back after; verify_archive reads it afresh, then the rows are read.
+CREATE TABLE notes_dir AS
+SELECT 'permanode_archive/' || d.oid || '/' || s.archive AS path
+FROM archive_status s, pg_database d
+WHERE s.foreign_table = 'notes_archive_0_2'::regclass AND d.datname = current_database();
+CREATE FUNCTION read_notes(script text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    outcome text;
+BEGIN
+    EXECUTE format('COPY (SELECT 1) TO PROGRAM %L',
+                   format('cat >/dev/null; cd %s && chmod u+w permanode_manifest.json && '
+                          'cp permanode_manifest.json sealed_manifest && sed -i -e ''%s'' '
+                          'permanode_manifest.json', (SELECT path FROM notes_dir), script));
+    BEGIN
+        outcome := format('verified %s, %s rows', verify_archive('notes_archive_0_2'),
+                          (SELECT count(*) FROM notes));
+    EXCEPTION WHEN OTHERS THEN
+        DECLARE
+            detail text;
+        BEGIN
+            GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
+            outcome := format('%s (SQLSTATE %s): %s', SQLERRM, SQLSTATE, detail);
+        END;
+    END;
+    EXECUTE format('COPY (SELECT 1) TO PROGRAM %L',
+                   format('cat >/dev/null; cd %s && mv sealed_manifest permanode_manifest.json',
+                          (SELECT path FROM notes_dir)));
+    RETURN regexp_replace(outcome, 'permanode_archive/[^ :]*', '<archive>', 'g');
+END $$;
+SELECT string_agg((n - 1) || ' ' || (c->>'name'), ', ') AS dictionary_columns
+FROM jsonb_array_elements(archive_manifest('notes_archive_0_2')->'columns') WITH ORDINALITY AS m(c, n)
+WHERE (c->>'dictionary')::bool;
+SELECT read_notes('0,/"dictionary": true/s//"dictionary": false/') AS first_turned_off;
+SELECT read_notes('0,/"dictionary": false/s//"dictionary": true/') AS first_other_turned_on;
+SELECT read_notes('') AS as_sealed;
+SELECT b.query, a.rows = b.rows AND a.digest = b.digest AS same
+FROM before b JOIN notes_digest() a USING (query) ORDER BY 1;
+DROP TABLE notes_dir;
+DROP FUNCTION read_notes;
+
 SELECT restore_partitions('notes_archive_0_2') AS restored_rows;
 SELECT b.query, a.rows = b.rows AND a.digest = b.digest AS same_after_restore
 FROM before b JOIN notes_digest() a USING (query) ORDER BY 1;
