@@ -30,18 +30,17 @@ void DecodeBlockAt(ByteSpan bytes, PayloadRange &range, Block &block)
     if (block.protocol_version != limits::kProtocolVersion)
         reader.Fail("block.protocol_version", 0,
                     "unsupported protocol version " + std::to_string(block.protocol_version));
-    block.parents = DecodeParents(reader, "block.parents");
+    DecodeParents(reader, "block.parents", block.parents);
 
-    bool has_payload =
-        reader
-            .ReadLengthPrefixed("block.payload_length",
-                                [&]
-                                {
-                                    range.begin = reader.Offset();
-                                    block.payload.emplace(DecodeBlockPayload(reader));
-                                    return true;
-                                })
-            .has_value();
+    bool has_payload = reader
+                           .ReadLengthPrefixed("block.payload_length",
+                                               [&]
+                                               {
+                                                   range.begin = reader.Offset();
+                                                   DecodeBlockPayload(reader, block.payload);
+                                                   return true;
+                                               })
+                           .has_value();
     if (!has_payload)
         range.begin = reader.Offset();
     range.end = reader.Offset();

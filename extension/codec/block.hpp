@@ -14,7 +14,7 @@ namespace permanode::codec
 struct Block
 {
     std::uint8_t protocol_version = limits::kProtocolVersion;
-    std::vector<BlockId> parents; // 1..8, sorted and unique
+    Parents parents; // 1..8, sorted and unique
     std::optional<Payload> payload;
     std::uint64_t nonce = 0;
     bool operator==(const Block &o) const

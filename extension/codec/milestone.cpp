@@ -105,9 +105,9 @@ ProtocolParamsMilestoneOption MakeProtocolParamsOption(std::uint32_t target_mile
     return option;
 }
 
-std::vector<BlockId> DecodeParents(ByteReader &reader, const char *field)
+void DecodeParents(ByteReader &reader, const char *field, Parents &parents)
 {
-    return reader.ReadAscendingIds(field, limits::kMinParents, limits::kMaxParents);
+    reader.ReadAscendingIds(field, limits::kMinParents, limits::kMaxParents, parents);
 }
 
 MilestonePayload DecodeMilestoneBody(ByteReader &reader)
@@ -118,7 +118,7 @@ MilestonePayload DecodeMilestoneBody(ByteReader &reader)
     essence.timestamp = reader.ReadU32("milestone_essence.timestamp");
     essence.protocol_version = reader.ReadU8("milestone_essence.protocol_version");
     essence.previous_milestone_id = reader.ReadArray<32>("milestone_essence.previous_milestone_id");
-    essence.parents = DecodeParents(reader, "milestone_essence.parents");
+    DecodeParents(reader, "milestone_essence.parents", essence.parents);
     essence.inclusion_merkle_root = reader.ReadArray<32>("milestone_essence.inclusion_merkle_root");
     essence.applied_merkle_root = reader.ReadArray<32>("milestone_essence.applied_merkle_root");
     reader.ReadPrefixedU16("milestone_essence.metadata", 0, limits::kMaxMetadataLength,

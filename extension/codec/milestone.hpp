@@ -87,7 +87,7 @@ struct MilestoneEssence
     std::uint32_t timestamp = 0;
     std::uint8_t protocol_version = 0;
     MilestoneId previous_milestone_id{};
-    std::vector<BlockId> parents;
+    Parents parents; // 1..8, sorted and unique
     Hash32 inclusion_merkle_root{};
     Hash32 applied_merkle_root{};
     Bytes metadata;
@@ -117,7 +117,7 @@ struct MilestonePayload
 constexpr std::size_t kEd25519SignatureSize = 1 + 32 + 64;
 
 // Reads 1..8 parents that are sorted and unique (shared with blocks).
-std::vector<BlockId> DecodeParents(ByteReader &reader, const char *field);
+void DecodeParents(ByteReader &reader, const char *field, Parents &parents);
 
 // Reads the body that follows the u32 payload type.
 MilestonePayload DecodeMilestoneBody(ByteReader &reader);

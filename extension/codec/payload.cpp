@@ -5,23 +5,34 @@
 namespace permanode::codec
 {
 
-Payload DecodeBlockPayload(ByteReader &reader)
+void DecodeBlockPayload(ByteReader &reader, std::optional<Payload> &payload)
 {
     std::size_t start = reader.Offset();
     std::uint32_t type = reader.ReadU32("payload.type");
     switch (type)
     {
         case kTaggedDataPayloadType:
-            return DecodeTaggedDataBody(reader);
+            DecodeTaggedDataBody(reader, std::get<TaggedDataPayload>(payload.emplace(
+                                             std::in_place_type<TaggedDataPayload>)));
+            return;
         case kTransactionPayloadType:
-            return DecodeTransactionBody(reader);
+            payload.emplace(DecodeTransactionBody(reader));
+            return;
         case kMilestonePayloadType:
-            return DecodeMilestoneBody(reader);
+            payload.emplace(DecodeMilestoneBody(reader));
+            return;
         default:
             // Treasury transactions (4) only appear inside receipts, never directly in a block.
             reader.Fail("payload.type", start,
                         "unknown or disallowed payload type " + std::to_string(type));
     }
+}
+
+Payload DecodeBlockPayload(ByteReader &reader)
+{
+    std::optional<Payload> payload;
+    DecodeBlockPayload(reader, payload);
+    return std::move(*payload);
 }
 
 void EncodePayload(ByteWriter &writer, const Payload &payload)

@@ -9,6 +9,7 @@
 #include "codec/writer.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <variant>
 
 namespace permanode::codec
@@ -25,6 +26,8 @@ inline std::uint32_t TypeOf(const Payload &payload)
 
 // Reads a u32 payload type (which must be one a block may carry: 5, 6 or 7) and its body.
 Payload DecodeBlockPayload(ByteReader &reader);
+// The same, into `payload` in place (a decoded block's payload is not moved on the way).
+void DecodeBlockPayload(ByteReader &reader, std::optional<Payload> &payload);
 // Writes the payload including its u32 type (no length prefix).
 void EncodePayload(ByteWriter &writer, const Payload &payload);
 

@@ -9,34 +9,38 @@ namespace permanode::codec
 namespace
 {
 
-// Lexicographic order of two IDs. The first 8 bytes, as one big-endian word, almost always decide:
-// a call of memcmp for each pair cost a fifth of decoding a block.
-bool IdLess(const Hash32 &a, const Hash32 &b)
+// Lexicographic order of two 32-byte IDs. The first 8 bytes, as one big-endian word, almost always
+// decide: a call of memcmp for each pair cost a fifth of decoding a block.
+bool IdLess(const std::uint8_t *a, const std::uint8_t *b)
 {
     std::uint64_t x;
     std::uint64_t y;
-    std::memcpy(&x, a.data(), 8);
-    std::memcpy(&y, b.data(), 8);
+    std::memcpy(&x, a, 8);
+    std::memcpy(&y, b, 8);
     if (x != y)
         return __builtin_bswap64(x) < __builtin_bswap64(y);
-    return std::memcmp(a.data() + 8, b.data() + 8, a.size() - 8) < 0;
+    return std::memcmp(a + 8, b + 8, 32 - 8) < 0;
 }
 
 } // namespace
 
-std::vector<Hash32> ByteReader::ReadAscendingIds(const char *field, std::size_t min_count,
-                                                 std::size_t max_count)
+void ByteReader::ReadAscendingIds(const char *field, std::size_t min_count, std::size_t max_count,
+                                  Parents &ids)
 {
     std::size_t count = ReadCountU8(field, min_count, max_count);
-    std::vector<Hash32> ids(count);
+    // Checked where they lie, in the order a reader of one ID after another would fail, then
+    // copied at once.
+    const std::uint8_t *first = data_ + offset_;
     for (std::size_t i = 0; i < count; ++i)
     {
-        std::size_t start = offset_;
-        ids[i] = ReadArray<32>(field);
-        if (i > 0 && !IdLess(ids[i - 1], ids[i]))
+        std::size_t start = offset_ + 32 * i;
+        if (size_ - start < 32)
+            FailTruncated(field, start, 32, size_ - start);
+        if (i > 0 && !IdLess(first + 32 * (i - 1), first + 32 * i))
             Fail(field, start, "not sorted and unique");
     }
-    return ids;
+    ids.assign_bytes(first, count);
+    offset_ += 32 * count;
 }
 
 void ByteReader::FailTruncated(const char *field, std::size_t offset, std::size_t needed,

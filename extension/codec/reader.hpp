@@ -71,8 +71,9 @@ class ByteReader
         return out;
     }
 
-    // Copies `length` bytes into `out` (replacing its contents).
-    void ReadBytes(const char *field, std::size_t length, Bytes &out)
+    // Copies `length` bytes into `out` (Bytes, or a BoundedVector of bytes), replacing what it
+    // held.
+    template <typename Out> void ReadBytes(const char *field, std::size_t length, Out &out)
     {
         Require(field, length);
         out.assign(data_ + offset_, data_ + offset_ + length);
@@ -80,8 +81,8 @@ class ByteReader
     }
 
     // Reads a u8, u16 or u32 length prefix, checks it against `max_length`, then the bytes.
-    void ReadPrefixedU8(const char *field, std::size_t min_length, std::size_t max_length,
-                        Bytes &out)
+    template <typename Out>
+    void ReadPrefixedU8(const char *field, std::size_t min_length, std::size_t max_length, Out &out)
     {
         std::size_t start = offset_;
         std::uint8_t length = ReadU8(field);
@@ -122,8 +123,8 @@ class ByteReader
     }
 
     // A u8 count (min..max) of 32-byte IDs in strictly ascending order, as both eras' parents.
-    std::vector<Hash32> ReadAscendingIds(const char *field, std::size_t min_count,
-                                         std::size_t max_count);
+    void ReadAscendingIds(const char *field, std::size_t min_count, std::size_t max_count,
+                          Parents &ids);
 
     [[noreturn]] void Fail(const char *field, std::size_t offset, const std::string &reason) const
     {

@@ -3,11 +3,16 @@
 namespace permanode::codec
 {
 
+void DecodeTaggedDataBody(ByteReader &reader, TaggedDataPayload &payload)
+{
+    reader.ReadPrefixedU8("tagged_data.tag", 0, limits::kMaxTagLength, payload.tag);
+    reader.ReadPrefixedU32("tagged_data.data", 0, limits::kMaxBlockLength, payload.data);
+}
+
 TaggedDataPayload DecodeTaggedDataBody(ByteReader &reader)
 {
     TaggedDataPayload payload;
-    reader.ReadPrefixedU8("tagged_data.tag", 0, limits::kMaxTagLength, payload.tag);
-    reader.ReadPrefixedU32("tagged_data.data", 0, limits::kMaxBlockLength, payload.data);
+    DecodeTaggedDataBody(reader, payload);
     return payload;
 }
 

@@ -14,13 +14,14 @@ constexpr std::uint32_t kTaggedDataPayloadType = 5;
 
 struct TaggedDataPayload
 {
-    Bytes tag;  // 0..64 bytes
+    Tag tag;    // 0..64 bytes
     Bytes data; // bounded by the block length
     bool operator==(const TaggedDataPayload &o) const { return tag == o.tag && data == o.data; }
 };
 
-// Reads the body that follows the u32 payload type.
+// Reads the body that follows the u32 payload type (into `payload`, in place).
 TaggedDataPayload DecodeTaggedDataBody(ByteReader &reader);
+void DecodeTaggedDataBody(ByteReader &reader, TaggedDataPayload &payload);
 // Writes the payload including its u32 type.
 void EncodeTaggedData(ByteWriter &writer, const TaggedDataPayload &payload);
 

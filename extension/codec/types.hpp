@@ -1,6 +1,8 @@
 // Fixed-size values and protocol limits shared by every Stardust structure.
 #pragma once
 
+#include "codec/bounded_vector.hpp"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -34,6 +36,10 @@ struct ByteSpan
     ByteSpan() = default;
     ByteSpan(const std::uint8_t *bytes, std::size_t length) : data(bytes), size(length) {}
     ByteSpan(const Bytes &bytes) : data(bytes.data()), size(bytes.size()) {}
+    template <std::size_t N>
+    ByteSpan(const BoundedVector<std::uint8_t, N> &bytes) : data(bytes.data()), size(bytes.size())
+    {
+    }
 };
 
 // Output ID: the creating transaction plus the output's index in it.
@@ -70,5 +76,10 @@ constexpr std::size_t kMaxNativeTokensPerOutput = 64;
 constexpr std::size_t kMaxTagLength = 64;
 constexpr std::size_t kMaxMetadataLength = 8192;
 } // namespace limits
+
+// A block's or milestone's parents (both eras), and a tagged-data payload's tag, as their wire
+// formats bound them.
+using Parents = BoundedVector<BlockId, limits::kMaxParents>;
+using Tag = BoundedVector<std::uint8_t, limits::kMaxTagLength>;
 
 } // namespace permanode::codec

@@ -7,12 +7,12 @@
 namespace permanode::codec::chrysalis
 {
 
-std::vector<Hash32> DecodeParents(ByteReader &reader, const char *field)
+void DecodeParents(ByteReader &reader, const char *field, Parents &parents)
 {
-    return reader.ReadAscendingIds(field, limits::kMinParents, limits::kMaxParents);
+    reader.ReadAscendingIds(field, limits::kMinParents, limits::kMaxParents, parents);
 }
 
-void EncodeParents(ByteWriter &writer, const char *field, const std::vector<Hash32> &parents)
+void EncodeParents(ByteWriter &writer, const char *field, const Parents &parents)
 {
     writer.WriteCountU8(field, parents.size());
     for (const Hash32 &parent : parents)
@@ -92,7 +92,7 @@ Message DecodeMessage(ByteSpan bytes)
                         std::to_string(limits::kMaxMessageLength));
     Message message;
     message.network_id = reader.ReadU64("message.network_id");
-    message.parents = DecodeParents(reader, "message.parents");
+    DecodeParents(reader, "message.parents", message.parents);
     std::size_t length_at = reader.Offset();
     message.payload = reader.ReadLengthPrefixed("message.payload_length",
                                                 [&] { return DecodeMessagePayload(reader); });

@@ -45,7 +45,7 @@ MilestoneEssence DecodeMilestoneEssence(ByteReader &reader)
     MilestoneEssence essence;
     essence.index = reader.ReadU32("milestone.index");
     essence.timestamp = reader.ReadU64("milestone.timestamp");
-    essence.parents = DecodeParents(reader, "milestone.parents");
+    DecodeParents(reader, "milestone.parents", essence.parents);
     essence.inclusion_merkle_proof = reader.ReadArray<32>("milestone.inclusion_merkle_proof");
     essence.next_pow_score = reader.ReadU32("milestone.next_pow_score");
     std::size_t next_index_at = reader.Offset();

@@ -175,7 +175,7 @@ struct MilestoneEssence
 {
     std::uint32_t index = 0;
     std::uint64_t timestamp = 0;
-    std::vector<MessageId> parents; // 1..8, sorted and unique
+    Parents parents; // 1..8, sorted and unique
     Hash32 inclusion_merkle_proof{};
     std::uint32_t next_pow_score = 0;
     std::uint32_t next_pow_score_milestone_index = 0;
@@ -208,7 +208,7 @@ using Payload = std::variant<TransactionPayload, MilestonePayload, IndexationPay
 struct Message
 {
     std::uint64_t network_id = 0;
-    std::vector<MessageId> parents; // 1..8, sorted and unique
+    Parents parents; // 1..8, sorted and unique
     std::optional<Payload> payload;
     std::uint64_t nonce = 0;
     bool operator==(const Message &o) const

@@ -24,8 +24,8 @@ Payload DecodePayload(ByteReader &reader);
 // Writes the u32 type and body.
 void EncodePayload(ByteWriter &writer, const Payload &payload);
 // A u8-counted list of 32-byte IDs, 1..8 long, strictly ascending.
-std::vector<Hash32> DecodeParents(ByteReader &reader, const char *field);
-void EncodeParents(ByteWriter &writer, const char *field, const std::vector<Hash32> &parents);
+void DecodeParents(ByteReader &reader, const char *field, Parents &parents);
+void EncodeParents(ByteWriter &writer, const char *field, const Parents &parents);
 
 // In transaction.cpp.
 TransactionPayload DecodeTransactionBody(ByteReader &reader);

@@ -110,9 +110,17 @@ TEST(ChrysalisDecodeErrors, NoParentsAndTooManyParents)
     Message message = MessageWith(DustTransaction());
     message.parents.clear();
     EXPECT_EQ(DecodingError(DecodeMessageOf, EncodeMessage(message)).Field(), "message.parents");
-    for (std::uint8_t i = 0; i < 9; ++i)
+    for (std::uint8_t i = 0; i < 8; ++i)
         message.parents.push_back(Filled<32>(i));
-    EXPECT_EQ(DecodingError(DecodeMessageOf, EncodeMessage(message)).Field(), "message.parents");
+    Bytes bytes = EncodeMessage(message);
+    EXPECT_NO_THROW(DecodeMessage(bytes));
+    // Nine: a message holds at most eight parents, so the ninth goes into the bytes.
+    bytes[8] = 9;
+    Hash32 ninth = Filled<32>(8);
+    bytes.insert(bytes.begin() + 8 + 1 + 8 * 32, ninth.begin(), ninth.end());
+    DecodeError error = DecodingError(DecodeMessageOf, bytes);
+    EXPECT_EQ(error.Field(), "message.parents");
+    EXPECT_EQ(error.Offset(), 8u);
 }
 
 TEST(ChrysalisDecodeErrors, UnknownPayloadType)
