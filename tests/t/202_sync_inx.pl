@@ -3,7 +3,7 @@
 # database ends identical to a file ingest of the same ledger (its measurements too) and verify
 # finds nothing; a sync stopped (--to, kill -9) resumes with no hole and no overlap; a node that
 # dies mid-stream, and a database whose backends are terminated or that restarts, are waited
-# for; a pruned node gives the ledger before its first milestone; and each refusal (a
+# for; a milestone rolled back by a conflict is sent again; a pruned node gives the ledger before its first milestone; and each refusal (a
 # disagreeing milestone, another network, a node behind, milestones pruned that the archive
 # needs) ends with its exit code and nothing of the bad milestone archived.
 use strict;
@@ -153,7 +153,38 @@ is($node->safe_psql('db_restart', 'SELECT count(*) FROM permanode.sync_gaps()'),
 is(fingerprint($node, 'db_restart'), $expected, 'and the archive equals the file ingest');
 stop_inx($inx);
 
-# 6. A milestone whose ledger updates disagree with its cone: bytes, then IDs.
+# 6. Conflicts: a milestone the server rolls back with 40P01 (what a deadlock with archiving or
+# maintenance ends in) is sent again with those after it. A trigger on the sync row fails
+# milestone 50 twice (a sequence counts the attempts: it is not rolled back with them), then
+# milestone 60 every time, which the sync gives up on after its five attempts.
+new_database($node, 'conflicts');
+$node->safe_psql('conflicts', q{
+    CREATE SEQUENCE attempts_50;
+    CREATE FUNCTION conflict() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF (NEW.milestone_index = 50 AND nextval('attempts_50') <= 2) OR NEW.milestone_index = 60 THEN
+            RAISE EXCEPTION 'deadlock detected (test)' USING ERRCODE = 'deadlock_detected';
+        END IF;
+        RETURN NEW;
+    END $$;
+    CREATE TRIGGER conflict BEFORE INSERT ON permanode.sync FOR EACH ROW EXECUTE FUNCTION conflict()});
+($inx, $port) = start_inx();
+($rc, $err) = run_sync('conflicts', $port, '--until-synced');
+is($rc, 3, 'a milestone that conflicts five times in a row: exit 3') or diag($err);
+my @resent_50 = $err =~ /milestone 50 rolled back; sending it again/g;
+is(scalar @resent_50, 2, 'milestone 50 was sent again after each of its two conflicts') or diag($err);
+my @resent_60 = $err =~ /milestone 60 rolled back; sending it again/g;
+is(scalar @resent_60, 4, 'milestone 60 was sent again four times') or diag($err);
+like($err, qr/nothing of milestone 60 was archived/, 'then given up on');
+is(newest('conflicts'), 59, 'the archive ends at milestone 59');
+is($node->safe_psql('conflicts', 'SELECT count(*) FROM permanode.sync_gaps()'), 0, 'with no hole');
+$node->safe_psql('conflicts', 'DROP TRIGGER conflict ON permanode.sync');
+($rc, $err) = run_sync('conflicts', $port, '--until-synced');
+is($rc, 0, 'the conflict gone, the sync goes on') or diag($err);
+is(fingerprint($node, 'conflicts'), $expected, 'and the archive equals the file ingest');
+stop_inx($inx);
+
+# 7. A milestone whose ledger updates disagree with its cone: bytes, then IDs.
 for my $how (qw(bytes id))
 {
     ($inx, $port) = start_inx('--disagree-at', '30', '--disagree-by', $how);
@@ -166,7 +197,7 @@ for my $how (qw(bytes id))
     stop_inx($inx);
 }
 
-# 7. Another network: a node of another HRP on an empty archive, another network name later.
+# 8. Another network: a node of another HRP on an empty archive, another network name later.
 ($inx, $port) = start_inx('--hrp', 'rms');
 new_database($node, 'network');
 ($rc, $err) = run_sync('network', $port, '--until-synced');
@@ -180,7 +211,7 @@ is($rc, 9, 'a node of another network name than the one followed before: exit 9'
 like($err, qr/another-net/, 'the error names it');
 stop_inx($inx);
 
-# 8. A node behind the archive; a node that pruned what the archive needs.
+# 9. A node behind the archive; a node that pruned what the archive needs.
 ($inx, $port) = start_inx('--confirmed', '60');
 ($rc, $err) = run_sync('synced', $port, '--until-synced');
 is($rc, 8, 'a node behind the archive: exit 8');
@@ -196,7 +227,7 @@ is($rc, 7, 'a node that pruned milestones the archive needs: exit 7');
 like($err, qr/pruned milestones 11 to 70/, 'the error names the gap');
 like($err, qr/--from 11 --to 70/, 'and says how to fill it');
 
-# 9. An empty archive from a pruned node: the ledger before its first milestone comes from the
+# 10. An empty archive from a pruned node: the ledger before its first milestone comes from the
 # node's unspent outputs and ledger updates, so the UTXO set is the file ingest's.
 new_database($node, 'pruned');
 ($rc, $err) = run_sync('pruned', $port, '--until-synced');
