@@ -5,6 +5,7 @@
 #include "engine/manifest.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <string_view>
 
@@ -18,6 +19,34 @@ namespace
 
 using nlohmann::json;
 
+/* The integer `key` of `object` as a T: a number that is no integer, or one outside T's range,
+ * is a ManifestError (json's own conversion casts a float, 1e51 too, to the integer type). */
+template <typename T> T IntegerAt(const json &object, const char *key)
+{
+    const json &value = object.at(key);
+    bool fits = false;
+    if (value.is_number_unsigned())
+        fits = value.get<uint64_t>() <= static_cast<uint64_t>(std::numeric_limits<T>::max());
+    else if (value.is_number_integer())
+    {
+        int64_t v = value.get<int64_t>();
+        fits = std::numeric_limits<T>::is_signed
+                   ? v >= static_cast<int64_t>(std::numeric_limits<T>::min()) &&
+                         v <= static_cast<int64_t>(std::numeric_limits<T>::max())
+                   : v >= 0;
+    }
+    if (!fits)
+        throw ManifestError(std::string("manifest gives \"") + key + "\" as " + value.dump(-1) +
+                            ", not an integer it can hold");
+    return value.get<T>();
+}
+
+/* The same, `fallback` where the key is absent (archives written before it). */
+template <typename T> T IntegerOr(const json &object, const char *key, T fallback)
+{
+    return object.contains(key) ? IntegerAt<T>(object, key) : fallback;
+}
+
 /* Columns a PostgreSQL table has at most (MaxHeapAttributeNumber). */
 constexpr size_t kMaxColumns = 1600;
 
@@ -26,12 +55,12 @@ ManifestColumn ColumnFromJson(const json &c)
 {
     ManifestColumn col;
     col.name = c.at("name").get<std::string>();
-    col.type_oid = c.at("type_oid").get<uint32_t>();
+    col.type_oid = IntegerAt<uint32_t>(c, "type_oid");
     col.archived_type_oid = col.type_oid;
     col.type_name = c.at("type_name").get<std::string>();
-    col.typmod = c.at("typmod").get<int32_t>();
-    int kind = c.at("kind").get<int>();
-    col.fixed_len = c.at("fixed_len").get<int>();
+    col.typmod = IntegerAt<int32_t>(c, "typmod");
+    int kind = IntegerAt<int>(c, "kind");
+    col.fixed_len = IntegerAt<int>(c, "fixed_len");
     col.dictionary = c.value("dictionary", false); /* absent in older archives */
     if (kind < static_cast<int>(KeyKind::kNone) || kind > static_cast<int>(KeyKind::kBytes))
         throw ManifestError("manifest gives column " + col.name + " an unknown key encoding");
@@ -75,7 +104,7 @@ std::vector<ManifestKeyColumn> KeyColumnsFromJson(const json &in, size_t ncolumn
     for (const auto &c : in)
     {
         ManifestKeyColumn k;
-        k.column = c.at("column").get<int>();
+        k.column = IntegerAt<int>(c, "column");
         k.desc = c.at("desc").get<bool>();
         k.nulls_first = c.at("nulls_first").get<bool>();
         k.not_null = c.value("not_null", false);
@@ -122,7 +151,7 @@ ManifestFamily FamilyFromJson(const json &in, size_t ncolumns)
     f.key = KeyColumnsFromJson(in.at("key"), ncolumns);
     f.suffix = KeyColumnsFromJson(in.at("suffix"), ncolumns);
     f.include = KeyColumnsFromJson(in.at("include"), ncolumns);
-    f.entries = in.at("entries").get<uint64_t>();
+    f.entries = IntegerAt<uint64_t>(in, "entries");
     f.file = FileFromJson(in, "file", f.cf);
     /* INCLUDE columns are written ascending, NULLs last: the foreign table's options record
      * only their numbers, so this is where another order is caught */
@@ -184,18 +213,18 @@ Manifest ManifestFromJson(const std::string &text)
     {
         json in = json::parse(text);
         Manifest m;
-        m.format_version = in.at("format_version").get<int>();
+        m.format_version = IntegerAt<int>(in, "format_version");
         if (m.format_version != kManifestFormatVersion)
             throw ManifestError("unsupported archive format version " +
                                 std::to_string(m.format_version));
         m.table_schema = in.at("table_schema").get<std::string>();
         m.table_name = in.at("table_name").get<std::string>();
         m.partition_column = in.at("partition_column").get<std::string>();
-        m.partition_column_index = in.at("partition_column_index").get<int>();
-        m.range_from = in.at("range_from").get<int64_t>();
-        m.range_to = in.at("range_to").get<int64_t>();
-        m.row_count = in.at("row_count").get<uint64_t>();
-        m.checksum = in.at("checksum").get<uint64_t>();
+        m.partition_column_index = IntegerAt<int>(in, "partition_column_index");
+        m.range_from = IntegerAt<int64_t>(in, "range_from");
+        m.range_to = IntegerAt<int64_t>(in, "range_to");
+        m.row_count = IntegerAt<uint64_t>(in, "row_count");
+        m.checksum = IntegerAt<uint64_t>(in, "checksum");
         m.compression = in.at("compression").get<std::string>();
         m.created_at = in.at("created_at").get<std::string>();
         for (const auto &c : in.at("columns"))
@@ -206,8 +235,8 @@ Manifest ManifestFromJson(const std::string &text)
         if (m.partition_column_index < 0 || static_cast<size_t>(m.partition_column_index) >= n)
             throw ManifestError("manifest names no partition column");
         m.rows = FamilyFromJson(in.at("rows"), n);
-        m.dictionary_entries = in.value("dictionary_entries", uint64_t{0});
-        m.dictionary_checksum = in.value("dictionary_checksum", uint64_t{0});
+        m.dictionary_entries = IntegerOr<uint64_t>(in, "dictionary_entries", 0);
+        m.dictionary_checksum = IntegerOr<uint64_t>(in, "dictionary_checksum", 0);
         m.dictionary_file = FileFromJson(in, "dictionary_file", kDictionaryFamily);
         for (const auto &f : in.at("indexes"))
             m.indexes.push_back(FamilyFromJson(f, n));
@@ -216,9 +245,9 @@ Manifest ManifestFromJson(const std::string &text)
             ManifestPartition part;
             part.schema = p.at("schema").get<std::string>();
             part.name = p.at("name").get<std::string>();
-            part.range_from = p.at("range_from").get<int64_t>();
-            part.range_to = p.at("range_to").get<int64_t>();
-            part.rows = p.at("rows").get<uint64_t>();
+            part.range_from = IntegerAt<int64_t>(p, "range_from");
+            part.range_to = IntegerAt<int64_t>(p, "range_to");
+            part.rows = IntegerAt<uint64_t>(p, "rows");
             part.own_indexes = p.at("own_indexes").get<std::vector<std::string>>();
             m.partitions.push_back(part);
         }
