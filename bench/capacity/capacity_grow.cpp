@@ -9,7 +9,8 @@
 //              (the default), the newest two kept hot;
 //   chrysalis  its default mix (250 messages a milestone), ranges of 1,000 (so that they
 //              multiply at these sizes), the newest two hot;
-//   legacy     month partitions (pieces of ten days), the newest month hot.
+//   legacy     month partitions (pieces of ten days: PERMANODE_CAPACITY_LEGACY_PIECES, default
+//              10 a base), the newest month hot.
 // PERMANODE_CAPACITY_BASE scales the base (1 = 2M Stardust blocks, 0.5M Chrysalis messages,
 // 1M legacy transactions); PERMANODE_CAPACITY_STEPS lists the multiples (default 1,2,5,10);
 // PERMANODE_CAPACITY_WORK is a directory for each step's generated slice; PERMANODE_CAPACITY_KEYS
@@ -405,7 +406,7 @@ void EmitArchivedPages(int step, const MilestoneEra &era, int first_hot)
 // the connections just closed have exited, which flushes their counts.
 std::pair<double, double> BufferReadsAndHits(const std::string &dsn)
 {
-    std::this_thread::sleep_for(std::chrono::seconds(1));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
     pqxx::connection conn(dsn);
     pqxx::nontransaction tx(conn);
     auto row = tx.exec1("SELECT blks_read, blks_hit FROM pg_stat_database WHERE datname = "
@@ -504,17 +505,19 @@ void ChrysalisStep(int step, MilestoneEra &era, const fs::path &work)
     EmitDisk(step, era.name, era.db, "ledger", "permanode", messages, "message");
 }
 
-// ---- Legacy: generated .dmp pieces of ten days each, imported with import-dmp.
+// ---- Legacy: generated .dmp pieces (ten days each by default), imported with import-dmp.
 
 struct LegacyEra
 {
     std::string db;
     int milestones_per_piece = 0;
+    int pieces_per_base = 10; // PERMANODE_CAPACITY_LEGACY_PIECES
+    long seconds_per_piece = 0;
     int pieces = 0;
 };
 
 constexpr long kLegacyFirst = 1509494400; // 2017-11-01, the current layout's start
-constexpr long kLegacyPiece = 864000;     // 10 days: a hundred pieces end in mid-2020
+constexpr long kLegacyBaseSpan = 8640000; // 100 days a base: 10x end in mid-2020
 
 double ImportLegacyPiece(LegacyEra &era, const fs::path &work)
 {
@@ -524,7 +527,7 @@ double ImportLegacyPiece(LegacyEra &era, const fs::path &work)
     Run(fmt::format("'{}' generate --protocol legacy --seed {} --milestones {} --start-index {} "
                     "--start-timestamp {} -o '{}' --snapshot '{}' 2> '{}'",
                     kCli, 470 + k, era.milestones_per_piece, 1 + k * era.milestones_per_piece,
-                    kLegacyFirst + k * kLegacyPiece, dmp.string(), snapshot.string(),
+                    kLegacyFirst + k * era.seconds_per_piece, dmp.string(), snapshot.string(),
                     log.string()));
     std::string coordinator =
         Run(fmt::format("grep -o '[A-Z9]\\{{81\\}}' '{}' | head -1", log.string()));
@@ -619,9 +622,13 @@ int main()
             tx.exec("SELECT permanode.init('iota')");
         }
         SetPolicy(legacy.db, "legacy_archive_older_than", 1);
-        // 1M transactions at 1x in ten pieces: ten at 1x, a hundred at 10x.
-        legacy.milestones_per_piece =
-            std::max(20, static_cast<int>(1e6 * base / 10 / kLegacyTransactions));
+        // 1M transactions and 100 days a base, in pieces of a tenth (fewer in the smoke run:
+        // each piece is a generate and an import-dmp).
+        if (const char *pieces = std::getenv("PERMANODE_CAPACITY_LEGACY_PIECES"); pieces && *pieces)
+            legacy.pieces_per_base = std::max(1, std::stoi(pieces));
+        legacy.seconds_per_piece = kLegacyBaseSpan / legacy.pieces_per_base;
+        legacy.milestones_per_piece = std::max(
+            20, static_cast<int>(1e6 * base / legacy.pieces_per_base / kLegacyTransactions));
 
         fmt::print("step,era,metric,tier,value,unit\n");
         for (int step : steps)
@@ -629,7 +636,7 @@ int main()
             Log(fmt::format("step {}x", step));
             StardustStep(step, stardust, work);
             ChrysalisStep(step, chrysalis, work);
-            LegacyStep(step, legacy, 10 * step, work);
+            LegacyStep(step, legacy, legacy.pieces_per_base * step, work);
         }
     }
     catch (const std::exception &e)

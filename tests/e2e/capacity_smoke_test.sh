@@ -9,7 +9,7 @@ work=$(mktemp -d /tmp/permanode-capacity-smoke.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "capacity_smoke: $*" >&2; exit 1; }
 
-PERMANODE_CAPACITY_KEYS=100 "$root/bench/capacity/run" --base 0.01 --steps 1,2 --dir "$work" --out "$work/out" --dsn "$dsn"
+PERMANODE_CAPACITY_KEYS=100 PERMANODE_CAPACITY_LEGACY_PIECES=4 "$root/bench/capacity/run" --base 0.01 --steps 1,2 --dir "$work" --out "$work/out" --dsn "$dsn"
 
 csv=$work/out/capacity.csv
 # Each figure the issue names, at each step (era,"metric",tier).
