@@ -101,7 +101,7 @@ def chart(rows, sizes, out, name, title, era, metrics):
     return f"{name}.png"
 
 
-def table(rows, sizes):
+def table(rows):
     steps = sorted({row["step"] for row in rows})
     figures = defaultdict(dict)  # (era, metric, tier, unit) -> step -> value
     for row in rows:
@@ -128,7 +128,7 @@ def main():
     report = [f"# Capacity run ({description})", "",
               "Every figure at every step; the last column is its growth from the first step "
               "to the last (1.00: flat). Times in microseconds unless the unit says otherwise.",
-              "", table(rows, sizes), ""]
+              "", table(rows), ""]
     report += [f"![{image}]({image})" for image in images if image]
     (out / "report.md").write_text("\n".join(report) + "\n")
     print(f"capacity: report in {out / 'report.md'}, {sum(1 for i in images if i)} charts")
